@@ -1,0 +1,79 @@
+// The benchmark's baseline: bare node:http + better-sqlite3 prepared statements over the same
+// 10,000-row table Basalt serves, with the same durability settings (WAL, synchronous=NORMAL).
+// Usage: node bench/baseline-server.mjs <port> <dataDir>; prints "listening <port>" when ready.
+import http from 'node:http';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+
+const port = Number(process.argv[2] ?? 0);
+const dataDir = process.argv[3];
+if (!dataDir) throw new Error('usage: baseline-server.mjs <port> <dataDir>');
+
+const db = new Database(path.join(dataDir, 'baseline.db'));
+db.pragma('journal_mode = WAL');
+db.pragma('synchronous = NORMAL');
+db.exec(`CREATE TABLE IF NOT EXISTS items (
+  id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL, qty REAL, done INTEGER,
+  created_at TEXT NOT NULL, updated_at TEXT NOT NULL)`);
+
+const insert = db.prepare(
+  'INSERT INTO items (name, qty, done, created_at, updated_at) VALUES (?, ?, ?, ?, ?) RETURNING *',
+);
+if (db.prepare('SELECT count(*) AS n FROM items').get().n === 0) {
+  const now = new Date().toISOString();
+  db.transaction(() => {
+    for (let i = 1; i <= 10_000; i++) insert.get(`item ${i}`, i % 1000, i % 2, now, now);
+  })();
+}
+const list = db.prepare('SELECT * FROM items WHERE qty > ? ORDER BY id DESC LIMIT ? OFFSET ?');
+const count = db.prepare('SELECT count(*) AS n FROM items WHERE qty > ?');
+const getOne = db.prepare('SELECT * FROM items WHERE id = ?');
+
+const toJson = (row) => ({ ...row, done: row.done === 1 });
+
+function send(res, status, body, headers = {}) {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+    ...headers,
+  });
+  res.end(text);
+}
+
+const server = http.createServer((req, res) => {
+  const url = new URL(req.url, 'http://x');
+  const match = /^\/items(?:\/(\d+))?$/.exec(url.pathname);
+  if (!match) return send(res, 404, { error: 'not found' });
+  if (req.method === 'GET' && match[1]) {
+    const row = getOne.get(Number(match[1]));
+    return row ? send(res, 200, toJson(row)) : send(res, 404, { error: 'not found' });
+  }
+  if (req.method === 'GET') {
+    const min = Number(url.searchParams.get('qty_gt') ?? 500);
+    const limit = Math.min(1000, Number(url.searchParams.get('limit') ?? 20));
+    const offset = Number(url.searchParams.get('offset') ?? 0);
+    const total = count.get(min).n;
+    return send(res, 200, list.all(min, limit, offset).map(toJson), { 'x-total-count': String(total) });
+  }
+  if (req.method === 'POST') {
+    let body = '';
+    req.on('data', (chunk) => {
+      body += chunk;
+    });
+    req.on('end', () => {
+      try {
+        const input = JSON.parse(body);
+        const now = new Date().toISOString();
+        send(res, 201, toJson(insert.get(String(input.name), Number(input.qty), input.done ? 1 : 0, now, now)));
+      } catch {
+        send(res, 400, { error: 'bad json' });
+      }
+    });
+    return;
+  }
+  send(res, 405, { error: 'method not allowed' });
+});
+
+server.listen(port, '127.0.0.1', () => console.log(`listening ${server.address().port}`));
+process.on('SIGTERM', () => server.close(() => process.exit(0)));

@@ -1,0 +1,176 @@
+import type { BrowserContext, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { browserSkipReason } from './support/chromium.js';
+import { type ConsoleSession, screenshot, startConsoleSession } from './support/console-server.js';
+
+// API keys as a developer uses them: create a key on the API page, copy its one-time secret, call the
+// public record API with it over plain HTTP, then delete it and see it stop working.
+
+const skip = browserSkipReason();
+const linus = { username: 'linus_t', email: 'linus@example.com', password: 'Kernel!1991' };
+const VISIBLE = { timeout: 15_000 } as const;
+
+const visible = (locator: Locator) => locator.first().waitFor({ state: 'visible', ...VISIBLE });
+const toast = (page: Page, title: string) => visible(page.getByText(title, { exact: true }));
+
+async function shot(page: Page, name: string) {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await screenshot(page, name);
+}
+
+async function openContext(session: ConsoleSession, viewport: 'desktop' | 'phone'): Promise<BrowserContext> {
+  const { context } = await session.newPage(viewport);
+  await context.addInitScript(() => localStorage.setItem('basalt-onboarding-completed', 'true'));
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: session.server.url });
+  return context;
+}
+
+function accessToken(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const key = Object.keys(localStorage).find((k) => /^sb-.*-auth-token$/.test(k));
+    const stored = key ? JSON.parse(localStorage.getItem(key) ?? '{}') : {};
+    return String(stored.access_token ?? '');
+  });
+}
+
+describe.skipIf(skip)('API keys in Chromium', () => {
+  let session: ConsoleSession;
+  beforeAll(async () => {
+    session = await startConsoleSession();
+  });
+  afterAll(() => session?.close());
+
+  it('creates a key, copies it once, reads a table with it over HTTP, and deletes it', async () => {
+    const context = await openContext(session, 'desktop');
+    const page = context.pages()[0] ?? (await context.newPage());
+    await page.goto('/auth');
+    await page.getByRole('tab', { name: 'Register' }).click();
+    await page.getByLabel('Username').fill(linus.username);
+    await page.getByLabel('Email').fill(linus.email);
+    await page.getByLabel('Password', { exact: true }).fill(linus.password);
+    await page.getByLabel('Confirm Password').fill(linus.password);
+    await page.getByRole('checkbox', { name: /terms/i }).check();
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await visible(page.getByRole('heading', { level: 1, name: 'Dashboard' }));
+
+    // A table with one record to read, made through the data API with the user's own token.
+    const token = await accessToken(page);
+    const rest = (path: string, body: unknown) =>
+      fetch(`${session.server.url}/rest/v1/${path}`, {
+        method: 'POST',
+        headers: {
+          apikey: session.server.anonKey,
+          Authorization: `Bearer ${token}`,
+          'Content-Type': 'application/json',
+          Prefer: 'return=representation',
+        },
+        body: JSON.stringify(body),
+      });
+    const created = await rest('tables', {
+      name: 'notes',
+      description: 'Things to remember',
+      schema: { id: { type: 'number', required: true, unique: true }, body: { type: 'text', required: true } },
+    });
+    expect(created.status).toBe(201);
+    expect((await rest('notes', { body: 'Buy milk' })).status).toBe(201);
+    // The dashboard had listed the tables before this one existed; a reload reads them again.
+    await page.reload();
+    await visible(page.getByRole('link', { name: 'View notes' }));
+
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API', exact: true }).click();
+    await visible(page.getByRole('heading', { level: 1, name: 'API' }));
+    await visible(page.getByRole('tab', { name: 'API Keys', selected: true }));
+    await visible(page.getByText('No API keys yet'));
+    await shot(page, 'api-keys-empty-desktop');
+
+    // The name must not be blank.
+    await page.getByRole('button', { name: 'Create API Key' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'Create API Key' });
+    await visible(dialog);
+    await dialog.getByLabel('Name').fill('   ');
+    await dialog.getByRole('button', { name: 'Create API Key' }).click();
+    await visible(dialog.getByText('Name is required'));
+    await dialog.getByLabel('Name').fill('Deploy script');
+    await dialog.getByRole('button', { name: 'Create API Key' }).click();
+    await toast(page, 'API Key created');
+
+    // The secret, shown once, with a copy button whose indicator resets after 2 s.
+    const shown = page.getByRole('dialog', { name: 'API Key created' });
+    await visible(shown);
+    const secret = await shown.getByLabel('Deploy script').inputValue();
+    expect(secret).toMatch(/^bsk_/);
+    await shown.getByRole('button', { name: 'Copy API key' }).click();
+    await visible(shown.getByRole('button', { name: 'Copied' }));
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+    await shot(page, 'api-key-created-desktop');
+    await visible(shown.getByRole('button', { name: 'Copy API key' }));
+    await shown.getByRole('button', { name: 'Done' }).click();
+    await visible(page.getByRole('cell', { name: /Deploy script/ }));
+    expect(await page.getByText(secret).count()).toBe(0);
+    await shot(page, 'api-keys-desktop');
+
+    // Plain HTTP with the key reads the table through the public record API.
+    const list = await fetch(`${session.server.url}/api/table/notes`, {
+      headers: { Authorization: `Bearer ${secret}` },
+    });
+    expect(list.status).toBe(200);
+    expect(list.headers.get('x-total-count')).toBe('1');
+    const records = await list.json();
+    expect(records).toEqual([expect.objectContaining({ id: 1, body: 'Buy milk' })]);
+    const one = await fetch(`${session.server.url}/api/table/notes/1`, {
+      headers: { Authorization: `Bearer ${secret}` },
+    });
+    expect(one.status).toBe(200);
+
+    // The other tabs.
+    await page.getByRole('tab', { name: 'Endpoints' }).click();
+    await visible(page.getByText('/api/table/notes/{id}'));
+    await shot(page, 'api-endpoints-desktop');
+    await page.getByRole('tab', { name: 'Documentation' }).click();
+    await visible(page.getByRole('cell', { name: '429' }));
+    await shot(page, 'api-documentation-desktop');
+
+    // Deleting asks first; afterwards the key no longer works.
+    await page.getByRole('tab', { name: 'API Keys' }).click();
+    await page.getByRole('button', { name: 'Delete API key Deploy script' }).click();
+    const confirm = page.getByRole('alertdialog', { name: 'Delete API key?' });
+    await visible(confirm);
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await visible(page.getByRole('cell', { name: /Deploy script/ }));
+    await page.getByRole('button', { name: 'Delete API key Deploy script' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
+    await toast(page, 'API Key deleted');
+    await visible(page.getByText('No API keys yet'));
+    const refused = await fetch(`${session.server.url}/api/table/notes`, {
+      headers: { Authorization: `Bearer ${secret}` },
+    });
+    expect(refused.status).toBe(401);
+    await context.close();
+  });
+
+  it('looks finished at 375 px wide', async () => {
+    const context = await openContext(session, 'phone');
+    const page = context.pages()[0] ?? (await context.newPage());
+    await page.goto('/auth');
+    await page.getByLabel('Email').fill(linus.email);
+    await page.getByLabel('Password', { exact: true }).fill(linus.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await visible(page.getByRole('heading', { level: 1, name: 'Dashboard' }));
+    // Through the menu: the server answers a direct load of /api as an API path (see the report).
+    await page.getByRole('button', { name: /open navigation/i }).click();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API', exact: true }).click();
+    await page.getByRole('button', { name: 'Create API Key' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'Create API Key' });
+    await dialog.getByLabel('Name').fill('Phone app');
+    await dialog.getByRole('button', { name: 'Create API Key' }).click();
+    await visible(page.getByRole('dialog', { name: 'API Key created' }));
+    await shot(page, 'api-key-created-phone');
+    await page.getByRole('button', { name: 'Done' }).click();
+    await visible(page.getByRole('cell', { name: /Phone app/ }));
+    await shot(page, 'api-keys-phone');
+    await page.getByRole('tab', { name: 'Endpoints' }).click();
+    await visible(page.getByText('/api/table/notes/{id}'));
+    await shot(page, 'api-endpoints-phone');
+    await context.close();
+  });
+});

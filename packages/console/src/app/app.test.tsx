@@ -1,0 +1,233 @@
+import { AuthApiError } from '@supabase/supabase-js';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { AuthClient } from '@/features/auth/auth-actions';
+import { ONBOARDING_STORAGE_KEY } from '@/features/onboarding/onboarding-storage';
+import { createFakeAuth, fakeSession } from '@/test/fake-auth';
+import { renderApp } from '@/test/render-app';
+
+// The routed console end to end in happy-dom: guard, auth page, shell, placeholders, 404 and titles.
+
+const supabase = vi.hoisted(() => ({ auth: null as AuthClient | null }));
+vi.mock('@/lib/supabase', () => ({
+  getSupabase: () => {
+    if (!supabase.auth) throw new Error('no fake auth installed');
+    return { auth: supabase.auth };
+  },
+}));
+
+function signedIn() {
+  const fake = createFakeAuth(fakeSession());
+  supabase.auth = fake.auth;
+  return fake;
+}
+
+function signedOut() {
+  const fake = createFakeAuth(null);
+  supabase.auth = fake.auth;
+  return fake;
+}
+
+beforeEach(() => {
+  // /api/auth/me answers 401 (no server here): the app falls back to the session's user.
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async () => new Response(JSON.stringify({ message: 'Not signed in' }), { status: 401 })),
+  );
+  localStorage.setItem(ONBOARDING_STORAGE_KEY, 'true');
+});
+afterEach(() => vi.unstubAllGlobals());
+
+describe('route guard', () => {
+  it('sends a signed-out visitor to /auth', async () => {
+    signedOut();
+    const { router } = renderApp('/tables');
+    expect(await screen.findByRole('heading', { name: 'Welcome to Basalt' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/auth');
+    expect(screen.getByText('Your Backend-as-a-Service Platform')).toBeInTheDocument();
+    expect(screen.getByText(new RegExp(`© ${new Date().getFullYear()} Basalt`))).toBeInTheDocument();
+    await waitFor(() => expect(document.title).toBe('Sign in | Basalt'));
+  });
+
+  it('sends a signed-in user away from /auth to the dashboard', async () => {
+    signedIn();
+    const { router } = renderApp('/auth');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Dashboard' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/');
+  });
+});
+
+describe('/auth', () => {
+  it('signs in, greets the user and opens the dashboard', async () => {
+    const { auth } = signedOut();
+    const user = userEvent.setup();
+    const { router } = renderApp('/auth');
+    await user.type(await screen.findByLabelText('Email'), 'grace@example.com');
+    await user.type(screen.getByLabelText('Password'), 'correct-horse');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByText('Login successful')).toBeInTheDocument();
+    expect(screen.getByText('Welcome back, grace!')).toBeInTheDocument();
+    expect(auth.signInWithPassword).toHaveBeenCalledWith({ email: 'grace@example.com', password: 'correct-horse' });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+  });
+
+  it('shows Login failed with the server message', async () => {
+    const { auth } = signedOut();
+    vi.mocked(auth.signInWithPassword).mockResolvedValue({
+      data: { user: null, session: null },
+      error: new AuthApiError('Invalid login credentials', 400, 'invalid_credentials'),
+    });
+    const user = userEvent.setup();
+    renderApp('/auth');
+    await user.type(await screen.findByLabelText('Email'), 'grace@example.com');
+    await user.type(screen.getByLabelText('Password'), 'wrong-password');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByText('Login failed')).toBeInTheDocument();
+    expect(screen.getByText('Invalid login credentials')).toBeInTheDocument();
+    expect(auth.signInWithPassword).toHaveBeenCalledTimes(1);
+  });
+
+  it('registers and, when the email must be confirmed, says so and returns to Login', async () => {
+    const { auth } = signedOut();
+    const user = userEvent.setup();
+    renderApp('/auth?tab=register');
+    await user.type(await screen.findByLabelText('Username'), 'ada');
+    await user.type(screen.getByLabelText('Email'), 'ada@example.com');
+    await user.type(screen.getByLabelText('Password'), 'Secr3t!pass');
+    await user.type(screen.getByLabelText('Confirm Password'), 'Secr3t!pass');
+    await user.click(screen.getByRole('checkbox', { name: 'I accept the terms and conditions' }));
+    await user.click(screen.getByRole('button', { name: 'Create account' }));
+    expect(await screen.findByText('Registration successful')).toBeInTheDocument();
+    expect(
+      screen.getByText('Welcome to Basalt, ada! Please check your email to confirm your account.'),
+    ).toBeInTheDocument();
+    expect(auth.signUp).toHaveBeenCalledWith({
+      email: 'ada@example.com',
+      password: 'Secr3t!pass',
+      options: { data: { username: 'ada' } },
+    });
+    expect(await screen.findByRole('tab', { name: 'Login', selected: true })).toBeInTheDocument();
+    expect(screen.getByLabelText('Email')).toHaveValue('ada@example.com');
+  });
+
+  it('mails a password-reset link for the typed email', async () => {
+    const { auth } = signedOut();
+    const user = userEvent.setup();
+    renderApp('/auth');
+    await user.type(await screen.findByLabelText('Email'), 'ada@example.com');
+    await user.click(screen.getByRole('button', { name: 'Forgot password?' }));
+    expect(await screen.findByText('Check your email')).toBeInTheDocument();
+    expect(auth.resetPasswordForEmail).toHaveBeenCalledWith('ada@example.com');
+  });
+});
+
+describe('shell', () => {
+  it('shows the user in the sidebar footer and highlights the active item', async () => {
+    signedIn();
+    renderApp('/tables');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Tables' })).toBeInTheDocument();
+    const nav = screen.getByRole('navigation', { name: 'Main' });
+    expect(within(nav).getByRole('link', { name: 'Tables' })).toHaveAttribute('aria-current', 'page');
+    expect(within(nav).getByRole('link', { name: 'Dashboard' })).not.toHaveAttribute('aria-current');
+    const footer = screen.getByTestId('sidebar-footer');
+    expect(within(footer).getByText('AD')).toBeInTheDocument();
+    expect(within(footer).getByText('ada')).toBeInTheDocument();
+    expect(within(footer).getByText('ada@example.com')).toBeInTheDocument();
+    await waitFor(() => expect(document.title).toBe('Tables | Basalt'));
+  });
+
+  it('highlights Authentication, not Settings, on the account tab of settings', async () => {
+    signedIn();
+    renderApp('/settings?tab=account');
+    const nav = await screen.findByRole('navigation', { name: 'Main' });
+    expect(within(nav).getByRole('link', { name: 'Authentication' })).toHaveAttribute('aria-current', 'page');
+    expect(within(nav).getByRole('link', { name: 'Settings' })).not.toHaveAttribute('aria-current');
+  });
+
+  it('answers an unknown path with the 404 page', async () => {
+    signedIn();
+    renderApp('/no/such/page');
+    expect(await screen.findByRole('heading', { name: '404 Page Not Found' })).toBeInTheDocument();
+    expect(screen.getByText('Did you forget to add the page to the router?')).toBeInTheDocument();
+  });
+
+  it.each([
+    ['/tables/new', 'dialog', 'Create New Table'],
+    ['/tables/create', 'dialog', 'Create New Table'],
+    ['/tables/7', 'link', 'Back'],
+    ['/tables/7/edit', 'heading', 'Edit Table'],
+    ['/api', 'heading', 'API'],
+  ] as const)('has its built page at %s', async (path, role, name) => {
+    signedIn();
+    renderApp(path);
+    expect(await screen.findByRole(role, { name })).toBeInTheDocument();
+  });
+
+  it.each([
+    '/history',
+    '/history/7',
+    '/table-api',
+    '/record-api',
+    '/users',
+    '/edge-functions',
+    '/secrets',
+    '/billing',
+    '/settings',
+    '/logs',
+    '/schema-editor',
+    '/projects/new',
+    '/sql-execution',
+    '/profile',
+    '/documentation',
+  ])('has a page at %s', async (path) => {
+    signedIn();
+    renderApp(path);
+    expect(await screen.findByText(/this area is being built/)).toBeInTheDocument();
+  });
+
+  it('logs out from the account menu, clears the cache and returns to /auth', async () => {
+    const { auth } = signedIn();
+    const user = userEvent.setup();
+    const { router, queryClient } = renderApp('/');
+    queryClient.setQueryData(['/api/tables'], [{ id: 1 }]);
+    await user.click(await screen.findByRole('button', { name: 'Account menu' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Log out' }));
+    expect(await screen.findByText('Logged out')).toBeInTheDocument();
+    expect(screen.getByText('You have been successfully logged out.')).toBeInTheDocument();
+    expect(auth.signOut).toHaveBeenCalled();
+    expect(queryClient.getQueryData(['/api/tables'])).toBeUndefined();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/auth'));
+  });
+
+  it('goes back with Undo after navigating', async () => {
+    signedIn();
+    const user = userEvent.setup();
+    const { router } = renderApp('/');
+    const nav = await screen.findByRole('navigation', { name: 'Main' });
+    expect(screen.queryByRole('button', { name: 'Undo' })).not.toBeInTheDocument();
+    await user.click(within(nav).getByRole('link', { name: 'Tables' }));
+    await user.click(within(nav).getByRole('link', { name: 'Users' }));
+    await screen.findByRole('heading', { level: 1, name: 'Users' });
+    await user.click(screen.getByRole('button', { name: 'Undo' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/tables'));
+    await user.click(screen.getByRole('button', { name: 'Undo' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    expect(screen.queryByRole('button', { name: 'Undo' })).not.toBeInTheDocument();
+  });
+
+  it('opens the onboarding guide for a signed-in user who has not completed it', async () => {
+    localStorage.removeItem(ONBOARDING_STORAGE_KEY);
+    signedIn();
+    renderApp('/');
+    expect(await screen.findByRole('dialog', { name: 'Welcome to Basalt' })).toBeInTheDocument();
+  });
+
+  it('follows a sign-out in another tab', async () => {
+    const { emit } = signedIn();
+    const { router } = renderApp('/users');
+    await screen.findByRole('heading', { level: 1, name: 'Users' });
+    act(() => emit('SIGNED_OUT', null));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/auth'));
+  });
+});

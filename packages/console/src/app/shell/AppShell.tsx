@@ -1,0 +1,39 @@
+import { Outlet, useLocation, useNavigation } from 'react-router';
+import { CenteredSpinner } from '@/components/ui/spinner';
+import { OnboardingProvider } from '@/features/onboarding/OnboardingProvider';
+import { UndoProvider } from '@/features/undo/UndoProvider';
+import { ErrorBoundary } from './ErrorBoundary';
+import { FloatingWidget } from './FloatingWidget';
+import { Sidebar } from './Sidebar';
+import { TopBar } from './TopBar';
+import { useMobileSidebar } from './useMobileSidebar';
+
+/** AppShell is the signed-in layout: sidebar, top bar, the page, and the floating help widget. */
+export function AppShell() {
+  const sidebar = useMobileSidebar();
+  const navigation = useNavigation();
+  const { pathname } = useLocation();
+  return (
+    <UndoProvider>
+      <OnboardingProvider>
+        <div className="min-h-dvh bg-background">
+          <Sidebar mobileOpen={sidebar.open} onMobileOpenChange={sidebar.setOpen} />
+          <div className="flex min-h-dvh min-w-0 flex-col md:pl-64">
+            <TopBar onOpenSidebar={() => sidebar.setOpen(true)} />
+            <main className="mx-auto w-full max-w-7xl flex-1 px-4 pt-6 pb-24 sm:px-6 lg:px-8">
+              {/* A page's code loads on first visit; show a spinner instead of the previous page meanwhile. */}
+              {navigation.state === 'loading' ? (
+                <CenteredSpinner label="Loading page" />
+              ) : (
+                <ErrorBoundary key={pathname}>
+                  <Outlet />
+                </ErrorBoundary>
+              )}
+            </main>
+          </div>
+          <FloatingWidget />
+        </div>
+      </OnboardingProvider>
+    </UndoProvider>
+  );
+}

@@ -1,0 +1,72 @@
+import { SITE_NAME } from '@basalt/shared';
+import { Menu, Plus, Search } from 'lucide-react';
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { BrandMark } from '@/components/brand-mark';
+import { Button } from '@/components/ui/button';
+import { Input } from '@/components/ui/input';
+import { AccountMenu } from './AccountMenu';
+import { NotificationsMenu } from './NotificationsMenu';
+import { findNavItem, NAV_GROUPS } from './nav-items';
+import { ThemeToggle } from './ThemeToggle';
+
+/** PageSearch jumps to the console page whose name is typed (desktop only). */
+function PageSearch() {
+  const navigate = useNavigate();
+  const [text, setText] = useState('');
+  return (
+    // biome-ignore lint/a11y/useSemanticElements: <search> is still unknown to some browsers and test DOMs.
+    <form
+      role="search"
+      className="relative hidden w-full max-w-xs md:block"
+      onSubmit={(e) => {
+        e.preventDefault();
+        const item = findNavItem(text);
+        if (!item) return;
+        navigate(item.to);
+        setText('');
+      }}
+    >
+      <Search aria-hidden className="absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-muted-foreground" />
+      <Input
+        aria-label="Search"
+        placeholder="Search pages..."
+        list="console-pages"
+        className="h-8 bg-muted/50 pl-8"
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+      />
+      <datalist id="console-pages">
+        {NAV_GROUPS.flatMap((g) => g.items).map((item) => (
+          <option key={item.to} value={item.label} />
+        ))}
+      </datalist>
+    </form>
+  );
+}
+
+/** TopBar holds the mobile menu button, page search, theme toggle, New Project and the menus. */
+export function TopBar({ onOpenSidebar }: { onOpenSidebar: () => void }) {
+  return (
+    <header className="sticky top-0 z-20 flex h-14 items-center gap-2 border-b bg-background/85 px-3 backdrop-blur sm:px-4 md:px-6">
+      <Button variant="ghost" size="icon" className="md:hidden" aria-label="Open navigation" onClick={onOpenSidebar}>
+        <Menu />
+      </Button>
+      <Link to="/" aria-label={SITE_NAME} className="md:hidden">
+        <BrandMark className="size-6" />
+      </Link>
+      <PageSearch />
+      <div className="ml-auto flex items-center gap-1 sm:gap-2">
+        <ThemeToggle />
+        <Button asChild size="sm" className="h-8">
+          <Link to="/tables/new" aria-label="New Project">
+            <Plus />
+            <span className="hidden sm:inline">New Project</span>
+          </Link>
+        </Button>
+        <NotificationsMenu />
+        <AccountMenu />
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,95 @@
+import {
+  BookKey,
+  Braces,
+  Code2,
+  CreditCard,
+  DatabaseZap,
+  FileCode2,
+  History,
+  KeyRound,
+  LayoutDashboard,
+  type LucideIcon,
+  ScrollText,
+  Settings,
+  ShieldCheck,
+  Table2,
+  Users,
+  Zap,
+} from 'lucide-react';
+
+/** NavItem is one sidebar link. */
+export interface NavItem {
+  label: string;
+  to: string;
+  icon: LucideIcon;
+}
+
+/** NavGroup is a collapsible sidebar section. */
+export interface NavGroup {
+  id: string;
+  label: string;
+  items: readonly NavItem[];
+}
+
+/** NAV_GROUPS are the sidebar's sections (spec console-core §2). */
+export const NAV_GROUPS: readonly NavGroup[] = [
+  {
+    id: 'core',
+    label: 'Core',
+    items: [
+      { label: 'Dashboard', to: '/', icon: LayoutDashboard },
+      { label: 'Tables', to: '/tables', icon: Table2 },
+      { label: 'Schema Editor', to: '/schema-editor', icon: DatabaseZap },
+      { label: 'Users', to: '/users', icon: Users },
+    ],
+  },
+  {
+    id: 'developer',
+    label: 'Developer',
+    items: [
+      { label: 'Edge Functions', to: '/edge-functions', icon: Zap },
+      { label: 'Secrets', to: '/secrets', icon: KeyRound },
+      { label: 'API', to: '/api', icon: Code2 },
+      // The spec has no route of its own for Authentication; sign-in settings (password) live in the
+      // Account tab of Settings, so the item opens that tab.
+      { label: 'Authentication', to: '/settings?tab=account', icon: ShieldCheck },
+      { label: 'Table API', to: '/table-api', icon: Braces },
+      { label: 'Record API', to: '/record-api', icon: FileCode2 },
+    ],
+  },
+  {
+    id: 'management',
+    label: 'Management',
+    items: [
+      { label: 'History', to: '/history', icon: History },
+      { label: 'Billing', to: '/billing', icon: CreditCard },
+      { label: 'Settings', to: '/settings', icon: Settings },
+      { label: 'Logs', to: '/logs', icon: ScrollText },
+    ],
+  },
+];
+
+/** DOCUMENTATION_ITEM is the sidebar's link to the docs. */
+export const DOCUMENTATION_ITEM: NavItem = { label: 'Documentation', to: '/documentation', icon: BookKey };
+
+/** isNavItemActive says whether a sidebar item matches the current location. */
+export function isNavItemActive(item: NavItem, location: { pathname: string; search: string }): boolean {
+  const [path = '/', query] = item.to.split('?');
+  if (path === '/') return location.pathname === '/';
+  const onPath = location.pathname === path || location.pathname.startsWith(`${path}/`);
+  if (!onPath) return false;
+  const tab = new URLSearchParams(location.search).get('tab');
+  // /settings?tab=account belongs to Authentication, every other Settings tab to Settings.
+  if (query) return tab === new URLSearchParams(query).get('tab');
+  return !NAV_GROUPS.some((g) =>
+    g.items.some((other) => other !== item && other.to.startsWith(`${path}?`) && isNavItemActive(other, location)),
+  );
+}
+
+/** findNavItem returns the first item whose label contains the text (the top bar's page search). */
+export function findNavItem(text: string): NavItem | undefined {
+  const q = text.trim().toLowerCase();
+  if (!q) return undefined;
+  const all = [...NAV_GROUPS.flatMap((g) => g.items), DOCUMENTATION_ITEM];
+  return all.find((i) => i.label.toLowerCase() === q) ?? all.find((i) => i.label.toLowerCase().includes(q));
+}

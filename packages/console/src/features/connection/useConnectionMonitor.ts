@@ -1,0 +1,97 @@
+import { useEffect, useState } from 'react';
+import { onNetworkError } from '@/lib/api';
+import { MAX_RECONNECT_ATTEMPTS, probeServer, RELOAD_AFTER_ATTEMPTS, reconnectDelay } from './reconnect-schedule';
+
+/** ConnectionState is the banner's state (spec console-core §4). */
+export type ConnectionState = 'connected' | 'disconnected' | 'reconnecting';
+
+/** ConnectionMonitorOptions replace the browser's probe, reload and randomness (tests). */
+export interface ConnectionMonitorOptions {
+  probe?: () => Promise<boolean>;
+  reload?: () => void;
+  random?: () => number;
+}
+
+/** ConnectionStatus is the state and how many probes the current outage has made. */
+export interface ConnectionStatus {
+  state: ConnectionState;
+  attempts: number;
+}
+
+const reloadPage = () => window.location.reload();
+
+/**
+ * useConnectionMonitor notices a lost connection (the browser's offline event, or a request of the API
+ * client that never reached the server) and probes until the server answers: `disconnected` when the
+ * loss is noticed and after the last attempt fails, `reconnecting` while attempts are under way.
+ */
+export function useConnectionMonitor({
+  probe = probeServer,
+  reload = reloadPage,
+  random = Math.random,
+}: ConnectionMonitorOptions = {}): ConnectionStatus {
+  const [status, setStatus] = useState<ConnectionStatus>({ state: 'connected', attempts: 0 });
+
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let attempts = 0;
+    let outage = false;
+    let probing = false;
+    let disposed = false;
+
+    const attempt = async () => {
+      timer = undefined;
+      if (probing) return;
+      probing = true;
+      attempts += 1;
+      setStatus({ state: 'reconnecting', attempts });
+      const ok = await probe();
+      probing = false;
+      if (disposed || !outage) return;
+      if (ok) {
+        outage = false;
+        if (attempts > RELOAD_AFTER_ATTEMPTS) {
+          // A long outage: the page may hold stale data and a dead realtime socket; start afresh.
+          reload();
+          return;
+        }
+        attempts = 0;
+        setStatus({ state: 'connected', attempts: 0 });
+        return;
+      }
+      if (attempts >= MAX_RECONNECT_ATTEMPTS) {
+        setStatus({ state: 'disconnected', attempts });
+        return;
+      }
+      timer = setTimeout(attempt, reconnectDelay(attempts, random));
+    };
+
+    const lose = () => {
+      if (outage) return;
+      outage = true;
+      attempts = 0;
+      setStatus({ state: 'disconnected', attempts: 0 });
+      timer = setTimeout(attempt, reconnectDelay(0, random));
+    };
+
+    // The browser says the network is back: probe at once instead of waiting for the next attempt.
+    const online = () => {
+      if (!outage || probing) return;
+      clearTimeout(timer);
+      void attempt();
+    };
+
+    window.addEventListener('offline', lose);
+    window.addEventListener('online', online);
+    const unsubscribe = onNetworkError(lose);
+    return () => {
+      disposed = true;
+      clearTimeout(timer);
+      window.removeEventListener('offline', lose);
+      window.removeEventListener('online', online);
+      unsubscribe();
+    };
+  }, [probe, reload, random]);
+
+  return status;
+}

@@ -1,0 +1,78 @@
+import { ArrowUpRight, Database, HardDrive, type LucideIcon, Zap } from 'lucide-react';
+import { Link } from 'react-router';
+import { Card } from '@/components/ui/card';
+import { Skeleton } from '@/components/ui/skeleton';
+import { useStatsQuery } from './dashboard.queries';
+
+function StatCard({
+  title,
+  value,
+  hint,
+  to,
+  icon: Icon,
+  loading,
+}: {
+  title: string;
+  value: string;
+  hint: string;
+  to: string;
+  icon: LucideIcon;
+  loading: boolean;
+}) {
+  return (
+    <Card className="group relative transition-colors hover:border-primary/40">
+      <Link
+        to={to}
+        className="flex flex-col gap-3 p-5 outline-none focus-visible:ring-2 focus-visible:ring-ring rounded-xl"
+      >
+        <div className="flex items-center justify-between text-sm font-medium text-muted-foreground">
+          <span className="flex items-center gap-2">
+            <Icon aria-hidden className="size-4" />
+            {title}
+          </span>
+          <ArrowUpRight aria-hidden className="size-4 opacity-0 transition-opacity group-hover:opacity-100" />
+        </div>
+        {loading ? (
+          <Skeleton className="h-8 w-20" />
+        ) : (
+          <span className="text-2xl font-semibold tracking-tight tabular-nums">{value}</span>
+        )}
+        <span className="text-xs text-muted-foreground">{hint}</span>
+      </Link>
+    </Card>
+  );
+}
+
+/** StatCards are the dashboard's three cards: API Requests → /logs, Database Size → /settings, Tables → /tables. */
+export function StatCards() {
+  const stats = useStatsQuery();
+  const loading = stats.isPending;
+  return (
+    <div className="grid grid-cols-1 gap-4 sm:grid-cols-3">
+      <StatCard
+        title="API Requests"
+        value={(stats.data?.activities ?? 0).toLocaleString('en-US')}
+        hint="Recorded activity on your account"
+        to="/logs"
+        icon={Zap}
+        loading={loading}
+      />
+      <StatCard
+        title="Database Size"
+        value={stats.data?.storageSize ?? '0 MB'}
+        hint="Storage your tables take"
+        to="/settings"
+        icon={HardDrive}
+        loading={loading}
+      />
+      <StatCard
+        title="Tables"
+        value={(stats.data?.tables ?? 0).toLocaleString('en-US')}
+        hint="Tables in your database"
+        to="/tables"
+        icon={Database}
+        loading={loading}
+      />
+    </div>
+  );
+}

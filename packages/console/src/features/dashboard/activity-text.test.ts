@@ -1,0 +1,28 @@
+import type { ActivityEntry } from '@basalt/shared';
+import { describe, expect, it } from 'vitest';
+import { describeActivity } from './activity-text';
+
+const entry = (action: string, resource: string, details: ActivityEntry['details'] = null): ActivityEntry => ({
+  id: 1,
+  action,
+  resource,
+  details,
+  createdAt: '2026-01-01T00:00:00.000Z',
+});
+
+describe('describeActivity', () => {
+  it.each([
+    [entry('CREATE', 'tables', { name: 'orders' }), 'Table created: orders'],
+    [entry('DELETE', 'tables', { name: 'orders' }), 'Table deleted: orders'],
+    [entry('REGISTER', 'users', { username: 'ada' }), 'New user registered'],
+    [entry('LOGIN', 'auth'), 'User logged in'],
+    [entry('LOGOUT', 'auth'), 'User logged out'],
+    [entry('CREATE', 'apiKeys', { name: 'ci' }), 'API key created: ci'],
+    [entry('CREATE', 'table.orders', { tableName: 'orders' }), 'Record created in orders'],
+    [entry('DELETE', 'table.orders', { tableName: 'orders', count: 3 }), '3 records deleted from orders'],
+    [entry('UPDATE', 'table.orders'), 'Record updated in orders'],
+    [entry('CREATE', 'table.orders', { tableName: 'orders', count: 1000 }), '1,000 records created in orders'],
+  ])('%o reads "%s"', (activity, text) => {
+    expect(describeActivity(activity)).toBe(text);
+  });
+});

@@ -1,0 +1,71 @@
+import type { TableSchema } from '@basalt/shared';
+import { useState } from 'react';
+import { type FieldErrors, type Resolver, useForm } from 'react-hook-form';
+import { Button } from '@/components/ui/button';
+import { RecordField } from './RecordField';
+import { editableColumns, initialFormValues, type RecordFormValues, validateRecordValues } from './record-values';
+
+/** recordResolver validates the form with validateRecordValues (the server's own messages). */
+function recordResolver(schema: TableSchema): Resolver<RecordFormValues> {
+  return async (values) => {
+    const problems = validateRecordValues(schema, values);
+    if (Object.keys(problems).length === 0) return { values, errors: {} };
+    const errors: FieldErrors<RecordFormValues> = {};
+    for (const [name, message] of Object.entries(problems)) errors[name] = { type: 'validate', message };
+    return { values: {}, errors };
+  };
+}
+
+/**
+ * RecordForm is the Add Record / Edit Record form: one input per column but id, required columns marked
+ * with an asterisk and checked by the browser, then by the same rules the server applies.
+ */
+export function RecordForm({
+  schema,
+  record,
+  submitLabel,
+  pendingLabel,
+  isPending,
+  onSubmit,
+  onCancel,
+}: {
+  schema: TableSchema;
+  record?: Record<string, unknown>;
+  submitLabel: string;
+  pendingLabel: string;
+  isPending: boolean;
+  onSubmit: (values: RecordFormValues) => void;
+  onCancel: () => void;
+}) {
+  const [defaults] = useState(() => initialFormValues(schema, record));
+  const form = useForm<RecordFormValues>({ resolver: recordResolver(schema), defaultValues: defaults });
+  const columns = editableColumns(schema);
+  return (
+    <form className="grid grid-cols-1 gap-4" onSubmit={form.handleSubmit(onSubmit)}>
+      {columns.length === 0 ? (
+        <p className="text-sm text-muted-foreground">
+          This table has only its id column. Add columns in the schema editor to store values in its records.
+        </p>
+      ) : (
+        columns.map(([name, definition]) => (
+          <RecordField
+            key={name}
+            name={name}
+            definition={definition}
+            registration={form.register(name)}
+            defaultValue={defaults[name] ?? ''}
+            error={form.formState.errors[name]?.message}
+          />
+        ))
+      )}
+      <div className="flex flex-col-reverse gap-2 border-t pt-4 sm:flex-row sm:justify-end">
+        <Button variant="outline" onClick={onCancel}>
+          Cancel
+        </Button>
+        <Button type="submit" disabled={isPending}>
+          {isPending ? pendingLabel : submitLabel}
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,186 @@
+import type { RecordRow, TableResponse } from '@basalt/shared';
+import { createClient } from '@supabase/supabase-js';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ONBOARDING_STORAGE_KEY } from '@/features/onboarding/onboarding-storage';
+import { createFakeBackend, FAKE_ORIGIN, type FakeRequest, json } from '@/features/tables/fake-backend';
+import { createFakeAuth, fakeSession } from '@/test/fake-auth';
+import { renderApp } from '@/test/render-app';
+
+// The table page's Data tab against a fake server: the grid, paging, and the record form's round trips.
+
+const holder = vi.hoisted(() => ({ client: null as unknown }));
+vi.mock('@/lib/supabase', () => ({ getSupabase: () => holder.client }));
+
+const notes: TableResponse = {
+  id: 7,
+  name: 'notes',
+  description: null,
+  schema: {
+    id: { type: 'number', required: true, unique: true },
+    body: { type: 'text', required: true, unique: false },
+    meta: { type: 'json', required: false, unique: false },
+    done: { type: 'boolean', required: false, unique: false },
+  },
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+};
+
+const row = (id: number, fields: Partial<RecordRow> = {}): RecordRow => ({
+  id,
+  body: `Note ${id}`,
+  meta: null,
+  done: null,
+  created_at: '2026-01-02T00:00:00.000Z',
+  updated_at: '2026-01-02T00:00:00.000Z',
+  ...fields,
+});
+
+/** serveNotes answers like the server for a table of `total` notes, paged with offset and limit. */
+function serveNotes(total: number, extra: Record<string, (request: FakeRequest) => Response> = {}) {
+  const all = Array.from({ length: total }, (_, i) => row(i + 1, i === 0 ? { meta: { tags: ['a'] }, done: true } : {}));
+  const backend = createFakeBackend({
+    'GET /api/tables/7': () => json(200, notes),
+    'GET /rest/v1/notes': (request) => {
+      const offset = Number(request.url.searchParams.get('offset') ?? 0);
+      const limit = Number(request.url.searchParams.get('limit') ?? total);
+      const page = all.slice(offset, offset + limit);
+      const range = page.length ? `${offset}-${offset + page.length - 1}/${total}` : `*/${total}`;
+      return json(page.length < total ? 206 : 200, page, { 'Content-Range': range });
+    },
+    ...extra,
+  });
+  vi.stubGlobal('fetch', vi.fn(backend.fetch));
+  const data = createClient(FAKE_ORIGIN, 'anon-key', {
+    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+  });
+  holder.client = { auth: createFakeAuth(fakeSession()).auth, from: (table: string) => data.from(table) };
+  return backend;
+}
+
+beforeEach(() => localStorage.setItem(ONBOARDING_STORAGE_KEY, 'true'));
+afterEach(() => vi.unstubAllGlobals());
+
+describe('the Data tab', () => {
+  it('shows a column per field plus Actions, objects as JSON text and null as empty', async () => {
+    serveNotes(2);
+    renderApp('/tables/7');
+    const grid = await screen.findByRole('table', { name: 'Records' });
+    const headers = within(grid)
+      .getAllByRole('columnheader')
+      .map((h) => h.textContent);
+    expect(headers).toEqual(['idnumber', 'bodytext', 'metajson', 'doneboolean', 'Actions']);
+    const [first, second] = within(grid).getAllByRole('row').slice(1);
+    expect(
+      within(first as HTMLElement)
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    ).toEqual(['1', 'Note 1', '{"tags":["a"]}', 'true', '']);
+    expect(within(second as HTMLElement).getAllByRole('cell')[2]).toHaveTextContent('');
+    expect(screen.getByRole('heading', { level: 1, name: 'notes' })).toBeInTheDocument();
+    expect(screen.getByText('Showing 1–2 of 2')).toBeInTheDocument();
+  });
+
+  it('says when there are no records and offers to add the first', async () => {
+    serveNotes(0);
+    const user = userEvent.setup();
+    renderApp('/tables/7');
+    expect(await screen.findByText('No records found')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Add your first record' }));
+    expect(await screen.findByRole('dialog', { name: 'Add Record to notes' })).toBeInTheDocument();
+  });
+
+  it('pages on the server: 25 rows a page with the range and the total', async () => {
+    const backend = serveNotes(60);
+    const user = userEvent.setup();
+    const { router } = renderApp('/tables/7');
+    expect(await screen.findByText('Showing 1–25 of 60')).toBeInTheDocument();
+    expect(screen.getByText('Page 1 of 3')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Previous page' })).toBeDisabled();
+    await user.click(screen.getByRole('button', { name: 'Next page' }));
+    expect(await screen.findByText('Showing 26–50 of 60')).toBeInTheDocument();
+    expect(router.state.location.search).toBe('?page=2');
+    await user.click(screen.getByRole('button', { name: 'Last page' }));
+    expect(await screen.findByText('Showing 51–60 of 60')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Next page' })).toBeDisabled();
+    const last = backend.find('GET', '/rest/v1/notes').at(-1);
+    expect(last?.url.searchParams.get('offset')).toBe('50');
+    expect(last?.url.searchParams.get('limit')).toBe('25');
+    expect(last?.url.searchParams.get('order')).toBe('id.asc');
+    expect(last?.headers.get('Prefer')).toContain('count=exact');
+  });
+
+  it('moves a page past the end back to the last page', async () => {
+    serveNotes(30);
+    const { router } = renderApp('/tables/7?page=9');
+    expect(await screen.findByText('Showing 26–30 of 30')).toBeInTheDocument();
+    expect(router.state.location.search).toBe('?page=2');
+  });
+});
+
+describe('the record form', () => {
+  it('adds a record with the cleaned payload', async () => {
+    const backend = serveNotes(1, {
+      'POST /rest/v1/notes': (request) => json(201, [row(2, Object(request.body))]),
+    });
+    const user = userEvent.setup();
+    renderApp('/tables/7');
+    await user.click(await screen.findByRole('button', { name: 'Add Record' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add Record to notes' });
+    await user.type(within(dialog).getByRole('textbox', { name: 'body' }), 'Buy milk');
+    await user.selectOptions(within(dialog).getByRole('combobox', { name: 'done' }), 'False');
+    await user.click(within(dialog).getByRole('button', { name: 'Add Record' }));
+    expect(await screen.findByText('Record created')).toBeInTheDocument();
+    expect(screen.getByText('Your new record has been created successfully.')).toBeInTheDocument();
+    expect(backend.find('POST', '/rest/v1/notes')[0]?.body).toEqual({ body: 'Buy milk', done: false });
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
+
+  it('shows "Failed to create record" with the server message and keeps the form', async () => {
+    serveNotes(1, {
+      'POST /rest/v1/notes': () =>
+        json(409, { code: '23505', message: 'duplicate key value violates unique constraint "notes_body_key"' }),
+    });
+    const user = userEvent.setup();
+    renderApp('/tables/7');
+    await user.click(await screen.findByRole('button', { name: 'Add Record' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add Record to notes' });
+    await user.type(within(dialog).getByRole('textbox', { name: 'body' }), 'Note 1');
+    await user.click(within(dialog).getByRole('button', { name: 'Add Record' }));
+    expect(await screen.findByText('Failed to create record')).toBeInTheDocument();
+    expect(screen.getByText('duplicate key value violates unique constraint "notes_body_key"')).toBeInTheDocument();
+    expect(screen.getByRole('dialog', { name: 'Add Record to notes' })).toBeInTheDocument();
+  });
+
+  it('edits a record in the same form and sends every field', async () => {
+    const backend = serveNotes(1, {
+      'PATCH /rest/v1/notes': (request) => json(200, [row(1, Object(request.body))]),
+    });
+    const user = userEvent.setup();
+    renderApp('/tables/7');
+    await user.click(await screen.findByRole('button', { name: 'Edit record 1' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit Record 1' });
+    const body = within(dialog).getByRole('textbox', { name: 'body' });
+    expect(body).toHaveValue('Note 1');
+    await user.clear(body);
+    await user.type(body, 'Buy bread');
+    await user.clear(within(dialog).getByRole('textbox', { name: 'meta' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
+    expect(await screen.findByText('Record updated')).toBeInTheDocument();
+    const [patch] = backend.find('PATCH', '/rest/v1/notes');
+    expect(patch?.url.searchParams.get('id')).toBe('eq.1');
+    expect(patch?.body).toEqual({ body: 'Buy bread', meta: null, done: true });
+  });
+
+  it('deletes a record after confirming', async () => {
+    const backend = serveNotes(1, { 'DELETE /rest/v1/notes': () => new Response(null, { status: 204 }) });
+    const user = userEvent.setup();
+    renderApp('/tables/7');
+    await user.click(await screen.findByRole('button', { name: 'Delete record 1' }));
+    await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('Record deleted')).toBeInTheDocument();
+    expect(screen.getByText('The record has been deleted successfully.')).toBeInTheDocument();
+    expect(backend.find('DELETE', '/rest/v1/notes')[0]?.url.searchParams.get('id')).toBe('eq.1');
+  });
+});

@@ -1,0 +1,188 @@
+import { Lock, Plus, Trash2 } from 'lucide-react';
+import { Controller, type UseFormReturn, useFieldArray, useWatch } from 'react-hook-form';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Checkbox } from '@/components/ui/checkbox';
+import { Input } from '@/components/ui/input';
+import { NativeSelect } from '@/components/ui/native-select';
+import { cn } from '@/lib/cn';
+import { newColumnDraft, type TableDraft } from './table-draft';
+
+/** COLUMN_TYPE_LABELS name the six column types in the type pickers. */
+export const COLUMN_TYPE_LABELS = {
+  text: 'Text',
+  number: 'Number',
+  boolean: 'Boolean',
+  date: 'Date',
+  json: 'JSON',
+  array: 'Array',
+} as const;
+
+function FlagCheckbox({
+  form,
+  index,
+  flag,
+  disabled,
+}: {
+  form: UseFormReturn<TableDraft>;
+  index: number;
+  flag: 'required' | 'unique';
+  disabled: boolean;
+}) {
+  const id = `column-${index}-${flag}`;
+  return (
+    <Controller
+      control={form.control}
+      name={`columns.${index}.${flag}`}
+      render={({ field }) => (
+        <label htmlFor={id} className="flex items-center gap-2 text-sm whitespace-nowrap select-none">
+          <Checkbox
+            id={id}
+            checked={field.value}
+            onCheckedChange={(checked) => field.onChange(checked === true)}
+            onBlur={field.onBlur}
+            disabled={disabled}
+            aria-label={`Column ${index + 1} ${flag === 'required' ? 'Required' : 'Unique'}`}
+          />
+          {flag === 'required' ? 'Required' : 'Unique'}
+        </label>
+      )}
+    />
+  );
+}
+
+function ColumnRow({
+  form,
+  index,
+  onRemove,
+}: {
+  form: UseFormReturn<TableDraft>;
+  index: number;
+  onRemove: (() => void) | null;
+}) {
+  const column = useWatch({ control: form.control, name: `columns.${index}` });
+  const error = form.formState.errors.columns?.[index]?.name?.message;
+  const locked = column?.system === true;
+  const renamedFrom =
+    column && !locked && column.originalName !== null && column.originalName !== column.name
+      ? column.originalName
+      : null;
+  return (
+    <li
+      className={cn(
+        // Narrow (a phone, or beside the preview): name and type on one line, the flags under them. Wide: one row.
+        'grid grid-cols-[minmax(0,1fr)_7.5rem] gap-x-2 gap-y-3 rounded-lg border p-3 @xl:grid-cols-[minmax(0,1fr)_8.5rem_6rem_5.25rem_2rem] @xl:items-center @xl:gap-x-3 @xl:border-0 @xl:p-0',
+        locked && 'opacity-80',
+      )}
+      data-testid="column-row"
+    >
+      <div className="grid gap-1">
+        <div className="relative">
+          {/* The system row shows its values without registering them: it is never edited. */}
+          <Input
+            aria-label={`Column ${index + 1} name`}
+            aria-invalid={error ? true : undefined}
+            placeholder="column_name"
+            autoComplete="off"
+            spellCheck={false}
+            className={cn('font-mono text-[13px]', locked && 'pr-20')}
+            {...(locked
+              ? { value: column.name, disabled: true, readOnly: true }
+              : form.register(`columns.${index}.name`))}
+          />
+          {locked && (
+            <Badge variant="secondary" className="absolute top-1/2 right-2 -translate-y-1/2">
+              <Lock />
+              System
+            </Badge>
+          )}
+        </div>
+        {renamedFrom && <p className="text-xs text-muted-foreground">Renamed from “{renamedFrom}”</p>}
+        {error && (
+          <p role="alert" className="text-[13px] font-medium text-destructive">
+            {error}
+          </p>
+        )}
+      </div>
+      <NativeSelect
+        aria-label={`Column ${index + 1} type`}
+        containerClassName="self-start"
+        {...(locked
+          ? { value: column.type, disabled: true, onChange: () => {} }
+          : // defaultValue as well: the element starts on the column's type before the form sets it.
+            { defaultValue: column?.type, ...form.register(`columns.${index}.type`) })}
+      >
+        {Object.entries(COLUMN_TYPE_LABELS).map(([value, label]) => (
+          <option key={value} value={value}>
+            {label}
+          </option>
+        ))}
+      </NativeSelect>
+      <div className="col-span-2 flex items-center gap-5 @xl:contents">
+        <FlagCheckbox form={form} index={index} flag="required" disabled={locked} />
+        <FlagCheckbox form={form} index={index} flag="unique" disabled={locked} />
+        {onRemove ? (
+          <Button
+            variant="ghost"
+            size="icon-sm"
+            aria-label={`Remove column ${index + 1}`}
+            className="ml-auto @xl:ml-0"
+            onClick={onRemove}
+          >
+            <Trash2 />
+          </Button>
+        ) : (
+          <span className="hidden size-8 @xl:block" />
+        )}
+      </div>
+    </li>
+  );
+}
+
+/**
+ * ColumnsEditor edits a draft's columns: name, type, Required and Unique per row, Add Column, and a remove
+ * button on every row but the first (the id column, which every table has and no one removes).
+ */
+export function ColumnsEditor({ form }: { form: UseFormReturn<TableDraft> }) {
+  const columns = useFieldArray({ control: form.control, name: 'columns' });
+  const rootError = form.formState.errors.columns?.root?.message ?? form.formState.errors.columns?.message;
+  return (
+    <fieldset className="grid min-w-0 gap-3">
+      <legend className="mb-3 text-sm font-medium">Columns</legend>
+      {/* The row layout follows the width of the form (a dialog, or a card beside the preview), not the screen. */}
+      <div className="@container grid gap-3">
+        <div
+          aria-hidden
+          className="hidden text-xs font-medium text-muted-foreground @xl:grid @xl:grid-cols-[minmax(0,1fr)_8.5rem_6rem_5.25rem_2rem] @xl:gap-x-3"
+        >
+          <span>Name</span>
+          <span>Type</span>
+          <span className="invisible">Required</span>
+          <span className="invisible">Unique</span>
+          <span />
+        </div>
+        <ul className="grid gap-3">
+          {columns.fields.map((field, index) => (
+            <ColumnRow
+              key={field.id}
+              form={form}
+              index={index}
+              onRemove={index === 0 || field.system ? null : () => columns.remove(index)}
+            />
+          ))}
+        </ul>
+      </div>
+      {rootError && (
+        <p role="alert" className="text-[13px] font-medium text-destructive">
+          {rootError}
+        </p>
+      )}
+      <div>
+        <Button variant="outline" size="sm" onClick={() => columns.append(newColumnDraft())}>
+          <Plus />
+          Add Column
+        </Button>
+      </div>
+    </fieldset>
+  );
+}

@@ -1,0 +1,62 @@
+import type { CreateTableRequest } from '@basalt/shared';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm } from 'react-hook-form';
+import { Button } from '@/components/ui/button';
+import { FormField, fieldAria } from '@/components/ui/form-field';
+import { Input } from '@/components/ui/input';
+import { Textarea } from '@/components/ui/textarea';
+import { ColumnsEditor } from './ColumnsEditor';
+import { emptyTableDraft, type TableDraft, tableDraftSchema, toCreateTableRequest } from './table-draft';
+
+/** CreateTableForm is the create-table form: name, optional description and the columns (spec console-core §5). */
+export function CreateTableForm({
+  isPending,
+  onSubmit,
+  onCancel,
+}: {
+  isPending: boolean;
+  onSubmit: (request: CreateTableRequest) => void;
+  onCancel: () => void;
+}) {
+  const form = useForm<TableDraft>({
+    resolver: zodResolver(tableDraftSchema),
+    mode: 'onSubmit',
+    defaultValues: emptyTableDraft(),
+  });
+  const { errors } = form.formState;
+  return (
+    <form
+      noValidate
+      className="grid gap-5"
+      onSubmit={form.handleSubmit((draft) => onSubmit(toCreateTableRequest(draft)))}
+    >
+      <FormField id="table-name" label="Table name" error={errors.name?.message}>
+        <Input
+          {...fieldAria('table-name', errors.name?.message)}
+          placeholder="customers"
+          autoComplete="off"
+          spellCheck={false}
+          className="font-mono text-[13px]"
+          {...form.register('name')}
+        />
+      </FormField>
+      <FormField id="table-description" label="Description (optional)" error={errors.description?.message}>
+        <Textarea
+          {...fieldAria('table-description', errors.description?.message)}
+          rows={2}
+          placeholder="What this table holds"
+          {...form.register('description')}
+        />
+      </FormField>
+      <ColumnsEditor form={form} />
+      <div className="flex flex-col-reverse gap-2 border-t pt-4 sm:flex-row sm:justify-end">
+        <Button variant="outline" onClick={onCancel}>
+          Cancel
+        </Button>
+        <Button type="submit" disabled={isPending}>
+          {isPending ? 'Creating...' : 'Create Table'}
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,35 @@
+import { useNavigate } from 'react-router';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { CreateTableForm } from './CreateTableForm';
+import { TablesPage } from './TablesPage';
+import { useCreateTableMutation } from './tables.queries';
+
+/**
+ * CreateTablePage is /tables/new and /tables/create: the "Create New Table" modal over the tables list.
+ * Cancel or close returns to /tables; so does success, with the "Table created" toast.
+ */
+export function CreateTablePage() {
+  const navigate = useNavigate();
+  const creation = useCreateTableMutation();
+  const close = () => navigate('/tables');
+  return (
+    <>
+      <TablesPage />
+      <Dialog open onOpenChange={(open) => !open && close()}>
+        <DialogContent className="sm:max-w-2xl">
+          <DialogHeader>
+            <DialogTitle>Create New Table</DialogTitle>
+            <DialogDescription>
+              Name the table and define its columns. Every table has an id column that numbers its records.
+            </DialogDescription>
+          </DialogHeader>
+          <CreateTableForm
+            isPending={creation.isPending}
+            onCancel={close}
+            onSubmit={(request) => creation.mutate(request, { onSuccess: close })}
+          />
+        </DialogContent>
+      </Dialog>
+    </>
+  );
+}

@@ -1,0 +1,86 @@
+import type { ColumnDefinition, TableResponse } from '@basalt/shared';
+import type { ColumnDraft, TableDraft } from './table-draft';
+
+// The schema editor's preview: what saving a draft will do to the table, in the server's words (the lines
+// match the server's schema-change preview). Computed locally, so it updates on every keystroke; the server
+// still checks the change against the rows when it is saved.
+
+/** SchemaDiffKind names the kinds of planned change; `drop` loses data. */
+export type SchemaDiffKind =
+  | 'renameTable'
+  | 'describe'
+  | 'drop'
+  | 'rename'
+  | 'retype'
+  | 'optional'
+  | 'allowDuplicates'
+  | 'add'
+  | 'require'
+  | 'unique';
+
+/** SchemaDiffLine is one planned change. */
+export interface SchemaDiffLine {
+  kind: SchemaDiffKind;
+  text: string;
+}
+
+/** describeColumn is a column's type and flags: "text, required, unique". */
+export function describeColumn(definition: Pick<ColumnDefinition, 'type' | 'required' | 'unique'>): string {
+  return [definition.type, definition.required ? 'required' : '', definition.unique ? 'unique' : '']
+    .filter(Boolean)
+    .join(', ');
+}
+
+const userColumns = (columns: readonly ColumnDraft[]) => columns.filter((c) => !c.system);
+
+/**
+ * diffTableDraft lists the changes from a saved table to a draft, in the order the server runs them: table
+ * name and description, drops, renames, relaxed flags, retypes, adds, then tightened flags.
+ */
+export function diffTableDraft(table: TableResponse, draft: TableDraft): SchemaDiffLine[] {
+  const lines: SchemaDiffLine[] = [];
+  if (draft.name !== table.name) {
+    lines.push({ kind: 'renameTable', text: `Rename table "${table.name}" to "${draft.name}"` });
+  }
+  const description = draft.description.trim();
+  if (description !== (table.description ?? '').trim()) {
+    lines.push({ kind: 'describe', text: description ? 'Change the description' : 'Remove the description' });
+  }
+
+  const columns = userColumns(draft.columns);
+  const kept = new Map(columns.filter((c) => c.originalName !== null).map((c) => [c.originalName, c]));
+  const saved = Object.entries(table.schema).filter(([name]) => name !== 'id');
+  for (const [name, definition] of saved) {
+    if (!kept.has(name)) {
+      lines.push({ kind: 'drop', text: `Drop column "${name}" (${describeColumn(definition)}) and its data` });
+    }
+  }
+  const changed = saved.flatMap(([name, before]) => {
+    const after = kept.get(name);
+    return after ? [{ from: name, after, before }] : [];
+  });
+  for (const { from, after } of changed) {
+    if (after.name !== from) lines.push({ kind: 'rename', text: `Rename column "${from}" to "${after.name}"` });
+  }
+  for (const { after, before } of changed) {
+    if (before.unique && !after.unique) {
+      lines.push({ kind: 'allowDuplicates', text: `Allow duplicate values in "${after.name}"` });
+    }
+    if (before.required && !after.required) lines.push({ kind: 'optional', text: `Make "${after.name}" optional` });
+  }
+  for (const { after, before } of changed) {
+    if (after.type !== before.type) {
+      lines.push({ kind: 'retype', text: `Change "${after.name}" from ${before.type} to ${after.type}` });
+    }
+  }
+  for (const column of columns) {
+    if (column.originalName === null || !table.schema[column.originalName]) {
+      lines.push({ kind: 'add', text: `Add column "${column.name || '(unnamed)'}" (${describeColumn(column)})` });
+    }
+  }
+  for (const { after, before } of changed) {
+    if (after.required && !before.required) lines.push({ kind: 'require', text: `Make "${after.name}" required` });
+    if (after.unique && !before.unique) lines.push({ kind: 'unique', text: `Make "${after.name}" unique` });
+  }
+  return lines;
+}

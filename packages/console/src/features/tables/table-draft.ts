@@ -1,0 +1,153 @@
+import {
+  type ColumnType,
+  type CreateTableRequest,
+  columnNameSchema,
+  columnTypeSchema,
+  isSystemColumnName,
+  SYSTEM_COLUMNS,
+  systemColumnMessage,
+  type TableResponse,
+  type TableSchema,
+  tableDescriptionSchema,
+  tableNameSchema,
+  type UpdateTableInput,
+} from '@basalt/shared';
+import { z } from 'zod';
+
+// A table as the create form and the schema editor edit it: a name, a description and an ordered list of
+// columns. Both forms validate with tableDraftSchema, built from the shared table schemas so that the console
+// shows the server's own messages; the draft then becomes a create request or a change request.
+
+/** ColumnDraft is one column row of a form. `originalName` is the column's name in the saved table (null: new). */
+export interface ColumnDraft {
+  originalName: string | null;
+  /** system marks the `id` column every table has: shown, never edited or removed. */
+  system: boolean;
+  name: string;
+  type: ColumnType;
+  required: boolean;
+  unique: boolean;
+}
+
+/** TableDraft is the value of the create-table form and of the schema editor. */
+export interface TableDraft {
+  name: string;
+  description: string;
+  columns: ColumnDraft[];
+}
+
+/** duplicateColumnMessage is the shared schema's refusal of a repeated column name. */
+export function duplicateColumnMessage(name: string): string {
+  return `Column names must be unique: "${name}" is used twice (names ignore case)`;
+}
+
+const columnDraftSchema = z.object({
+  originalName: z.string().nullable(),
+  system: z.boolean(),
+  name: columnNameSchema,
+  type: columnTypeSchema,
+  required: z.boolean(),
+  unique: z.boolean(),
+});
+
+/** tableDraftSchema validates a draft with the messages of spec console-core §5 and the shared table rules. */
+export const tableDraftSchema = z
+  .object({
+    name: tableNameSchema,
+    // The form keeps the text as typed ('' for none); the shared rule's message still applies.
+    description: tableDescriptionSchema.unwrap().unwrap(),
+    columns: z.array(columnDraftSchema).min(1, 'At least one column is required'),
+  })
+  .superRefine((draft, ctx) => {
+    const seen = new Set<string>();
+    draft.columns.forEach((column, index) => {
+      const key = column.name.toLowerCase();
+      if (!key) return;
+      if (!column.system && isSystemColumnName(column.name)) {
+        ctx.addIssue({ code: 'custom', path: ['columns', index, 'name'], message: systemColumnMessage(column.name) });
+      } else if (seen.has(key)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['columns', index, 'name'],
+          message: duplicateColumnMessage(column.name),
+        });
+      }
+      seen.add(key);
+    });
+  });
+
+/** idColumnDraft is the locked first row: the `id` system column (number, required, unique). */
+export function idColumnDraft(): ColumnDraft {
+  return { originalName: 'id', system: true, name: 'id', ...SYSTEM_COLUMNS.id, type: 'number' };
+}
+
+/** newColumnDraft is an empty text column. */
+export function newColumnDraft(): ColumnDraft {
+  return { originalName: null, system: false, name: '', type: 'text', required: false, unique: false };
+}
+
+/** emptyTableDraft is a new table: the id column and one empty column to fill in. */
+export function emptyTableDraft(): TableDraft {
+  return { name: '', description: '', columns: [idColumnDraft(), newColumnDraft()] };
+}
+
+/** draftFromTable is a saved table as the schema editor starts from it. */
+export function draftFromTable(table: TableResponse): TableDraft {
+  const columns = Object.entries(table.schema).map(
+    ([name, definition]): ColumnDraft =>
+      isSystemColumnName(name)
+        ? { ...idColumnDraft(), originalName: name, name, type: definition.type }
+        : { originalName: name, system: false, name, ...definition },
+  );
+  if (!columns.some((c) => c.system)) columns.unshift(idColumnDraft());
+  return { name: table.name, description: table.description ?? '', columns };
+}
+
+function schemaOf(columns: readonly ColumnDraft[]): TableSchema {
+  return Object.fromEntries(columns.map((c) => [c.name, { type: c.type, required: c.required, unique: c.unique }]));
+}
+
+const normalisedDescription = (text: string | null | undefined) => (text ?? '').trim() || null;
+
+/** toCreateTableRequest turns a valid draft into what creating a table sends. */
+export function toCreateTableRequest(draft: TableDraft): CreateTableRequest {
+  return { name: draft.name, description: normalisedDescription(draft.description), schema: schemaOf(draft.columns) };
+}
+
+/** renamesOf maps each kept column's saved name to its new name, for the columns whose name changed. */
+export function renamesOf(draft: TableDraft): Record<string, string> {
+  return Object.fromEntries(
+    draft.columns
+      .filter((c) => !c.system && c.originalName !== null && c.originalName !== c.name)
+      .map((c) => [c.originalName, c.name]),
+  );
+}
+
+function sameSchema(a: TableSchema, b: TableSchema): boolean {
+  const keysA = Object.keys(a);
+  const keysB = Object.keys(b);
+  if (keysA.length !== keysB.length) return false;
+  return keysA.every((name, i) => {
+    const x = a[name];
+    const y = b[keysB[i] ?? ''];
+    return keysB[i] === name && x && y && x.type === y.type && x.required === y.required && x.unique === y.unique;
+  });
+}
+
+/**
+ * toTableChange is the change request from a saved table to a draft: only what differs (name, description,
+ * the complete new schema with explicit renames). Null when nothing differs.
+ */
+export function toTableChange(table: TableResponse, draft: TableDraft): UpdateTableInput | null {
+  const change: UpdateTableInput = {};
+  if (draft.name !== table.name) change.name = draft.name;
+  const description = normalisedDescription(draft.description);
+  if (description !== (table.description ?? null)) change.description = description;
+  const schema = schemaOf(draft.columns);
+  const renames = renamesOf(draft);
+  if (!sameSchema(schema, table.schema) || Object.keys(renames).length > 0) {
+    change.schema = schema;
+    if (Object.keys(renames).length > 0) change.renames = renames;
+  }
+  return Object.keys(change).length === 0 ? null : change;
+}

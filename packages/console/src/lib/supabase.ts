@@ -1,0 +1,19 @@
+import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+
+// The console talks to Basalt's Supabase-compatible API with the official client, on the page's own origin.
+// The anon key comes from GET /api/config, so the client is created once that answer is in (see main.tsx).
+
+let client: SupabaseClient | null = null;
+
+/** initSupabase creates the client for this origin with the instance's anon key. */
+export function initSupabase(anonKey: string): SupabaseClient {
+  // Default auth options: session in localStorage, automatic refresh, session detected in the URL.
+  client = createClient(window.location.origin, anonKey);
+  return client;
+}
+
+/** getSupabase returns the client; it exists once the console config has loaded. */
+export function getSupabase(): SupabaseClient {
+  if (!client) throw new Error('The Supabase client was used before /api/config was loaded');
+  return client;
+}

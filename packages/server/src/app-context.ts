@@ -1,0 +1,12 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config.js';
+import type { Db } from './db/database.js';
+import type { TokenService } from './features/auth/tokens.service.js';
+
+/** AppContext is what every feature is built from: made once in buildApp, passed to each feature's routes. */
+export interface AppContext {
+  config: Config;
+  db: Db;
+  tokens: TokenService;
+  log: FastifyBaseLogger;
+}

@@ -1,0 +1,185 @@
+import { randomUUID } from 'node:crypto';
+import fastifyCookie from '@fastify/cookie';
+import fastifyCors from '@fastify/cors';
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import pino from 'pino';
+import type { AppContext } from './app-context.js';
+import type { Config } from './config.js';
+import { migrateToLatest, openDatabase } from './db/database.js';
+import { activityRoutes } from './features/activity/activity.routes.js';
+import { authRoutes } from './features/auth/auth.routes.js';
+import { findSessionByCookieHash } from './features/auth/sessions.store.js';
+import { createTokenService } from './features/auth/tokens.service.js';
+import { configRoutes } from './features/config/config.routes.js';
+import { healthRoutes } from './features/health/health.routes.js';
+import { historyRoutes } from './features/history/history.routes.js';
+import { apiKeyLookupOf } from './features/keys/keys.lookup.js';
+import { keysRoutes } from './features/keys/keys.routes.js';
+import { publicApiRoutes } from './features/public-api/public-api.routes.js';
+import { restRoutes } from './features/rest/rest.routes.js';
+import { statsRoutes } from './features/stats/stats.routes.js';
+import { tablesRoutes } from './features/tables/tables.routes.js';
+import { csrfRoutes } from './http/csrf.routes.js';
+import { errorFamilyOf, formatError } from './http/error-family.js';
+import { installErrorHandler } from './http/error-handler.js';
+import { notFound } from './http/errors.js';
+import { installPrincipal } from './http/principal.js';
+import { contentSecurityPolicy, installSecurityHeaders } from './http/security-headers.js';
+import { consoleIndexHtml, inlineScriptHashes, serveConsole } from './http/static-console.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** basalt is the instance's context (config, database, keys); tests read the keys from it. */
+    basalt: AppContext;
+  }
+}
+
+// `/api` alone is a console page (API keys); only paths below it belong to the API.
+const API_PATHS = /^\/(api\/|auth\/v1(\/|$)|rest\/v1(\/|$)|\.well-known\/)/;
+
+// Headers supabase-js sends and reads (protocol §1.4).
+const CORS_ALLOWED_HEADERS = [
+  'authorization',
+  'apikey',
+  'content-type',
+  'x-client-info',
+  'x-supabase-api-version',
+  'prefer',
+  'accept',
+  'accept-profile',
+  'content-profile',
+  'range',
+  'range-unit',
+  'x-retry-count',
+  'traceparent',
+  'tracestate',
+  'baggage',
+  'x-csrf-token',
+];
+const CORS_EXPOSED_HEADERS = [
+  'Content-Range',
+  'Range-Unit',
+  'Location',
+  'Content-Location',
+  'Preference-Applied',
+  'X-Total-Count',
+  'Link',
+  'X-Supabase-Api-Version',
+  'X-Page-Limit',
+  'X-Page-Offset',
+  'Retry-After',
+];
+
+const pathOf = (url: string) => {
+  const at = url.indexOf('?');
+  return at === -1 ? url : url.slice(0, at);
+};
+
+/** buildApp opens and migrates the database, loads the signing keys and registers every feature. */
+export async function buildApp(config: Config): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers.apikey'],
+      // Lines are buffered and written asynchronously, 4 KiB at a time and at least every 250 ms: a synchronous
+      // write per line cost as much as a whole get-by-id. pino flushes what is pending when the process exits.
+      ...(config.logLevel === 'silent'
+        ? {}
+        : { stream: pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 250 }) }),
+    },
+    bodyLimit: config.bodyLimit,
+    // Fastify's two lines per request are replaced by one line in the onResponse hook below.
+    logController: new LogController({ disableRequestLogging: true }),
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
+    },
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+
+  const db = openDatabase(config, {
+    onIdleError: (error) => app.log.warn({ err: error }, 'database connection dropped; the pool will reconnect'),
+  });
+  app.addHook('onClose', () => db.close());
+  try {
+    await migrateToLatest(db);
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
+  const tokens = await createTokenService(db.kysely, { issuer: `${config.siteUrl}/auth/v1` });
+  const ctx: AppContext = { config, db, tokens, log: app.log };
+  app.decorate('basalt', ctx);
+
+  // One line per request, without the query string (it may carry an apikey) and without bodies.
+  app.addHook('onResponse', (request, reply, done) => {
+    const principal = request.principal;
+    request.log.info(
+      {
+        method: request.method,
+        path: pathOf(request.url),
+        status: reply.statusCode,
+        durationMs: Math.round(reply.elapsedTime * 10) / 10,
+        accountId: principal.kind === 'user' || principal.kind === 'apiKey' ? principal.accountId : undefined,
+        keyId: principal.kind === 'apiKey' ? principal.keyId : undefined,
+      },
+      'request',
+    );
+    done();
+  });
+
+  const indexHtml = consoleIndexHtml(config.consoleDir);
+  installSecurityHeaders(app, { csp: contentSecurityPolicy(indexHtml ? inlineScriptHashes(indexHtml) : []) });
+  await app.register(fastifyCors, {
+    origin: config.corsOrigins.includes('*') ? '*' : config.corsOrigins,
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+    // Joined once here: the plugin would join an array on every response.
+    allowedHeaders: CORS_ALLOWED_HEADERS.join(', '),
+    exposedHeaders: CORS_EXPOSED_HEADERS.join(', '),
+    maxAge: 86400,
+  });
+  // Cookies are parsed where they are read (http/principal.ts), not on every request: only the console's
+  // session uses them, and the record APIs never do.
+  await app.register(fastifyCookie, { hook: false });
+  installErrorHandler(app, config.bodyLimit);
+  const apiKeys = apiKeyLookupOf(db);
+  installPrincipal(app, {
+    tokens,
+    findCookieSession: (hash) => findSessionByCookieHash(db.kysely, hash),
+    findApiKey: (secret) => apiKeys.resolve(secret),
+  });
+
+  // Every feature, in one list (STYLE.md "The whole API in one place").
+  await app.register(healthRoutes);
+  await app.register(configRoutes, { ctx });
+  await app.register(csrfRoutes);
+  await app.register(authRoutes, { ctx });
+  await app.register(tablesRoutes, { ctx });
+  await app.register(restRoutes, { ctx });
+  await app.register(historyRoutes, { ctx });
+  await app.register(statsRoutes, { ctx });
+  await app.register(activityRoutes, { ctx });
+  await app.register(keysRoutes, { ctx });
+  // Last: its short form /api/:name only takes what no route above claims.
+  await app.register(publicApiRoutes, { ctx });
+
+  if (config.consoleDir && indexHtml) await serveConsole(app, config.consoleDir);
+
+  app.setNotFoundHandler((request, reply) => {
+    const isPage = (request.method === 'GET' || request.method === 'HEAD') && !API_PATHS.test(request.url);
+    if (isPage && indexHtml) {
+      // SPA fallback: every console route loads on reload.
+      return reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml);
+    }
+    const family = errorFamilyOf(request);
+    const path = request.url.split('?')[0];
+    const error =
+      family === 'rest'
+        ? notFound(`Could not find the table '${path?.slice('/rest/v1/'.length)}' in the schema cache`, 'PGRST205')
+        : notFound(`No route for ${request.method} ${path}`, family === 'auth' ? 'not_found' : 'route_not_found');
+    return reply.status(404).send(formatError(family, error));
+  });
+
+  await app.ready();
+  return app;
+}

@@ -1,0 +1,132 @@
+import type { ColumnDefinitionBuilder, CompiledQuery, Dialect, Kysely, RawBuilder, Transaction } from 'kysely';
+import type { RegexRefusal } from '../regex-pattern.js';
+import type { SystemDatabase } from '../schema.js';
+import type { SqlText } from '../sql-text.js';
+
+/**
+ * WriteTransaction runs a record write in a transaction: it commits when fn resolves and rolls back when it
+ * throws, and resolves only once the write is committed. An engine may commit several writes at once.
+ */
+export type WriteTransaction = <T>(fn: (trx: Transaction<SystemDatabase>) => Promise<T>) => Promise<T>;
+
+/** ReadRows runs one read-only statement outside any transaction and returns its rows. */
+export type ReadRows = <R>(query: CompiledQuery<R>) => Promise<R[]>;
+
+/** DialectName names the two engines Basalt runs on. */
+export type DialectName = 'sqlite' | 'postgres';
+
+/** SqlDialect is what differs between SQLite and PostgreSQL; db/dialect/* implement it alike. */
+export interface SqlDialect {
+  name: DialectName;
+  /** createKyselyDialect opens the connection (pool) for a config; onIdleError hears a dropped idle connection. */
+  createKyselyDialect(options: {
+    databaseUrl: string | null;
+    dataDir: string;
+    onIdleError?: (error: Error) => void;
+    /** statementTimeoutMs overrides how long one statement may run (PostgreSQL; tests shorten it). */
+    statementTimeoutMs?: number;
+  }): Dialect;
+  /**
+   * writeTransactions makes the runner of record writes (SQLite: group commit; PostgreSQL: one transaction
+   * each) for a Kysely instance made over `connection`, what createKyselyDialect returned.
+   */
+  writeTransactions(kysely: Kysely<SystemDatabase>, connection: Dialect): WriteTransaction;
+  /** reads makes the runner of the record APIs' reads (SQLite: straight to the connection when it is free). */
+  reads(kysely: Kysely<SystemDatabase>, connection: Dialect): ReadRows;
+  /** autoIncrementId shapes an integer primary key that the database numbers. */
+  autoIncrementId(column: ColumnDefinitionBuilder): ColumnDefinitionBuilder;
+  /** autoIncrementType is the column type of such a key. */
+  autoIncrementType: 'integer' | 'bigserial';
+  /** serverVersion reads the engine's version string. */
+  serverVersion(db: Kysely<SystemDatabase>): Promise<string>;
+  /** userTables is the engine-specific SQL of user tables (db/user-tables.ts holds the rest). */
+  userTables: UserTableDialect;
+}
+
+/** SqlFragment is a piece of SQL with bound values, built with Kysely's `sql` tag. */
+export type SqlFragment = RawBuilder<unknown>;
+
+/** StoredValue is a value as it is bound for the engine (booleans are 0/1 on SQLite). */
+export type StoredValue = string | number | boolean | null;
+
+/**
+ * DatabaseErrorInfo is an engine error read into what Basalt can tell a user (db/user-tables.ts translates it
+ * once into an ApiError naming the user's table and column). `table` is the SQL name (`t_<id>`).
+ */
+export type DatabaseErrorInfo =
+  | { kind: 'unique'; table: string | null; column: string | null; constraint: string | null; detail: string | null }
+  | { kind: 'notNull'; table: string | null; column: string | null }
+  | { kind: 'invalidValue'; message: string }
+  | { kind: 'undefinedColumn' | 'undefinedTable'; message: string }
+  | { kind: 'invalidRegex'; message: string; hint?: string }
+  | { kind: 'timeout' }
+  | { kind: 'duplicateInStatement'; message: string };
+
+/**
+ * UserTableDialect is the engine-specific SQL of user tables (DESIGN.md "Data"): the system columns' DDL, the
+ * filter operators that each engine spells differently (with SQLite's emulations of protocol §3.9), the schema
+ * steps SQLite can only do by rebuilding the table, and the engine's error shapes. The dialect-neutral rest
+ * is in db/user-tables.ts; every identifier reaching these members was quoted by db/identifiers.ts.
+ */
+export interface UserTableDialect {
+  /** idColumnSql declares the integer primary key the database numbers (explicit ids on insert allowed). */
+  idColumnSql: string;
+  /** timestampColumnSql declares created_at / updated_at (NOT NULL, defaulting to now). */
+  timestampColumnSql: string;
+  /** rowLockSql ends a SELECT whose rows the transaction is about to change (`FOR UPDATE`, or nothing). */
+  rowLockSql: string;
+  /**
+   * definitionCacheTtlMs is how long a process may trust its cached table definitions. SQLite has one server
+   * process per file, so its cache is exact; several processes may share PostgreSQL, where another process's
+   * schema change is seen once the entry expires (see features/tables/table-cache.ts).
+   */
+  definitionCacheTtlMs: number;
+  /** numberedParameters: the engine's placeholders are `$1, $2…` (PostgreSQL) rather than `?` (SQLite). */
+  numberedParameters: boolean;
+  // The filter operators each engine spells differently. Each appends to a statement being written; `column`
+  // is a name already quoted by db/identifiers.ts, and every value is bound.
+  /** likeSql is a LIKE (case-sensitive) or ILIKE match with `%`/`_` wildcards and `\` escapes. */
+  likeSql(out: SqlText, column: string, pattern: string, caseInsensitive: boolean): void;
+  /** regexSql is a POSIX-style regular expression match (`~` / `~*`). */
+  regexSql(out: SqlText, column: string, pattern: string, caseInsensitive: boolean): void;
+  /**
+   * regexRefusal says why this engine will not run a match/imatch pattern (too long; on SQLite, not linear-time
+   * or not RE2 syntax), or returns null. Checked before any query, so an empty table refuses it too.
+   */
+  regexRefusal(pattern: string, caseInsensitive: boolean): RegexRefusal | null;
+  /** jsonEqualsSql compares a json/array column with JSON text the way jsonb `=` does. */
+  jsonEqualsSql(out: SqlText, column: string, jsonText: string): void;
+  /** isDistinctSql is `IS DISTINCT FROM` a stored value (json: JSON text compared as jsonb). */
+  isDistinctSql(out: SqlText, column: string, value: StoredValue, json: boolean): void;
+  /** containmentSql is jsonb `@>` (cs), `<@` (cd), or array overlap (ov) with JSON text. */
+  containmentSql(out: SqlText, column: string, op: 'cs' | 'cd' | 'ov', jsonText: string): void;
+  /** castSql converts a bound value to a column's SQL type (for batched updates). */
+  castSql(value: StoredValue, sqlType: string): SqlFragment;
+  /**
+   * changeRequired sets or drops NOT NULL on a column of the table `table` (quoted); SQLite rebuilds the
+   * table from `rebuild`, the DDL of the table as it must become, and its column list.
+   */
+  changeRequired(db: Kysely<SystemDatabase>, change: RequiredChange): Promise<void>;
+  /** syncIdSequence moves the id counter past the largest id, after rows were inserted with explicit ids. */
+  syncIdSequence(db: Kysely<SystemDatabase>, table: string): Promise<void>;
+  /** lockTable locks a user table against every other use until the transaction ends. */
+  lockTable(db: Kysely<SystemDatabase>, table: string): Promise<void>;
+  /** describeError reads an engine error, or returns null for one that is not about the data. */
+  describeError(error: unknown): DatabaseErrorInfo | null;
+  /** tablesSizeBytes is the storage the given user tables (SQL names) take, indexes included. */
+  tablesSizeBytes(db: Kysely<SystemDatabase>, tables: string[]): Promise<number>;
+}
+
+/** RequiredChange is a NOT NULL change of one column, with what a rebuild of the table needs. */
+export interface RequiredChange {
+  /** The table's SQL name, unquoted (`t_<id>`). */
+  table: string;
+  column: string;
+  required: boolean;
+  /** createTable writes CREATE TABLE for the table as it must become, under another name. */
+  createTable(name: string): SqlFragment;
+  /** columns are the SQL names of every column the rebuilt table keeps (system columns included). */
+  columns: string[];
+  /** indexes are the CREATE INDEX statements the table has after the change. */
+  indexes: SqlFragment[];
+}

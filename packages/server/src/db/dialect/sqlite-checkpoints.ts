@@ -1,0 +1,103 @@
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type Database from 'better-sqlite3';
+
+// WAL checkpoints off the event loop.
+//
+// In WAL mode a commit appends pages to the -wal file; a checkpoint copies them back into the database and, with
+// synchronous=NORMAL, is the moment SQLite calls fsync. By default the connection that commits runs a
+// checkpoint itself whenever the WAL passes 1,000 pages: better-sqlite3 is synchronous, so the event loop stops
+// for the copy and both fsyncs. A record write touches about seven pages (the row, history and activity rows,
+// their indexes, the AUTOINCREMENT counters), so that happened every ~140 writes, cost about half of a
+// write's time and produced multi-millisecond stalls that every request in flight waited for (the
+// benchmark's create p99).
+//
+// Instead, one worker thread per process, with its own connection to each open database, runs a PASSIVE
+// checkpoint every CHECKPOINT_EVERY_MS. PASSIVE never blocks readers or writers: it copies what no reader
+// still needs and the rest waits for the next round. Durability is unchanged (the same WAL, the same fsyncs,
+// on another thread). If the worker cannot start or dies, the connections it served go back to the default.
+//
+// The server's connection keeps a backstop: it checkpoints itself once the WAL reaches BACKSTOP_PAGES. A WAL
+// is only reused from its start when a write begins after a checkpoint copied every frame, which a checkpoint
+// on another thread never achieves while writes keep coming (new frames land while it copies): without the
+// backstop the WAL grew by hundreds of MB under a sustained write load. With it, the server's own checkpoint
+// finds all but the last ~100 ms of frames already copied, so it is short, and it comes every 64 MB of
+// writes instead of every 4 MB. Closing the database still checkpoints on the server's connection.
+
+/** CHECKPOINT_EVERY_MS is how often the worker copies the WAL back into the database. */
+export const CHECKPOINT_EVERY_MS = 100;
+const DEFAULT_AUTOCHECKPOINT_PAGES = 1000;
+/** BACKSTOP_PAGES is the WAL size (pages of 4 KiB: 64 MiB) at which the server's connection checkpoints itself. */
+const BACKSTOP_PAGES = 16_384;
+
+// The worker is evaluated source (the server ships as one bundled file), written to run as a script or a
+// module alike: it loads better-sqlite3 by the absolute URL the server resolved.
+const WORKER_SOURCE = `(async () => {
+  const { parentPort, workerData } = await import('node:worker_threads');
+  const { default: Database } = await import(workerData.driverUrl);
+  const files = new Map();
+  parentPort.on('message', ({ open, close }) => {
+    if (open && !files.has(open)) {
+      try { files.set(open, new Database(open, { fileMustExist: true })); } catch { parentPort.postMessage({ failed: open }); }
+    }
+    if (close) { files.get(close)?.close(); files.delete(close); }
+  });
+  setInterval(() => {
+    for (const [name, db] of files) {
+      try { db.pragma('wal_checkpoint(PASSIVE)'); } catch { db.close(); files.delete(name); parentPort.postMessage({ failed: name }); }
+    }
+  }, workerData.everyMs);
+})();`;
+
+let worker: Worker | null = null;
+let workerBroken = false;
+const served = new Map<string, Database.Database>();
+
+function fallBack(file: string): void {
+  const connection = served.get(file);
+  served.delete(file);
+  if (connection?.open) connection.pragma(`wal_autocheckpoint = ${DEFAULT_AUTOCHECKPOINT_PAGES}`);
+}
+
+function checkpointWorker(): Worker | null {
+  if (worker || workerBroken) return worker;
+  try {
+    const driverUrl = pathToFileURL(createRequire(import.meta.url).resolve('better-sqlite3')).href;
+    worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { driverUrl, everyMs: CHECKPOINT_EVERY_MS } });
+  } catch {
+    workerBroken = true;
+    return null;
+  }
+  // The worker never keeps the process alive.
+  worker.unref();
+  worker.on('message', (message: { failed?: string }) => {
+    if (message.failed) fallBack(message.failed);
+  });
+  const broken = () => {
+    workerBroken = true;
+    worker = null;
+    for (const file of [...served.keys()]) fallBack(file);
+  };
+  worker.on('error', broken);
+  worker.on('exit', broken);
+  return worker;
+}
+
+/**
+ * checkpointInBackground hands a WAL-mode connection's checkpoints to the worker thread; it returns the
+ * function to call before closing the connection. Without a worker, the connection keeps checkpointing itself.
+ */
+export function checkpointInBackground(connection: Database.Database): () => void {
+  const file = connection.name;
+  const thread = checkpointWorker();
+  if (!thread || served.has(file)) return () => {};
+  connection.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
+  served.set(file, connection);
+  thread.postMessage({ open: file });
+  return () => {
+    if (served.get(file) !== connection) return;
+    served.delete(file);
+    worker?.postMessage({ close: file });
+  };
+}

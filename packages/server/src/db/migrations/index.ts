@@ -1,0 +1,14 @@
+import type { Migration } from 'kysely/migration';
+import type { SqlDialect } from '../dialect/dialect.js';
+import { accountsMigration } from './0001_accounts.js';
+import { tablesMigration } from './0002_tables.js';
+import { apiKeysMigration } from './0003_api_keys.js';
+
+/** systemMigrations lists every numbered system migration, oldest first; names never change. */
+export function systemMigrations(dialect: SqlDialect): Record<string, Migration> {
+  return {
+    '0001_accounts': accountsMigration(dialect),
+    '0002_tables': tablesMigration(dialect),
+    '0003_api_keys': apiKeysMigration(dialect),
+  };
+}

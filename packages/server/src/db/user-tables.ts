@@ -1,0 +1,305 @@
+import type { ColumnDefinition, ColumnType, TableSchema } from '@basalt/shared';
+import { type Kysely, sql } from 'kysely';
+import type { CellValue, JsonValue } from '../features/tables/column-types/column-type.js';
+import { columnTypeOf } from '../features/tables/column-types/registry.js';
+import type { SqlDialect, SqlFragment, StoredValue } from './dialect/dialect.js';
+import { assertIdentifier, quoteIdentifier, uniqueIndexName, userTableName } from './identifiers.js';
+import type { SystemDatabase } from './schema.js';
+import type { SqlText } from './sql-text.js';
+
+// User tables (DESIGN.md "Data"): one real table `t_<id>` per definition, with the system columns id,
+// created_at and updated_at, then the user's columns. This file is the dialect-neutral half: identifiers,
+// the condition tree and its SQL, DDL built from a schema. What the engines spell differently is in
+// db/dialect/*.ts (`dialect.userTables`). Names reach SQL only through assertIdentifier + quoteIdentifier;
+// values are always bound.
+
+/** Executor is a connection or an open transaction (a Transaction is a Kysely). */
+export type Executor = Kysely<SystemDatabase>;
+
+/** UserTableShape is what SQL needs of a definition: its id (→ `t_<id>`) and its user columns in order. */
+export interface UserTableShape {
+  id: number;
+  schema: TableSchema;
+}
+
+/** SYSTEM_COLUMN_TYPES are the types of the columns every user table has. */
+export const SYSTEM_COLUMN_TYPES: Readonly<Record<'id' | 'created_at' | 'updated_at', ColumnType>> = {
+  id: 'number',
+  created_at: 'date',
+  updated_at: 'date',
+};
+
+/** columnTypeIn returns a column's type (system columns included), or null when the table has no such column. */
+export function columnTypeIn(shape: UserTableShape, column: string): ColumnType | null {
+  if (Object.hasOwn(SYSTEM_COLUMN_TYPES, column))
+    return SYSTEM_COLUMN_TYPES[column as keyof typeof SYSTEM_COLUMN_TYPES];
+  return Object.hasOwn(shape.schema, column) ? (shape.schema[column]?.type ?? null) : null;
+}
+
+/** tableRef is the quoted SQL name of a definition's real table. */
+export function tableRef(tableId: number): SqlFragment {
+  return sql.raw(quoteIdentifier(userTableName(tableId)));
+}
+
+/** columnRef is a quoted column name, after the identifier gate. */
+export function columnRef(column: string): SqlFragment {
+  return sql.raw(quotedColumn(column));
+}
+
+// Column names repeat in every statement of the hot path: each distinct name passes the gate once.
+const quotedColumns = new Map<string, string>();
+
+/** quotedColumn is a column name checked by the identifier gate and quoted, as SQL text. */
+export function quotedColumn(column: string): string {
+  let quoted = quotedColumns.get(column);
+  if (quoted === undefined) {
+    assertIdentifier(column, 'column');
+    quoted = quoteIdentifier(column);
+    if (quotedColumns.size >= 10_000) quotedColumns.clear();
+    quotedColumns.set(column, quoted);
+  }
+  return quoted;
+}
+
+const quotedTables = new Map<number, string>();
+
+/** quotedTable is the quoted SQL name of a definition's real table, as SQL text. */
+export function quotedTable(tableId: number): string {
+  let quoted = quotedTables.get(tableId);
+  if (quoted === undefined) {
+    quoted = quoteIdentifier(userTableName(tableId));
+    if (quotedTables.size >= 10_000) quotedTables.clear();
+    quotedTables.set(tableId, quoted);
+  }
+  return quoted;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Conditions: the one filter representation of every API (rest, public, console). Values are typed API
+// values (the records service converts query-string text with the column type first).
+
+/** ComparisonOperator compares a column with one value; isdistinct is `IS DISTINCT FROM` (NULL-safe). */
+export type ComparisonOperator = 'eq' | 'neq' | 'gt' | 'gte' | 'lt' | 'lte' | 'isdistinct';
+/** PatternOperator: like/ilike take SQL patterns (`%`, `_`, `\` escapes); match/imatch regular expressions. */
+export type PatternOperator = 'like' | 'ilike' | 'match' | 'imatch';
+/** ContainmentOperator: cs contains (jsonb @>), cd contained by (<@), ov overlaps (arrays). */
+export type ContainmentOperator = 'cs' | 'cd' | 'ov';
+
+/** Condition is a typed filter tree over one table's columns. */
+export type Condition =
+  | { kind: 'compare'; column: string; op: ComparisonOperator; value: CellValue }
+  | { kind: 'pattern'; column: string; op: PatternOperator; pattern: string }
+  | { kind: 'is'; column: string; value: null | boolean | 'not_null' }
+  | { kind: 'in'; column: string; values: CellValue[] }
+  | { kind: 'contains'; column: string; op: ContainmentOperator; value: JsonValue }
+  | { kind: 'and' | 'or'; conditions: Condition[] }
+  | { kind: 'not'; condition: Condition };
+
+/** OrderTerm orders by a column; nulls default as in PostgreSQL (last for asc, first for desc). */
+export interface OrderTerm {
+  column: string;
+  direction: 'asc' | 'desc';
+  nulls?: 'first' | 'last';
+}
+
+const COMPARISON_SQL: Record<Exclude<ComparisonOperator, 'isdistinct'>, string> = {
+  eq: '=',
+  neq: '<>',
+  gt: '>',
+  gte: '>=',
+  lt: '<',
+  lte: '<=',
+};
+
+/** isJsonType tells whether a column type is stored as JSON. */
+export function isJsonType(type: ColumnType): boolean {
+  return type === 'json' || type === 'array';
+}
+
+/** storedValue converts an API value to what is bound for a column type on this engine. */
+export function storedValue(dialect: SqlDialect, type: ColumnType, value: CellValue): StoredValue {
+  return columnTypeOf(type).toStorage(value, dialect.name);
+}
+
+/**
+ * writeCondition appends a condition tree to a statement. Columns must exist (the records service checks them
+ * first and refuses operators that do not fit a type); this throws for an unknown column rather than guess.
+ */
+export function writeCondition(out: SqlText, dialect: SqlDialect, shape: UserTableShape, condition: Condition): void {
+  const d = dialect.userTables;
+  switch (condition.kind) {
+    case 'and':
+    case 'or': {
+      if (condition.conditions.length === 0) {
+        out.raw(condition.kind === 'and' ? '1 = 1' : '1 = 0');
+        return;
+      }
+      const joiner = condition.kind === 'and' ? ' AND ' : ' OR ';
+      condition.conditions.forEach((c, i) => {
+        out.raw(i === 0 ? '(' : `)${joiner}(`);
+        writeCondition(out, dialect, shape, c);
+      });
+      out.raw(')');
+      return;
+    }
+    case 'not':
+      out.raw('NOT (');
+      writeCondition(out, dialect, shape, condition.condition);
+      out.raw(')');
+      return;
+    default:
+      break;
+  }
+  const type = columnTypeIn(shape, condition.column);
+  if (type === null) throw new Error(`writeCondition: unknown column ${JSON.stringify(condition.column)}`);
+  const column = quotedColumn(condition.column);
+  const json = isJsonType(type);
+  switch (condition.kind) {
+    case 'compare': {
+      const value = storedValue(dialect, type, condition.value);
+      if (condition.op === 'isdistinct') {
+        d.isDistinctSql(out, column, value, json);
+        return;
+      }
+      if (json && typeof value === 'string') {
+        if (condition.op !== 'eq') out.raw('NOT (');
+        d.jsonEqualsSql(out, column, value);
+        if (condition.op !== 'eq') out.raw(')');
+        return;
+      }
+      out.raw(`${column} ${COMPARISON_SQL[condition.op]} `).value(value);
+      return;
+    }
+    case 'pattern':
+      if (condition.op === 'like' || condition.op === 'ilike') {
+        d.likeSql(out, column, condition.pattern, condition.op === 'ilike');
+      } else {
+        d.regexSql(out, column, condition.pattern, condition.op === 'imatch');
+      }
+      return;
+    case 'is':
+      if (condition.value === null) out.raw(`${column} IS NULL`);
+      else if (condition.value === 'not_null') out.raw(`${column} IS NOT NULL`);
+      else out.raw(`${column} IS ${condition.value ? 'TRUE' : 'FALSE'}`);
+      return;
+    case 'in': {
+      if (condition.values.length === 0) {
+        out.raw('1 = 0');
+        return;
+      }
+      const values = condition.values.map((v) => storedValue(dialect, type, v));
+      if (!json) {
+        out.raw(`${column} IN (`).values(values).raw(')');
+        return;
+      }
+      values.forEach((v, i) => {
+        if (i > 0) out.raw(' OR ');
+        if (typeof v !== 'string') {
+          out.raw('1 = 0');
+          return;
+        }
+        out.raw('(');
+        d.jsonEqualsSql(out, column, v);
+        out.raw(')');
+      });
+      return;
+    }
+    case 'contains':
+      d.containmentSql(out, column, condition.op, JSON.stringify(condition.value));
+      return;
+  }
+}
+
+/** writeOrder appends ORDER BY terms with explicit NULLS FIRST/LAST (SQLite's defaults differ, protocol §3.2). */
+export function writeOrder(out: SqlText, order: OrderTerm[]): void {
+  order.forEach((term, i) => {
+    const nulls = term.nulls ?? (term.direction === 'asc' ? 'last' : 'first');
+    out.raw(
+      `${i > 0 ? ', ' : ''}${quotedColumn(term.column)} ${term.direction === 'asc' ? 'ASC' : 'DESC'} ${
+        nulls === 'first' ? 'NULLS FIRST' : 'NULLS LAST'
+      }`,
+    );
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// DDL
+
+function columnDdl(dialect: SqlDialect, column: string, definition: ColumnDefinition, notNull = definition.required) {
+  assertIdentifier(column, 'column');
+  const type = columnTypeOf(definition.type).sqlType[dialect.name];
+  return `${quoteIdentifier(column)} ${type}${notNull ? ' NOT NULL' : ''}`;
+}
+
+/** createTableSql is CREATE TABLE for a shape, under its own name or another (a SQLite rebuild). */
+export function createTableSql(dialect: SqlDialect, shape: UserTableShape, name = userTableName(shape.id)) {
+  const d = dialect.userTables;
+  const columns = [
+    d.idColumnSql,
+    `"created_at" ${d.timestampColumnSql}`,
+    `"updated_at" ${d.timestampColumnSql}`,
+    ...Object.entries(shape.schema).map(([column, definition]) => columnDdl(dialect, column, definition)),
+  ];
+  return sql.raw(`CREATE TABLE ${quoteIdentifier(name)} (${columns.join(', ')})`);
+}
+
+/** uniqueIndexSql creates the unique index of a column (named by uniqueIndexName). */
+export function uniqueIndexSql(tableId: number, column: string): SqlFragment {
+  const index = quoteIdentifier(uniqueIndexName(tableId, column));
+  return sql.raw(
+    `CREATE UNIQUE INDEX ${index} ON ${quoteIdentifier(userTableName(tableId))} (${quoteIdentifier(column)})`,
+  );
+}
+
+/** dropUniqueIndexSql drops a column's unique index if it exists. */
+export function dropUniqueIndexSql(tableId: number, column: string): SqlFragment {
+  return sql.raw(`DROP INDEX IF EXISTS ${quoteIdentifier(uniqueIndexName(tableId, column))}`);
+}
+
+function uniqueIndexes(shape: UserTableShape): SqlFragment[] {
+  return Object.entries(shape.schema)
+    .filter(([, definition]) => definition.unique)
+    .map(([column]) => uniqueIndexSql(shape.id, column));
+}
+
+/** createUserTable creates the real table of a definition and the unique indexes of its columns. */
+export async function createUserTable(db: Executor, dialect: SqlDialect, shape: UserTableShape): Promise<void> {
+  await createTableSql(dialect, shape).execute(db);
+  for (const index of uniqueIndexes(shape)) await index.execute(db);
+}
+
+/** dropUserTable drops a definition's real table with its data and indexes. */
+export async function dropUserTable(db: Executor, tableId: number): Promise<void> {
+  await sql`DROP TABLE IF EXISTS ${tableRef(tableId)}`.execute(db);
+}
+
+/** changeRequired sets or drops NOT NULL on a column; `after` is the table's shape once changed. */
+export async function changeRequired(db: Executor, dialect: SqlDialect, after: UserTableShape, column: string) {
+  await dialect.userTables.changeRequired(db, {
+    table: userTableName(after.id),
+    column,
+    required: after.schema[column]?.required ?? false,
+    createTable: (name) => createTableSql(dialect, after, name),
+    columns: ['id', 'created_at', 'updated_at', ...Object.keys(after.schema)],
+    indexes: uniqueIndexes(after),
+  });
+}
+
+/** addColumn adds a nullable column (a required one is made NOT NULL by changeRequired afterwards). */
+export async function addColumn(db: Executor, dialect: SqlDialect, tableId: number, column: string, type: ColumnType) {
+  const ddl = columnDdl(dialect, column, { type, required: false, unique: false });
+  await sql`ALTER TABLE ${tableRef(tableId)} ADD COLUMN ${sql.raw(ddl)}`.execute(db);
+}
+
+/** dropColumn drops a column and its unique index. */
+export async function dropColumn(db: Executor, tableId: number, column: string): Promise<void> {
+  await dropUniqueIndexSql(tableId, column).execute(db);
+  await sql`ALTER TABLE ${tableRef(tableId)} DROP COLUMN ${columnRef(column)}`.execute(db);
+}
+
+/** renameColumn renames a column and re-creates its unique index under the new column's index name. */
+export async function renameColumn(db: Executor, tableId: number, column: string, to: string, unique: boolean) {
+  if (unique) await dropUniqueIndexSql(tableId, column).execute(db);
+  await sql`ALTER TABLE ${tableRef(tableId)} RENAME COLUMN ${columnRef(column)} TO ${columnRef(to)}`.execute(db);
+  if (unique) await uniqueIndexSql(tableId, to).execute(db);
+}

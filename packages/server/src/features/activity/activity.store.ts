@@ -1,0 +1,43 @@
+import type { Kysely } from 'kysely';
+import type { SystemDatabase } from '../../db/schema.js';
+
+/** ActivityRow is one stored activity entry. */
+export interface ActivityRow {
+  id: number;
+  account_id: string;
+  action: string;
+  resource: string;
+  details: string | null;
+  created_at: string;
+}
+
+/** insertActivity stores one entry. */
+export async function insertActivity(db: Kysely<SystemDatabase>, row: Omit<ActivityRow, 'id'>): Promise<void> {
+  await db.insertInto('activity_logs').values(row).execute();
+}
+
+/** listActivityPage returns an account's entries, newest first. */
+export function listActivityPage(
+  db: Kysely<SystemDatabase>,
+  accountId: string,
+  page: { limit: number; offset: number },
+): Promise<ActivityRow[]> {
+  return db
+    .selectFrom('activity_logs')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .orderBy('id', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+}
+
+/** countActivity counts an account's entries. */
+export async function countActivity(db: Kysely<SystemDatabase>, accountId: string): Promise<number> {
+  const row = await db
+    .selectFrom('activity_logs')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}

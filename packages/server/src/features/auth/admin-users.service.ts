@@ -1,0 +1,149 @@
+import type { z } from 'zod';
+import { ApiError } from '../../http/errors.js';
+import { recordActivity } from '../activity/activity.service.js';
+import {
+  type AccountChanges,
+  type AccountRow,
+  checkMetadataUsername,
+  createAccount,
+  findAccount,
+  mergeMetadata,
+  parseMetadata,
+  updateAccount,
+  usernameOf,
+} from './accounts.service.js';
+import { countAccounts, listAccountsPage } from './accounts.store.js';
+import type { AuthDeps } from './auth-deps.js';
+import { clashError, featureDisabled, validationFailed, weakPassword } from './gotrue-errors.js';
+import { type adminUserBodySchema, gotrueEmail, UUID_PATTERN } from './gotrue-input.js';
+import { hashPassword, passwordWeakness } from './passwords.js';
+
+/** AdminUserBody is a parsed AdminUserAttributes body. */
+export type AdminUserBody = z.output<typeof adminUserBodySchema>;
+
+const DURATION_UNITS_MS: Record<string, number> = {
+  ns: 1e-6,
+  us: 1e-3,
+  µs: 1e-3,
+  ms: 1,
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+};
+
+/** bannedUntilOf turns GoTrue's ban_duration (a Go duration such as "24h" or "1h30m", or "none") into banned_until. */
+export function bannedUntilOf(duration: string, now: Date): string | null {
+  if (duration === 'none') return null;
+  const parts = [...duration.matchAll(/(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/g)];
+  if (parts.length === 0 || parts.map((p) => p[0]).join('') !== duration) {
+    throw validationFailed('ban_duration must be "none" or a duration such as "24h" or "1h30m"');
+  }
+  const ms = parts.reduce((sum, p) => sum + Number(p[1]) * (DURATION_UNITS_MS[p[2] ?? 's'] ?? 0), 0);
+  return new Date(now.getTime() + ms).toISOString();
+}
+
+// The password columns from either a clear password (policy-checked) or an argon2 hash.
+async function passwordHashOf(body: AdminUserBody): Promise<string | undefined> {
+  if (body.password && body.password_hash) throw validationFailed('Send either password or password_hash, not both');
+  if (body.password_hash) {
+    if (!body.password_hash.startsWith('$argon2')) throw validationFailed('password_hash must be an argon2 hash');
+    return body.password_hash;
+  }
+  if (!body.password) return undefined;
+  const weakness = passwordWeakness(body.password);
+  if (weakness) throw weakPassword(weakness);
+  return hashPassword(body.password);
+}
+
+/** parseUserId checks an admin path id: a UUID, else 404 validation_failed (protocol §2.6.9). */
+export function parseUserId(id: string): string {
+  if (!UUID_PATTERN.test(id)) throw new ApiError(404, 'validation_failed', 'User ID must be a UUID');
+  return id.toLowerCase();
+}
+
+/** listUsersPage returns a page of accounts, newest first, and the total. */
+export async function listUsersPage(
+  deps: AuthDeps,
+  page: number,
+  perPage: number,
+): Promise<{ accounts: AccountRow[]; total: number }> {
+  const db = deps.ctx.db.kysely;
+  const [accounts, total] = await Promise.all([
+    listAccountsPage(db, { limit: perPage, offset: (page - 1) * perPage }),
+    countAccounts(db),
+  ]);
+  return { accounts, total };
+}
+
+/** createUserAsAdmin is POST /admin/users: an account with an optional password, confirmed on request. */
+export async function createUserAsAdmin(deps: AuthDeps, body: AdminUserBody): Promise<AccountRow> {
+  if (!body.email) {
+    if (body.phone) throw featureDisabled('phone_provider_disabled', 'Phone users are not supported');
+    throw validationFailed('Cannot create a user without an email address');
+  }
+  const email = gotrueEmail(body.email);
+  const id = body.id ? parseUserIdForCreate(body.id) : undefined;
+  if (id && (await findAccount(deps.ctx.db.kysely, id))) {
+    throw new ApiError(422, 'user_already_exists', 'A user with this ID already exists');
+  }
+  const userMetadata = body.user_metadata ?? {};
+  checkMetadataUsername(userMetadata);
+  const passwordHash = (await passwordHashOf(body)) ?? null;
+  const now = deps.now();
+  const bannedUntil = body.ban_duration ? bannedUntilOf(body.ban_duration, now) : null;
+  return deps.ctx.db
+    .transaction(async (trx) => {
+      const account = await createAccount(
+        trx,
+        {
+          id,
+          email,
+          passwordHash,
+          userMetadata,
+          appMetadata: body.app_metadata ?? {},
+          confirmed: body.email_confirm === true,
+        },
+        now,
+      );
+      await recordActivity(
+        trx,
+        { accountId: account.id, action: 'REGISTER', resource: 'users', details: { username: usernameOf(account) } },
+        now,
+      );
+      if (!bannedUntil) return account;
+      return (await updateAccount(trx, account.id, { banned_until: bannedUntil }, now)) ?? account;
+    })
+    .catch((error: unknown) => {
+      throw clashError(error);
+    });
+}
+
+function parseUserIdForCreate(id: string): string {
+  if (!UUID_PATTERN.test(id)) throw validationFailed('id must be a UUID');
+  return id.toLowerCase();
+}
+
+/** updateUserAsAdmin is PUT /admin/users/{id}; a new password ends every session of the user. */
+export async function updateUserAsAdmin(deps: AuthDeps, account: AccountRow, body: AdminUserBody): Promise<AccountRow> {
+  const now = deps.now();
+  const changes: AccountChanges = {};
+  if (body.email) changes.email = gotrueEmail(body.email);
+  if (body.email_confirm === true && !account.email_confirmed_at) changes.email_confirmed_at = now.toISOString();
+  if (body.user_metadata) {
+    checkMetadataUsername(body.user_metadata);
+    changes.userMetadata = mergeMetadata(parseMetadata(account.user_metadata), body.user_metadata);
+  }
+  if (body.app_metadata) changes.appMetadata = mergeMetadata(parseMetadata(account.app_metadata), body.app_metadata);
+  if (body.ban_duration) changes.banned_until = bannedUntilOf(body.ban_duration, now);
+  const passwordHash = await passwordHashOf(body);
+  if (passwordHash) changes.password_hash = passwordHash;
+  return deps.ctx.db
+    .transaction(async (trx) => {
+      const updated = await updateAccount(trx, account.id, changes, now);
+      if (passwordHash || changes.banned_until) await deps.sessions.endAll(trx, account.id);
+      return updated ?? account;
+    })
+    .catch((error: unknown) => {
+      throw clashError(error);
+    });
+}

@@ -1,0 +1,36 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../app-context.js';
+import { authAdminRoutes } from './auth-admin.routes.js';
+import { createAuthDeps } from './auth-deps.js';
+import { apiKeyGateway } from './auth-gateway.js';
+import { authMetaRoutes } from './auth-meta.routes.js';
+import { authRecoverRoutes } from './auth-recover.routes.js';
+import { authSignupRoutes } from './auth-signup.routes.js';
+import { authTokenRoutes } from './auth-token.routes.js';
+import { authUserRoutes } from './auth-user.routes.js';
+import { consoleAuthRoutes } from './console-auth.routes.js';
+
+/** authRoutes registers /auth/v1 (GoTrue-compatible), /.well-known/jwks.json and /api/auth/*. */
+export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
+  const deps = await createAuthDeps(ctx);
+  app.addHook('onClose', async () => deps.mailer.close());
+
+  // supabase-js sends `Content-Type: application/json` with no body on POST /logout: an empty JSON body
+  // reads as "no body" here, everything else goes through Fastify's own (prototype-safe) parser.
+  const jsonParser = app.getDefaultJsonParser('error', 'ignore');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text === '') return done(null, undefined);
+    jsonParser(request, text, done);
+  });
+  app.addHook('onRequest', apiKeyGateway(ctx.tokens));
+
+  await app.register(authMetaRoutes, { deps });
+  await app.register(authSignupRoutes, { deps });
+  await app.register(authTokenRoutes, { deps });
+  await app.register(authUserRoutes, { deps });
+  await app.register(authRecoverRoutes, { deps });
+  await app.register(authAdminRoutes, { deps });
+  await app.register(consoleAuthRoutes, { deps });
+}

@@ -1,0 +1,104 @@
+import { loginRequestSchema, registerRequestSchema } from '@basalt/shared';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, conflict } from '../../http/errors.js';
+import { SESSION_COOKIE } from '../../http/principal.js';
+import { parseInput } from '../../http/validation.js';
+import { recordActivity } from '../activity/activity.service.js';
+import { findAccount, toAppUser, UniqueViolation, usernameOf } from './accounts.service.js';
+import { type AuthDeps, clientOf } from './auth-deps.js';
+import { requireConsoleUser } from './auth-guards.js';
+import { toGoTrueSession } from './gotrue-user.js';
+import { signUp } from './registration.service.js';
+import { SignInRefused, signInWithPassword } from './sign-in.service.js';
+
+// The console cookie lives as long as a remembered browser session would; the server session it names
+// ends on logout (any scope) or a password change.
+const COOKIE_MAX_AGE_SECONDS = 30 * 24 * 3600;
+
+const CLASHES = {
+  email: 'An account with this email already exists',
+  username: 'This username is already taken',
+} as const;
+
+const REFUSALS = {
+  invalid_credentials: () => new ApiError(401, 'invalid_credentials', 'Invalid email or password'),
+  email_not_confirmed: () =>
+    new ApiError(403, 'email_not_confirmed', 'Please confirm your email address before signing in.'),
+  user_banned: () => new ApiError(403, 'user_banned', 'This account is banned.'),
+};
+
+function setSessionCookie(request: FastifyRequest, reply: FastifyReply, value: string): void {
+  reply.setCookie(SESSION_COOKIE, value, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: request.protocol === 'https',
+    maxAge: COOKIE_MAX_AGE_SECONDS,
+  });
+}
+
+/** consoleAuthRoutes serves the console's /api/auth/register, login, me and logout (spec console-core §7). */
+export async function consoleAuthRoutes(app: FastifyInstance, { deps }: { deps: AuthDeps }): Promise<void> {
+  app.post('/api/auth/register', async (request, reply) => {
+    const input = parseInput(registerRequestSchema, request.body);
+    const client = clientOf(request);
+    await deps.limits.attempt('signup', { ip: client.ip, email: input.email });
+    const outcome = await signUp(deps, {
+      email: input.email,
+      password: input.password,
+      userMetadata: { username: input.username },
+      redirectTo: null,
+      client,
+      withCookie: true,
+    }).catch((error: unknown) => {
+      if (!(error instanceof UniqueViolation)) throw error;
+      const message = CLASHES[error.column];
+      throw conflict(message, `${error.column}_exists`, { fieldErrors: { [error.column]: [message] } });
+    });
+    if (outcome.kind === 'exists_confirmed') {
+      throw conflict(CLASHES.email, 'email_exists', { fieldErrors: { email: [CLASHES.email] } });
+    }
+    if (outcome.kind === 'confirmation_sent') {
+      return reply.code(201).send({ user: toAppUser(outcome.account), session: null });
+    }
+    if (outcome.cookieToken) setSessionCookie(request, reply, outcome.cookieToken);
+    return reply
+      .code(201)
+      .send({ user: toAppUser(outcome.account), session: toGoTrueSession(outcome.session, outcome.account) });
+  });
+
+  app.post('/api/auth/login', async (request, reply) => {
+    const input = parseInput(loginRequestSchema, request.body);
+    const client = clientOf(request);
+    await deps.limits.attempt('signin', { ip: client.ip, email: input.email });
+    const signedIn = await signInWithPassword(deps, { ...input, client, withCookie: true }).catch((error: unknown) => {
+      throw error instanceof SignInRefused ? REFUSALS[error.reason]() : error;
+    });
+    if (signedIn.cookieToken) setSessionCookie(request, reply, signedIn.cookieToken);
+    return { user: toAppUser(signedIn.account), session: toGoTrueSession(signedIn.session, signedIn.account) };
+  });
+
+  app.get('/api/auth/me', async (request, reply) => {
+    reply.header('Cache-Control', 'no-store');
+    const { account } = await requireConsoleUser(request, deps);
+    return { user: toAppUser(account) };
+  });
+
+  // Logging out twice, or with a session that already ended, still succeeds and clears the cookie.
+  app.post('/api/auth/logout', async (request, reply) => {
+    const principal = request.principal;
+    if (principal.kind === 'user' && principal.sessionId) {
+      const ended = await deps.sessions.end(principal.accountId, principal.sessionId, 'local');
+      const account = ended ? await findAccount(deps.ctx.db.kysely, principal.accountId) : undefined;
+      if (account) {
+        await recordActivity(
+          deps.ctx.db.kysely,
+          { accountId: account.id, action: 'LOGOUT', resource: 'auth', details: { username: usernameOf(account) } },
+          deps.now(),
+        );
+      }
+    }
+    reply.clearCookie(SESSION_COOKIE, { path: '/' });
+    return { success: true };
+  });
+}

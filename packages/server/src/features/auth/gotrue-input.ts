@@ -1,0 +1,115 @@
+import { emailSchema } from '@basalt/shared';
+import { z } from 'zod';
+import { validationFailed } from './gotrue-errors.js';
+
+// Request shapes of the GoTrue endpoints (protocol §2.6). Unknown fields (gotrue_meta_security,
+// code_challenge, …) are ignored and null means absent; each message is the `msg` of a 400 validation_failed.
+
+const BODY_MESSAGE = 'Request body must be a JSON object';
+const metadata = (field: string) =>
+  z.record(z.string(), z.unknown(), { error: `${field} must be a JSON object` }).nullish();
+const text = (message: string) => z.string({ error: message }).nullish();
+
+/** signupBodySchema is POST /signup. */
+export const signupBodySchema = z.object(
+  {
+    email: text('Unable to validate email address: invalid format'),
+    phone: text('Invalid phone number format'),
+    password: text('Signup requires a valid password'),
+    data: metadata('data'),
+  },
+  { error: BODY_MESSAGE },
+);
+
+/** passwordGrantSchema is POST /token?grant_type=password. */
+export const passwordGrantSchema = z.object(
+  {
+    email: text('Unable to validate email address: invalid format'),
+    phone: text('Invalid phone number format'),
+    password: text('Password must be a string'),
+  },
+  { error: BODY_MESSAGE },
+);
+
+/** refreshGrantSchema is POST /token?grant_type=refresh_token. */
+export const refreshGrantSchema = z.object(
+  { refresh_token: z.string({ error: 'refresh_token required' }).min(1, 'refresh_token required') },
+  { error: BODY_MESSAGE },
+);
+
+/** updateUserBodySchema is PUT /user. */
+export const updateUserBodySchema = z.object(
+  {
+    email: text('Unable to validate email address: invalid format'),
+    phone: text('Invalid phone number format'),
+    password: text('Password must be a string'),
+    data: metadata('data'),
+    app_metadata: z.unknown().optional(),
+  },
+  { error: BODY_MESSAGE },
+);
+
+/** recoverBodySchema is POST /recover. */
+export const recoverBodySchema = z.object(
+  { email: z.string({ error: 'Password recovery requires an email' }).min(1, 'Password recovery requires an email') },
+  { error: BODY_MESSAGE },
+);
+
+/** verifyBodySchema is POST /verify. */
+export const verifyBodySchema = z.object(
+  {
+    type: z.string({ error: 'Verify requires a verification type' }).min(1, 'Verify requires a verification type'),
+    token: text('token must be a string'),
+    token_hash: text('token_hash must be a string'),
+    email: text('Unable to validate email address: invalid format'),
+    phone: text('Invalid phone number format'),
+  },
+  { error: BODY_MESSAGE },
+);
+
+/** adminUserBodySchema is POST and PUT /admin/users[/{id}] (AdminUserAttributes). */
+export const adminUserBodySchema = z.object(
+  {
+    id: text('id must be a UUID'),
+    email: text('Unable to validate email address: invalid format'),
+    phone: text('Invalid phone number format'),
+    password: text('Password must be a string'),
+    password_hash: text('password_hash must be a string'),
+    email_confirm: z.boolean({ error: 'email_confirm must be a boolean' }).nullish(),
+    user_metadata: metadata('user_metadata'),
+    app_metadata: metadata('app_metadata'),
+    ban_duration: text('ban_duration must be a string'),
+  },
+  { error: BODY_MESSAGE },
+);
+
+/** parseGoTrue validates a GoTrue body (an absent body reads as {}); the first problem's message is the `msg`. */
+export function parseGoTrue<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
+  const result = schema.safeParse(body ?? {});
+  if (result.success) return result.data;
+  throw validationFailed(result.error.issues[0]?.message ?? 'Invalid request body');
+}
+
+/** gotrueEmail validates and lower-cases an email with the shared rule (at most 100 characters). */
+export function gotrueEmail(email: string): string {
+  const result = emailSchema.safeParse(email);
+  if (result.success) return result.data.toLowerCase();
+  const tooLong = result.error.issues.some((i) => i.code === 'too_big');
+  throw validationFailed(
+    tooLong ? 'Email cannot exceed 100 characters' : 'Unable to validate email address: invalid format',
+  );
+}
+
+/** UUID_PATTERN matches the lower- or upper-case textual form of a UUID. */
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** queryOf reads a request's query string as string values (arrays keep their first value). */
+export function queryOf(query: unknown): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  if (!query || typeof query !== 'object') return out;
+  for (const [key, value] of Object.entries(query)) {
+    const first = Array.isArray(value) ? value[0] : value;
+    if (typeof first === 'string') out[key] = first;
+  }
+  return out;
+}

@@ -1,0 +1,71 @@
+import { recordActivity } from '../activity/activity.service.js';
+import { type AccountRow, findAccountWithEmail, usernameOf } from './accounts.service.js';
+import type { AuthDeps, ClientInfo } from './auth-deps.js';
+import type { IssuedSession } from './gotrue-user.js';
+import { type PasswordWeakness, passwordWeakness, verifyPassword } from './passwords.js';
+import { isBanned, type SignInMethod } from './sessions.service.js';
+
+const MAX_PASSWORD_INPUT = 1024;
+
+/** SignInRefused says why a password sign-in failed; each API family words it its own way. */
+export class SignInRefused extends Error {
+  constructor(readonly reason: 'invalid_credentials' | 'email_not_confirmed' | 'user_banned') {
+    super(reason);
+  }
+}
+
+/** SignedIn is a new session with the account it belongs to. */
+export interface SignedIn {
+  account: AccountRow;
+  session: IssuedSession;
+  /** The console cookie's value when asked for. */
+  cookieToken: string | null;
+}
+
+/**
+ * startSignedInSession starts a session for an account that has proven who it is, records LOGIN and
+ * signs the access token.
+ */
+export async function startSignedInSession(
+  deps: AuthDeps,
+  account: AccountRow,
+  options: { method: SignInMethod; client: ClientInfo; withCookie?: boolean },
+): Promise<SignedIn> {
+  const started = await deps.ctx.db.transaction(async (trx) => {
+    const session = await deps.sessions.start(trx, account, {
+      method: options.method,
+      withCookie: options.withCookie,
+      ...options.client,
+    });
+    await recordActivity(
+      trx,
+      { accountId: account.id, action: 'LOGIN', resource: 'auth', details: { username: usernameOf(account) } },
+      deps.now(),
+    );
+    return session;
+  });
+  return { account, session: await deps.sessions.issue(account, started), cookieToken: started.cookieToken };
+}
+
+/**
+ * signInWithPassword checks an email and password and starts a session. The same SignInRefused reason
+ * covers an unknown email and a wrong password; `weakness` is set when the password no longer meets the policy.
+ */
+export async function signInWithPassword(
+  deps: AuthDeps,
+  input: { email: string; password: string; client: ClientInfo; withCookie?: boolean },
+): Promise<SignedIn & { weakness: PasswordWeakness | null }> {
+  // No stored password is longer than the policy allows; do not spend argon2 time on megabyte inputs.
+  if (input.password.length > MAX_PASSWORD_INPUT) throw new SignInRefused('invalid_credentials');
+  const account = await findAccountWithEmail(deps.ctx.db.kysely, input.email);
+  const matches = await verifyPassword(account?.password_hash ?? null, input.password);
+  if (!account || !matches) throw new SignInRefused('invalid_credentials');
+  if (!account.email_confirmed_at) throw new SignInRefused('email_not_confirmed');
+  if (isBanned(account, deps.now())) throw new SignInRefused('user_banned');
+  const signedIn = await startSignedInSession(deps, account, {
+    method: 'password',
+    client: input.client,
+    withCookie: input.withCookie,
+  });
+  return { ...signedIn, weakness: passwordWeakness(input.password) };
+}

@@ -1,0 +1,224 @@
+import { randomUUID } from 'node:crypto';
+import { ACCESS_TOKEN_TTL_SECONDS } from '@basalt/shared';
+import {
+  type CryptoKey,
+  exportJWK,
+  generateKeyPair,
+  importJWK,
+  type JWK,
+  type JWTPayload,
+  errors as joseErrors,
+  jwtVerify,
+  SignJWT,
+} from 'jose';
+import type { Kysely } from 'kysely';
+import type { SystemDatabase } from '../../db/schema.js';
+import { randomToken } from '../../lib/crypto/tokens.js';
+import { insertSigningKey, listSigningKeys, readSetting, writeSettingOnce } from './signing-keys.store.js';
+
+const ALG = 'ES256';
+// The anon and service keys live as long as the instance's signing key; ten years like Supabase's.
+const KEY_TTL_SECONDS = 10 * 365 * 24 * 3600;
+// Verified access tokens remembered per process; at 1 h each this covers a busy instance's active users.
+const VERIFIED_CACHE_SIZE = 10_000;
+
+/** TokenRole is the role claim of a verified token. */
+export type TokenRole = 'anon' | 'service_role' | 'authenticated';
+
+/** VerifiedToken is a token whose signature and expiry were checked. */
+export interface VerifiedToken {
+  role: TokenRole;
+  /** The user id (authenticated tokens only). */
+  sub: string | null;
+  sessionId: string | null;
+  claims: JWTPayload;
+}
+
+/** TokenError says why a bearer token was refused. */
+export class TokenError extends Error {
+  constructor(
+    readonly reason: 'expired' | 'invalid',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** AccessTokenInput is what an access token says about its user and session. */
+export interface AccessTokenInput {
+  userId: string;
+  sessionId: string;
+  email: string;
+  appMetadata: Record<string, unknown>;
+  userMetadata: Record<string, unknown>;
+  amr: Array<{ method: string; timestamp: number }>;
+}
+
+/** TokenService signs and verifies the instance's JWTs. */
+export interface TokenService {
+  anonKey: string;
+  serviceKey: string;
+  /** jwks is the public JWK set (protocol §2.3). */
+  jwks(): { keys: JWK[] };
+  signAccessToken(input: AccessTokenInput): Promise<{ token: string; expiresIn: number; expiresAt: number }>;
+  /** verify checks a JWT of this instance; throws TokenError. */
+  verify(token: string): Promise<VerifiedToken>;
+  /** roleOfKey tells whether a string is this instance's anon or service key (fast path, no crypto). */
+  roleOfKey(key: string): 'anon' | 'service_role' | null;
+}
+
+interface LoadedKey {
+  kid: string;
+  publicJwk: JWK;
+  publicKey: CryptoKey | Uint8Array;
+  privateKey: CryptoKey | Uint8Array | null;
+}
+
+async function loadKeys(db: Kysely<SystemDatabase>): Promise<LoadedKey[]> {
+  const rows = await listSigningKeys(db);
+  return Promise.all(
+    rows.map(async (row) => {
+      const publicJwk = JSON.parse(row.public_jwk) as JWK;
+      return {
+        kid: row.kid,
+        publicJwk,
+        publicKey: await importJWK(publicJwk, row.alg),
+        privateKey: row.retired_at ? null : await importJWK(JSON.parse(row.private_jwk) as JWK, row.alg),
+      };
+    }),
+  );
+}
+
+async function createSigningKey(db: Kysely<SystemDatabase>): Promise<void> {
+  const { privateKey, publicKey } = await generateKeyPair(ALG, { extractable: true });
+  const kid = randomUUID();
+  const publicJwk = { ...(await exportJWK(publicKey)), kid, alg: ALG, use: 'sig', key_ops: ['verify'], ext: true };
+  await insertSigningKey(db, {
+    kid,
+    alg: ALG,
+    private_jwk: JSON.stringify({ ...(await exportJWK(privateKey)), kid, alg: ALG }),
+    public_jwk: JSON.stringify(publicJwk),
+    created_at: new Date().toISOString(),
+    retired_at: null,
+  });
+}
+
+/** createTokenService loads (or, at first start, creates) the signing key and the anon and service keys. */
+export async function createTokenService(
+  db: Kysely<SystemDatabase>,
+  options: { issuer: string },
+): Promise<TokenService> {
+  let keys = await loadKeys(db);
+  if (!keys.some((k) => k.privateKey)) {
+    await createSigningKey(db);
+    keys = await loadKeys(db);
+  }
+  // Several processes may start at once on PostgreSQL: every one signs with the oldest active key.
+  const signer = keys.find((k) => k.privateKey);
+  if (!signer?.privateKey) throw new Error('No active signing key');
+  const signingKey = signer.privateKey;
+  const byKid = new Map(keys.map((k) => [k.kid, k]));
+
+  const signKey = (role: 'anon' | 'service_role') => {
+    const iat = Math.floor(Date.now() / 1000);
+    return new SignJWT({ role })
+      .setProtectedHeader({ alg: ALG, kid: signer.kid, typ: 'JWT' })
+      .setIssuer('basalt')
+      .setIssuedAt(iat)
+      .setExpirationTime(iat + KEY_TTL_SECONDS)
+      .sign(signingKey);
+  };
+  const anonKey =
+    (await readSetting(db, 'anon_key')) ?? (await writeSettingOnce(db, 'anon_key', await signKey('anon')));
+  const serviceKey =
+    (await readSetting(db, 'service_key')) ??
+    (await writeSettingOnce(db, 'service_key', await signKey('service_role')));
+
+  // An ES256 check costs about 0.1 ms, more than the rest of a small read; a token that verified once is
+  // remembered until its own expiry (access tokens are stateless until exp, so nothing is lost), by its full text.
+  const verified = new Map<string, { token: VerifiedToken; expiresAtMs: number }>();
+
+  async function verifySignature(token: string): Promise<VerifiedToken> {
+    const parts = token.split('.');
+    if (parts.length !== 3) throw new TokenError('invalid', `Expected 3 parts in JWT; got ${parts.length}`);
+    try {
+      const { payload } = await jwtVerify(
+        token,
+        async (header) => {
+          const key = header.kid ? byKid.get(header.kid) : undefined;
+          if (!key) throw new TokenError('invalid', 'JWT cryptographic operation failed');
+          return key.publicKey;
+        },
+        { algorithms: [ALG] },
+      );
+      const role = payload.role;
+      if (role !== 'anon' && role !== 'service_role' && role !== 'authenticated') {
+        throw new TokenError('invalid', 'JWT has no valid role claim');
+      }
+      if (role === 'authenticated' && (typeof payload.sub !== 'string' || payload.aud !== 'authenticated')) {
+        throw new TokenError('invalid', 'invalid claim: missing sub claim');
+      }
+      return {
+        role,
+        sub: role === 'authenticated' ? (payload.sub ?? null) : null,
+        sessionId: typeof payload.session_id === 'string' ? payload.session_id : null,
+        claims: payload,
+      };
+    } catch (error) {
+      if (error instanceof TokenError) throw error;
+      if (error instanceof joseErrors.JWTExpired) throw new TokenError('expired', 'JWT expired');
+      throw new TokenError('invalid', 'JWT cryptographic operation failed');
+    }
+  }
+
+  return {
+    anonKey,
+    serviceKey,
+    jwks: () => ({ keys: keys.map((k) => k.publicJwk) }),
+    roleOfKey: (key) => (key === anonKey ? 'anon' : key === serviceKey ? 'service_role' : null),
+
+    async signAccessToken(input) {
+      const iat = Math.floor(Date.now() / 1000);
+      const exp = iat + ACCESS_TOKEN_TTL_SECONDS;
+      const token = await new SignJWT({
+        aud: 'authenticated',
+        role: 'authenticated',
+        email: input.email,
+        phone: '',
+        app_metadata: input.appMetadata,
+        user_metadata: input.userMetadata,
+        aal: 'aal1',
+        amr: input.amr,
+        session_id: input.sessionId,
+        is_anonymous: false,
+      })
+        .setProtectedHeader({ alg: ALG, kid: signer.kid, typ: 'JWT' })
+        .setIssuer(options.issuer)
+        .setSubject(input.userId)
+        .setIssuedAt(iat)
+        .setExpirationTime(exp)
+        .sign(signingKey);
+      return { token, expiresIn: ACCESS_TOKEN_TTL_SECONDS, expiresAt: exp };
+    },
+
+    async verify(token) {
+      const cached = verified.get(token);
+      if (cached) {
+        if (cached.expiresAtMs > Date.now()) return cached.token;
+        verified.delete(token);
+      }
+      const result = await verifySignature(token);
+      const exp = typeof result.claims.exp === 'number' ? result.claims.exp * 1000 : Date.now();
+      if (verified.size >= VERIFIED_CACHE_SIZE) {
+        // Maps iterate in insertion order: drop the oldest entry.
+        const oldest = verified.keys().next().value;
+        if (oldest !== undefined) verified.delete(oldest);
+      }
+      verified.set(token, { token: result, expiresAtMs: exp });
+      return result;
+    },
+  };
+}
+
+/** newRefreshToken makes an opaque refresh token (protocol §2.4: unguessable, ≥ 12 characters). */
+export const newRefreshToken = () => randomToken(24);

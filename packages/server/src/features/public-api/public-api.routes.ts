@@ -1,0 +1,105 @@
+import { isReservedTableName } from '@basalt/shared';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../app-context.js';
+import { tooManyRequests } from '../../http/errors.js';
+import { requireAccount } from '../../http/principal.js';
+import {
+  createPublicRecord,
+  deletePublicRecord,
+  getPublicRecord,
+  listPublicRecords,
+  updatePublicRecord,
+} from './public-api.service.js';
+import { createKeyRateLimiter } from './public-api-rate-limit.js';
+
+// The public record API (spec console-management §7; DESIGN.md "APIs"), with `Authorization: Bearer <API key>`
+// (a signed-in user's token or session works too), errors as {error: {code, message, details}}:
+//   GET    /api/table/:name        ?limit&offset&orderBy&order&col=op.value → array; X-Total-Count,
+//                                  X-Page-Limit, X-Page-Offset
+//   POST   /api/table/:name        {fields} → 201 the record
+//   GET    /api/table/:name/:id    the record (404 when missing)
+//   PUT    /api/table/:name/:id    {fields}: replaces every user column → the record
+//   PATCH  /api/table/:name/:id    {fields}: changes the fields sent → the record
+//   DELETE /api/table/:name/:id    → {success: true, message: "Record deleted successfully"}
+// The same under the short form /api/:name[/:id]. Fastify prefers static routes, so /api/keys and every other
+// route of Basalt's own wins; a reserved name (RESERVED_TABLE_NAMES, which no table may take) that reaches
+// the short form anyway (GET /api/keys/1) answers the ordinary "no route" 404.
+
+type NameParams = { name: string };
+type RecordParams = { name: string; id: string };
+
+const PUBLIC = { errorFamily: 'public' as const };
+
+function rawQueryOf(request: FastifyRequest): string {
+  const at = request.url.indexOf('?');
+  return at === -1 ? '' : request.url.slice(at + 1);
+}
+
+/** publicApiRoutes registers the public record API under /api/table/:name and /api/:name. */
+export async function publicApiRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
+  const { db } = ctx;
+  // API_RATE_LIMIT is read once, here (Config has no field for it yet).
+  const limiter = createKeyRateLimiter(db.kysely, {
+    limit: ctx.config.apiRateLimit,
+    onFlushError: (error) => ctx.log.warn({ err: error }, 'could not flush API rate-limit counters'),
+  });
+  app.addHook('onClose', () => limiter.close());
+
+  // Who calls, and whether their key has requests left this minute (decided from memory).
+  const callerOf = (request: FastifyRequest) => {
+    const caller = requireAccount(request);
+    const wait = limiter.take(caller.keyId === null ? `account:${caller.accountId}` : `key:${caller.keyId}`);
+    if (wait > 0) throw tooManyRequests(`Rate limit exceeded: try again in ${wait} seconds`, wait);
+    return caller;
+  };
+
+  const reservedIsNoRoute = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (isReservedTableName((request.params as NameParams).name)) return reply.callNotFound();
+  };
+
+  for (const prefix of ['/api/table', '/api']) {
+    const options = { config: PUBLIC, ...(prefix === '/api' ? { onRequest: reservedIsNoRoute } : {}) };
+    const collection = `${prefix}/:name`;
+    const one = `${prefix}/:name/:id`;
+
+    app.get<{ Params: NameParams }>(collection, options, async (request, reply) => {
+      const caller = callerOf(request);
+      const page = await listPublicRecords(db, caller, request.params.name, rawQueryOf(request));
+      return reply
+        .header('X-Total-Count', String(page.total))
+        .header('X-Page-Limit', String(page.limit))
+        .header('X-Page-Offset', String(page.offset))
+        .send(page.records);
+    });
+
+    app.post<{ Params: NameParams }>(collection, options, async (request, reply) => {
+      const caller = callerOf(request);
+      const record = await createPublicRecord(db, caller, request.params.name, request.body);
+      return reply
+        .status(201)
+        .header('Location', `${prefix}/${encodeURIComponent(request.params.name)}/${record.id}`)
+        .send(record);
+    });
+
+    app.get<{ Params: RecordParams }>(one, options, async (request) => {
+      const { name, id } = request.params;
+      return getPublicRecord(db, callerOf(request), name, id);
+    });
+
+    app.put<{ Params: RecordParams }>(one, options, async (request) => {
+      const { name, id } = request.params;
+      return updatePublicRecord(db, callerOf(request), name, id, request.body, { merge: false });
+    });
+
+    app.patch<{ Params: RecordParams }>(one, options, async (request) => {
+      const { name, id } = request.params;
+      return updatePublicRecord(db, callerOf(request), name, id, request.body, { merge: true });
+    });
+
+    app.delete<{ Params: RecordParams }>(one, options, async (request) => {
+      const { name, id } = request.params;
+      await deletePublicRecord(db, callerOf(request), name, id);
+      return { success: true, message: 'Record deleted successfully' };
+    });
+  }
+}

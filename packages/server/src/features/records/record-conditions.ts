@@ -1,0 +1,127 @@
+import type { ColumnType } from '@basalt/shared';
+import type { SqlDialect } from '../../db/dialect/dialect.js';
+import { type Condition, columnTypeIn, isJsonType, type OrderTerm } from '../../db/user-tables.js';
+import type { CellValue } from '../tables/column-types/column-type.js';
+import { columnTypeOf } from '../tables/column-types/registry.js';
+import type { TableDefinition } from '../tables/table-definition.js';
+import { invalidFilter, invalidRegex, unknownFilterColumn } from './record-errors.js';
+
+// Conditions arrive from every API (rest filters, public API ids, console calls). checkCondition refuses
+// unknown columns (42703) and operators that do not fit a column's type, and converts values: a string for a
+// non-text column is read as query-string text by the column type (`qty=gt.10` → 10; 22P02 when it does not
+// convert), any other value must already be of the column's type.
+
+// Deeper trees are refused: no real filter nests this far, and the SQL builder recurses.
+const MAX_DEPTH = 32;
+
+function typeOf(table: TableDefinition, column: string): ColumnType {
+  const type = typeof column === 'string' ? columnTypeIn(table, column) : null;
+  if (type === null) throw unknownFilterColumn(table, String(column));
+  return type;
+}
+
+/** filterValue converts one filter value for a column type, or throws 22P02. */
+export function filterValue(type: ColumnType, value: CellValue): CellValue {
+  if (value === null) return null;
+  const definition = columnTypeOf(type);
+  const parsed =
+    typeof value === 'string' && type !== 'text'
+      ? definition.parseFilterValue(value)
+      : definition.parseInput(value, { from: 'json' });
+  if (!parsed.ok) {
+    const message = parsed.message.startsWith('invalid input syntax')
+      ? parsed.message
+      : `invalid input syntax for type ${definition.pgTypeName}: ${JSON.stringify(value)}`;
+    throw invalidFilter(message, '22P02');
+  }
+  return parsed.value;
+}
+
+// A regular expression is refused before any query when the engine will not run it (on SQLite: not RE2 syntax,
+// e.g. a backreference, which a linear-time engine cannot match; on both: longer than MAX_REGEX_LENGTH).
+function checkPattern(dialect: SqlDialect, condition: Extract<Condition, { kind: 'pattern' }>) {
+  const { pattern, op } = condition;
+  if (typeof pattern !== 'string') throw invalidFilter('A pattern must be text', '22P02');
+  if (op !== 'match' && op !== 'imatch') return;
+  const refusal = dialect.userTables.regexRefusal(pattern, op === 'imatch');
+  if (refusal) throw invalidRegex(refusal.message, refusal.hint);
+}
+
+function checkLeaf(dialect: SqlDialect, table: TableDefinition, condition: Condition): Condition {
+  if (!('column' in condition)) return condition;
+  const type = typeOf(table, condition.column);
+  const json = isJsonType(type);
+  const typeName = columnTypeOf(type).pgTypeName;
+  switch (condition.kind) {
+    case 'compare':
+      if (json && condition.op !== 'eq' && condition.op !== 'neq' && condition.op !== 'isdistinct') {
+        throw invalidFilter(`operator ${condition.op} cannot compare the ${type} column "${condition.column}"`);
+      }
+      return { ...condition, value: filterValue(type, condition.value) };
+    case 'pattern':
+      if (type !== 'text') {
+        throw invalidFilter(
+          `operator ${condition.op} needs a text column; "${condition.column}" is ${type} (${typeName})`,
+        );
+      }
+      checkPattern(dialect, condition);
+      return condition;
+    case 'is':
+      if (typeof condition.value === 'boolean' && type !== 'boolean') {
+        throw invalidFilter(`is.${condition.value} needs a boolean column; "${condition.column}" is ${type}`);
+      }
+      return condition;
+    case 'in':
+      if (!Array.isArray(condition.values)) throw invalidFilter('in needs a list of values', '22P02');
+      return { ...condition, values: condition.values.map((v) => filterValue(type, v)) };
+    case 'contains': {
+      if (!json || (condition.op === 'ov' && type !== 'array')) {
+        throw invalidFilter(
+          `operator ${condition.op} needs ${condition.op === 'ov' ? 'an array' : 'a json or array'} column; "${condition.column}" is ${type}`,
+        );
+      }
+      const value = filterValue(type === 'array' || condition.op === 'ov' ? 'array' : 'json', condition.value);
+      return { ...condition, value: value ?? null };
+    }
+  }
+}
+
+/** checkCondition validates a condition tree against a table and returns it with converted values. */
+export function checkCondition(
+  dialect: SqlDialect,
+  table: TableDefinition,
+  condition: Condition,
+  depth = 0,
+): Condition {
+  if (depth > MAX_DEPTH) throw invalidFilter(`Filters cannot be nested more than ${MAX_DEPTH} levels deep`, 'PGRST100');
+  switch (condition.kind) {
+    case 'and':
+    case 'or':
+      return {
+        kind: condition.kind,
+        conditions: condition.conditions.map((c) => checkCondition(dialect, table, c, depth + 1)),
+      };
+    case 'not':
+      return { kind: 'not', condition: checkCondition(dialect, table, condition.condition, depth + 1) };
+    default:
+      return checkLeaf(dialect, table, condition);
+  }
+}
+
+/** checkOrder validates order terms: known columns, asc|desc, nulls first|last. */
+export function checkOrder(table: TableDefinition, order: OrderTerm[]): OrderTerm[] {
+  return order.map((term) => {
+    typeOf(table, term.column);
+    if (term.direction !== 'asc' && term.direction !== 'desc')
+      throw invalidFilter('Order must be asc or desc', 'PGRST100');
+    if (term.nulls !== undefined && term.nulls !== 'first' && term.nulls !== 'last') {
+      throw invalidFilter('Nulls must be first or last', 'PGRST100');
+    }
+    return term;
+  });
+}
+
+/** recordIdCondition selects one record by id. */
+export function recordIdCondition(id: number): Condition {
+  return { kind: 'compare', column: 'id', op: 'eq', value: id };
+}

@@ -1,0 +1,95 @@
+import type { ColumnDefinition } from '@basalt/shared';
+import type { DialectName } from '../../db/dialect/dialect.js';
+import type { CellValue, InputSource } from '../tables/column-types/column-type.js';
+import { dateType } from '../tables/column-types/date.js';
+import { columnTypeOf } from '../tables/column-types/registry.js';
+import type { TableDefinition } from '../tables/table-definition.js';
+import { invalidValue, notNullViolation, unknownColumn } from './record-errors.js';
+import type { RawRow, StoredRow } from './records.store.js';
+
+/** RecordRow is a record as every API returns it: id, the user's columns in schema order, created_at, updated_at. */
+export type RecordRow = { id: number } & { [column: string]: CellValue };
+
+/** RecordInput is a record as a client sends it (a JSON object, or a form's fields). */
+export type RecordInput = Record<string, unknown>;
+
+// Dates are stored in this exact form on SQLite (the date type normalises every input to it): such text is
+// already its API value, and skipping the parse keeps reading a page of rows cheap.
+const CANONICAL_DATE = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+
+function dateValue(raw: unknown, dialect: DialectName): CellValue {
+  return typeof raw === 'string' && CANONICAL_DATE.test(raw) ? raw : dateType.fromStorage(raw, dialect);
+}
+
+/** toRecordRow turns a stored row into API values: booleans never 0/1, json as values, dates ISO 8601. */
+export function toRecordRow(dialect: DialectName, table: TableDefinition, raw: RawRow): RecordRow {
+  const row: Record<string, CellValue> = { id: Number(raw.id) };
+  for (const column in table.schema) {
+    const definition = table.schema[column] as ColumnDefinition;
+    row[column] =
+      definition.type === 'date'
+        ? dateValue(raw[column], dialect)
+        : columnTypeOf(definition.type).fromStorage(raw[column], dialect);
+  }
+  row.created_at = dateValue(raw.created_at, dialect);
+  row.updated_at = dateValue(raw.updated_at, dialect);
+  return row as RecordRow;
+}
+
+function isPlainObject(value: unknown): value is RecordInput {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** InputMode says whether a record is created (required columns must be there) or changed. */
+export type InputMode = 'create' | 'update';
+
+function parseId(table: TableDefinition, value: unknown, from: InputSource): number {
+  const n = from === 'form' && typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  if (typeof n !== 'number' || !Number.isSafeInteger(n)) throw invalidValue(table, 'id', 'must be a whole number');
+  return n;
+}
+
+/**
+ * storedInputRow validates one record against the table's schema and returns the values to bind. Unknown
+ * columns are refused; `id` is accepted on create (and ignored on update), created_at and updated_at are
+ * the server's and ignored. From a form (spec console-core §5): values are text and convert per type, and
+ * an empty field is dropped on create and clears a non-text column on update.
+ */
+export function storedInputRow(
+  dialect: DialectName,
+  table: TableDefinition,
+  input: unknown,
+  { from, mode }: { from: InputSource; mode: InputMode },
+): StoredRow {
+  if (!isPlainObject(input)) throw invalidValue(table, null, 'Each record must be a JSON object');
+  const stored: StoredRow = {};
+  for (const key of Object.keys(input)) {
+    let value = input[key];
+    if (key === 'created_at' || key === 'updated_at') continue;
+    if (key === 'id') {
+      if (mode === 'create' && value !== null && value !== undefined && value !== '')
+        stored.id = parseId(table, value, from);
+      continue;
+    }
+    const definition = Object.hasOwn(table.schema, key) ? table.schema[key] : undefined;
+    if (!definition) throw unknownColumn(table, key);
+    if (value === undefined) continue;
+    if (from === 'form' && value === '') {
+      if (mode === 'create') continue;
+      if (definition.type !== 'text') value = null;
+    }
+    const type = columnTypeOf(definition.type);
+    const parsed = type.parseInput(value, { from });
+    if (!parsed.ok) throw invalidValue(table, key, parsed.message);
+    if (parsed.value === null && definition.required) throw notNullViolation(table, key);
+    stored[key] = type.toStorage(parsed.value, dialect);
+  }
+  if (mode === 'create') {
+    for (const column in table.schema) {
+      if (table.schema[column]?.required && (stored[column] === undefined || stored[column] === null)) {
+        throw notNullViolation(table, column);
+      }
+    }
+  }
+  return stored;
+}

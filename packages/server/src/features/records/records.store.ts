@@ -1,0 +1,218 @@
+import type { ReadRows, SqlDialect, StoredValue } from '../../db/dialect/dialect.js';
+import { userTableName } from '../../db/identifiers.js';
+import { SqlText } from '../../db/sql-text.js';
+import {
+  type Condition,
+  type Executor,
+  type OrderTerm,
+  quotedColumn,
+  quotedTable,
+  type UserTableShape,
+  writeCondition,
+  writeOrder,
+} from '../../db/user-tables.js';
+
+// The SQL of a user table's rows (STYLE.md, Server rule 3). Callers pass checked column names and stored
+// values; names are quoted by db/user-tables.ts and every value is bound. RETURNING * reads the rows back
+// in the statement that wrote them (SQLite 3.35+ and PostgreSQL).
+
+/** RawRow is a row as the driver returns it, before column types turn it into API values. */
+export type RawRow = Record<string, unknown>;
+
+/** StoredRow maps column names to bound values. */
+export type StoredRow = Record<string, StoredValue>;
+
+// SQLite allows 32,766 bound values per statement and PostgreSQL 65,535; long inserts are cut into chunks.
+const MAX_PARAMETERS = 30_000;
+const ID_CHUNK = 1_000;
+
+/** SelectRowsOptions narrows and orders a read. */
+export interface SelectRowsOptions {
+  where?: Condition | undefined;
+  order?: OrderTerm[] | undefined;
+  limit?: number | null | undefined;
+  offset?: number | undefined;
+}
+
+function statement(dialect: SqlDialect): SqlText {
+  return new SqlText(dialect.userTables.numberedParameters);
+}
+
+function writeWhere(out: SqlText, dialect: SqlDialect, shape: UserTableShape, where: Condition | undefined): SqlText {
+  if (where) {
+    out.raw(' WHERE ');
+    writeCondition(out, dialect, shape, where);
+  }
+  return out;
+}
+
+/** RowSource runs statements: a connection or transaction, or a Db's readRows (reads outside transactions). */
+export type RowSource = Executor | ReadRows;
+
+async function rowsOf<R = RawRow>(db: RowSource, out: SqlText): Promise<R[]> {
+  const query = out.compiled<R>();
+  return typeof db === 'function' ? db(query) : ((await db.executeQuery(query)).rows as R[]);
+}
+
+// LIMIT and OFFSET are written as literals (both are checked safe integers): a bound LIMIT made SQLite's
+// get-by-id several times slower. Both engines need a LIMIT before an OFFSET: "no limit" is the largest safe
+// integer.
+function pagingSql(limit: number | null, offset: number): string {
+  if (limit === null && offset === 0) return '';
+  const count = limit ?? Number.MAX_SAFE_INTEGER;
+  if (!Number.isSafeInteger(count) || !Number.isSafeInteger(offset) || count < 0 || offset < 0) {
+    throw new Error(`pagingSql: invalid limit ${limit} or offset ${offset}`);
+  }
+  return ` LIMIT ${count} OFFSET ${offset}`;
+}
+
+/** selectRows reads the rows matching a condition, ordered (by id when no order is given) and paged. */
+export async function selectRows(
+  db: RowSource,
+  dialect: SqlDialect,
+  shape: UserTableShape,
+  options: SelectRowsOptions,
+): Promise<RawRow[]> {
+  const order = options.order && options.order.length > 0 ? options.order : ID_ORDER;
+  const out = statement(dialect).raw(`SELECT * FROM ${quotedTable(shape.id)}`);
+  writeWhere(out, dialect, shape, options.where).raw(' ORDER BY ');
+  writeOrder(out, order);
+  out.raw(pagingSql(options.limit ?? null, options.offset ?? 0));
+  return rowsOf(db, out);
+}
+
+const ID_ORDER: OrderTerm[] = [{ column: 'id', direction: 'asc' }];
+
+/** countRows counts the rows matching a condition. */
+export async function countRows(
+  db: RowSource,
+  dialect: SqlDialect,
+  shape: UserTableShape,
+  where: Condition | undefined,
+): Promise<number> {
+  const out = statement(dialect).raw(`SELECT count(*) AS n FROM ${quotedTable(shape.id)}`);
+  const [row] = await rowsOf<{ n: number | string }>(db, writeWhere(out, dialect, shape, where));
+  return Number(row?.n ?? 0);
+}
+
+/** selectRowsForChange reads the matching rows and locks them (PostgreSQL) for the update that follows. */
+export async function selectRowsForChange(
+  db: Executor,
+  dialect: SqlDialect,
+  shape: UserTableShape,
+  where: Condition | undefined,
+): Promise<RawRow[]> {
+  const out = statement(dialect).raw(`SELECT * FROM ${quotedTable(shape.id)}`);
+  writeWhere(out, dialect, shape, where).raw(` ORDER BY "id"${dialect.userTables.rowLockSql}`);
+  return rowsOf(db, out);
+}
+
+function chunks<T>(items: T[], size: number): T[][] {
+  if (items.length <= size) return [items];
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/** UpsertTarget is the unique column an upsert resolves on, and what it updates (nothing: ignore). */
+export interface UpsertTarget {
+  conflictColumn: string;
+  /** Columns set from the new row on conflict; null keeps the existing row (ignore-duplicates). */
+  updateColumns: string[] | null;
+}
+
+/**
+ * insertRows inserts rows that all carry the same columns, in chunks, and returns them as stored; with a
+ * target it is an upsert (`ON CONFLICT … DO UPDATE | DO NOTHING`, which returns only the rows it wrote).
+ */
+export async function insertRows(
+  db: Executor,
+  dialect: SqlDialect,
+  shape: UserTableShape,
+  columns: string[],
+  rows: StoredRow[],
+  upsert: UpsertTarget | null = null,
+): Promise<RawRow[]> {
+  const written: RawRow[] = [];
+  const head = `INSERT INTO ${quotedTable(shape.id)} (${columns.map(quotedColumn).join(', ')}) VALUES `;
+  const onConflict = upsert ? conflictSql(upsert) : '';
+  for (const chunk of chunks(rows, Math.max(1, Math.floor(MAX_PARAMETERS / Math.max(1, columns.length))))) {
+    const out = statement(dialect).raw(head);
+    chunk.forEach((row, i) => {
+      out.raw(i === 0 ? '(' : ', (');
+      out.values(columns.map((c) => row[c] ?? null)).raw(')');
+    });
+    out.raw(`${onConflict} RETURNING *`);
+    const returned = await rowsOf(db, out);
+    if (chunk === rows) return returned;
+    written.push(...returned);
+  }
+  return written;
+}
+
+function conflictSql(upsert: UpsertTarget): string {
+  const target = quotedColumn(upsert.conflictColumn);
+  if (upsert.updateColumns === null || upsert.updateColumns.length === 0) {
+    return ` ON CONFLICT (${target}) DO NOTHING`;
+  }
+  const set = upsert.updateColumns.map((c) => `${quotedColumn(c)} = excluded.${quotedColumn(c)}`);
+  return ` ON CONFLICT (${target}) DO UPDATE SET ${set.join(', ')}`;
+}
+
+/** updateRowsById sets the same values on the rows with the given ids and returns them as stored. */
+export async function updateRowsById(
+  db: Executor,
+  dialect: SqlDialect,
+  shape: UserTableShape,
+  ids: number[],
+  values: StoredRow,
+): Promise<RawRow[]> {
+  const updated: RawRow[] = [];
+  for (const chunk of chunks(ids, ID_CHUNK)) {
+    const out = statement(dialect).raw(`UPDATE ${quotedTable(shape.id)} SET `);
+    Object.entries(values).forEach(([column, value], i) => {
+      out.raw(`${i > 0 ? ', ' : ''}${quotedColumn(column)} = `).value(value);
+    });
+    out.raw(' WHERE "id" IN (').values(chunk).raw(') RETURNING *');
+    updated.push(...(await rowsOf(db, out)));
+  }
+  return updated;
+}
+
+/** deleteRowsById deletes the rows with the given ids and returns them as they were. */
+export async function deleteRowsById(
+  db: Executor,
+  dialect: SqlDialect,
+  shape: UserTableShape,
+  ids: number[],
+): Promise<RawRow[]> {
+  const deleted: RawRow[] = [];
+  for (const chunk of chunks(ids, ID_CHUNK)) {
+    const out = statement(dialect).raw(`DELETE FROM ${quotedTable(shape.id)} WHERE "id" IN (`);
+    out.values(chunk).raw(') RETURNING *');
+    deleted.push(...(await rowsOf(db, out)));
+  }
+  return deleted;
+}
+
+/** selectRowsByColumnValues reads (and locks) the rows whose column holds one of the values: an upsert's targets. */
+export async function selectRowsByColumnValues(
+  db: Executor,
+  dialect: SqlDialect,
+  shape: UserTableShape,
+  column: string,
+  values: StoredValue[],
+): Promise<RawRow[]> {
+  const found: RawRow[] = [];
+  for (const chunk of chunks(values, ID_CHUNK)) {
+    const out = statement(dialect).raw(`SELECT * FROM ${quotedTable(shape.id)} WHERE ${quotedColumn(column)} IN (`);
+    out.values(chunk).raw(`)${dialect.userTables.rowLockSql}`);
+    found.push(...(await rowsOf(db, out)));
+  }
+  return found;
+}
+
+/** syncIdCounter moves the table's id counter past rows inserted with explicit ids. */
+export async function syncIdCounter(db: Executor, dialect: SqlDialect, shape: UserTableShape): Promise<void> {
+  await dialect.userTables.syncIdSequence(db, userTableName(shape.id));
+}

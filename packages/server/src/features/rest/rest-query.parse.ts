@@ -1,0 +1,190 @@
+import { negativeLimit, parseError } from './rest-query.errors.js';
+import { type LogicKey, parseFilter, parseLogicTree } from './rest-query.filters.js';
+import {
+  checkProfile,
+  type HeaderRange,
+  headerValue,
+  parseAccept,
+  parsePrefer,
+  parseRangeHeader,
+  type RestHeaders,
+} from './rest-query.headers.js';
+import { parseColumnList, parseOrder, parseSelect } from './rest-query.select.js';
+import type { Filter, LogicTree, RestQuery, RestRange } from './rest-query.types.js';
+
+// The entry point of the data API's request parser: query string and headers in, a typed RestQuery out, or
+// a RestQueryError with PostgREST's status, code and texts (protocol §3.8). Pure: no schema, no database.
+
+const LOGIC_KEYS: readonly LogicKey[] = ['or', 'and', 'not.or', 'not.and'];
+const SINGLE_KEYS = ['select', 'order', 'limit', 'offset', 'on_conflict', 'columns'] as const;
+type SingleKey = (typeof SINGLE_KEYS)[number];
+// `apikey` may carry the key in the query string (protocol §1.3); the gateway reads it, it is no filter.
+const IGNORED_KEYS = new Set(['apikey']);
+const EMBEDDED_SUFFIXES = ['.order', '.limit', '.offset', '.or', '.and'];
+
+/** decodeComponent decodes form encoding (`+` is a space); a malformed `%` escape is kept as written. */
+function decodeComponent(text: string): string {
+  // Most keys and many values need no decoding; decodeURIComponent is the parser's largest cost otherwise.
+  if (!text.includes('%') && !text.includes('+')) return text;
+  const spaced = text.replaceAll('+', ' ');
+  try {
+    return decodeURIComponent(spaced);
+  } catch {
+    return spaced.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
+      try {
+        return decodeURIComponent(run);
+      } catch {
+        return run;
+      }
+    });
+  }
+}
+
+/**
+ * queryPairs lists a query string's parameters in order, decoded. A bare key without `=` is skipped, as
+ * PostgREST skips parameters without a value; `key=` is kept with an empty value.
+ */
+export function queryPairs(query: string | URLSearchParams): Array<[string, string]> {
+  if (typeof query !== 'string') return [...query.entries()];
+  const pairs: Array<[string, string]> = [];
+  for (const piece of query.replace(/^\?/, '').split('&')) {
+    const eq = piece.indexOf('=');
+    if (eq === -1) continue;
+    pairs.push([decodeComponent(piece.slice(0, eq)), decodeComponent(piece.slice(eq + 1))]);
+  }
+  return pairs;
+}
+
+function isLogicKey(key: string): key is LogicKey {
+  return (LOGIC_KEYS as readonly string[]).includes(key);
+}
+
+function isSingleKey(key: string): key is SingleKey {
+  return (SINGLE_KEYS as readonly string[]).includes(key);
+}
+
+// limit and offset are non-negative integers. PostgREST ignores other text; Basalt answers PGRST100 so that
+// a typo does not silently return every row (protocol §3.2).
+function parseCount(target: 'limit' | 'offset', value: string): number {
+  const m = /^(\s*)(-?)(\d*)(\s*)/.exec(value);
+  const [, lead = '', minus = '', digits = '', trail = ''] = m ?? [];
+  const end = lead.length + minus.length + digits.length + trail.length;
+  if (digits === '' || end < value.length) {
+    const at = digits === '' ? lead.length + minus.length : end;
+    const found = value[at] === undefined ? 'end of input' : JSON.stringify(value[at]);
+    throw parseError(`${target} parameter`, value, at + 1, `unexpected ${found} expecting digit`);
+  }
+  const n = Math.min(Number(digits), Number.MAX_SAFE_INTEGER);
+  if (minus === '-' && n !== 0) {
+    if (target === 'limit') throw negativeLimit();
+    // A negative offset is a no-op in PostgREST: reading starts at the first row.
+    return 0;
+  }
+  return n;
+}
+
+/** combineRange intersects limit/offset with a Range header's rows, as PostgREST does. */
+export function combineRange(limit: number | null, offset: number, header: HeaderRange | null): RestRange {
+  let lower = offset;
+  let upper = limit === null ? null : offset + limit - 1;
+  if (header) {
+    lower = Math.max(lower, header.lower);
+    if (header.upper !== null) upper = upper === null ? header.upper : Math.min(upper, header.upper);
+  }
+  return { offset: lower, limit: upper === null ? null : Math.max(0, upper - lower + 1) };
+}
+
+/** ParseRestQueryOptions tells the parser the request's method (Range headers count for GET and HEAD only). */
+export interface ParseRestQueryOptions {
+  method?: string;
+}
+
+/**
+ * parseRestQuery parses a data-API request: the query string (raw, with or without `?`, or URLSearchParams)
+ * and its headers. Throws RestQueryError (PGRST100, 103, 106, 107, 123, 22P02, 42704).
+ */
+export function parseRestQuery(
+  query: string | URLSearchParams,
+  headers?: RestHeaders,
+  options: ParseRestQueryOptions = {},
+): RestQuery {
+  checkProfile(headers);
+  const format = parseAccept(headerValue(headers, 'accept'));
+  const prefer = parsePrefer(headerValue(headers, 'prefer'));
+
+  const single = new Map<SingleKey, string>();
+  const filters: Filter[] = [];
+  const logic: LogicTree[] = [];
+  for (const [key, value] of queryPairs(query)) {
+    if (IGNORED_KEYS.has(key)) continue;
+    if (isSingleKey(key)) {
+      if (!single.has(key)) single.set(key, value);
+    } else if (isLogicKey(key)) {
+      logic.push(parseLogicTree(key, value));
+    } else if (EMBEDDED_SUFFIXES.some((suffix) => key.endsWith(suffix))) {
+      const at = key.lastIndexOf('.');
+      throw parseError('tree path', key, at + 1, 'Embedded resources are not supported');
+    } else {
+      filters.push(parseFilter(key, value));
+    }
+  }
+
+  const text = (key: SingleKey) => {
+    const value = single.get(key);
+    return value === undefined || value.trim() === '' ? null : value;
+  };
+  const limitText = text('limit');
+  const offsetText = text('offset');
+  const selectText = text('select');
+  const orderText = text('order');
+  const onConflictText = text('on_conflict');
+  const columnsText = text('columns');
+  const method = (options.method ?? 'GET').toUpperCase();
+  const header =
+    method === 'GET' || method === 'HEAD'
+      ? parseRangeHeader(headerValue(headers, 'range'), headerValue(headers, 'range-unit'))
+      : null;
+
+  return {
+    select: parseSelect(selectText ?? '*'),
+    filters,
+    logic,
+    order: orderText === null ? [] : parseOrder(orderText),
+    range: combineRange(
+      limitText === null ? null : parseCount('limit', limitText),
+      offsetText === null ? 0 : parseCount('offset', offsetText),
+      header,
+    ),
+    onConflict: onConflictText === null ? null : parseColumnList('on_conflict parameter', onConflictText),
+    columns: columnsText === null ? null : parseColumnList('columns parameter', columnsText),
+    prefer,
+    format,
+  };
+}
+
+/** hasFilters tells whether a request has a WHERE clause; PATCH and DELETE without one are refused (21000). */
+export function hasFilters(query: Pick<RestQuery, 'filters' | 'logic'>): boolean {
+  return query.filters.length > 0 || query.logic.length > 0;
+}
+
+/** ColumnReference is a column a request names, and where: 42703 for select/filter/order, PGRST204 for columns. */
+export interface ColumnReference {
+  column: string;
+  source: 'select' | 'filter' | 'order' | 'on_conflict' | 'columns';
+}
+
+function treeColumns(tree: LogicTree): string[] {
+  return tree.kind === 'filter' ? [tree.filter.field.column] : tree.children.flatMap(treeColumns);
+}
+
+/** columnReferences lists every column a request names, in order, for checking against the table. */
+export function columnReferences(query: RestQuery): ColumnReference[] {
+  return [
+    ...query.select.flatMap((s) => (s.kind === 'field' ? [{ column: s.field.column, source: 'select' as const }] : [])),
+    ...query.filters.map((f) => ({ column: f.field.column, source: 'filter' as const })),
+    ...query.logic.flatMap(treeColumns).map((column) => ({ column, source: 'filter' as const })),
+    ...query.order.map((o) => ({ column: o.field.column, source: 'order' as const })),
+    ...(query.onConflict ?? []).map((column) => ({ column, source: 'on_conflict' as const })),
+    ...(query.columns ?? []).map((column) => ({ column, source: 'columns' as const })),
+  ];
+}

@@ -1,0 +1,147 @@
+import { Cursor, castName, field, fieldName, jsonPath, withTarget } from './rest-query.cursor.js';
+import { aggregatesNotAllowed, unknownType } from './rest-query.errors.js';
+import { type OrderTerm, SELECT_CASTS, type SelectCast, type SelectItem } from './rest-query.types.js';
+
+// `select`, `order`, `columns` and `on_conflict`, after PostgREST's pFieldForest, pOrder and pColumns.
+// Embedded resources (`author(*)`, `...author(name)`, `order=author(name)`) need relationships that Basalt's
+// tables do not have; they are refused as syntax Basalt does not support. Aggregates are refused with
+// PGRST123, PostgREST's own answer while aggregates are disabled (its default).
+
+const CAST_ALIASES: Record<string, SelectCast> = {
+  int: 'integer',
+  int4: 'integer',
+  int8: 'bigint',
+  float8: 'double precision',
+  float: 'double precision',
+  bool: 'boolean',
+  varchar: 'text',
+};
+
+function selectCast(name: string): SelectCast {
+  const normal = name.toLowerCase().replace(/\s+/g, ' ');
+  const cast = CAST_ALIASES[normal] ?? SELECT_CASTS.find((c) => c === normal);
+  if (!cast) throw unknownType(name);
+  return cast;
+}
+
+const AGGREGATE = /^\.(sum|avg|count|max|min)\(\)/;
+
+function atItemEnd(c: Cursor): boolean {
+  return c.atEnd() || c.peek() === ',' || c.peek() === ')';
+}
+
+function selectItem(c: Cursor): SelectItem {
+  c.skipSpaces();
+  const start = c.pos;
+  if (c.startsWith('...')) c.unsupported('Spread of embedded resources is not supported');
+  if (c.peek() === '*') {
+    c.pos++;
+    c.skipSpaces();
+    if (!atItemEnd(c)) c.fail(['")"', '","', 'end of input']);
+    return { kind: 'star' };
+  }
+  let alias: string | null = fieldName(c);
+  if (c.peek() === ':' && c.peek(1) !== ':') {
+    c.pos++;
+  } else {
+    alias = null;
+    c.pos = start;
+  }
+  if (c.startsWith('count()')) throw aggregatesNotAllowed();
+  const column = fieldName(c);
+  if (c.peek() === '(' || c.peek() === '!') {
+    c.unsupported(`Embedded resources (${column}) are not supported: Basalt tables have no relationships`);
+  }
+  const path = jsonPath(c);
+  let cast: SelectCast | null = null;
+  if (c.startsWith('::')) {
+    c.pos += 2;
+    cast = selectCast(castName(c));
+  }
+  if (AGGREGATE.test(c.text.slice(c.pos))) throw aggregatesNotAllowed();
+  c.skipSpaces();
+  if (!atItemEnd(c)) c.fail(['letter', 'digit', '"-"', '"->>"', '"->"', '"::"', '","', 'end of input']);
+  return { kind: 'field', field: { column, jsonPath: path }, alias, cast };
+}
+
+/** parseSelect reads `select`; an empty value means `*`. */
+export function parseSelect(value: string): SelectItem[] {
+  if (value.trim() === '') return [{ kind: 'star' }];
+  return withTarget('select parameter', value, () => {
+    const c = new Cursor(value);
+    const items: SelectItem[] = [];
+    for (;;) {
+      items.push(selectItem(c));
+      if (c.peek() !== ',') break;
+      c.pos++;
+    }
+    if (!c.atEnd()) c.fail(['","', 'end of input']);
+    return items;
+  });
+}
+
+function orderTerm(c: Cursor): OrderTerm {
+  c.skipSpaces();
+  const start = c.pos;
+  fieldName(c);
+  if (c.peek() === '(') c.unsupported('Ordering by embedded resources is not supported');
+  c.pos = start;
+  const fieldRef = field(c);
+  let direction: 'asc' | 'desc' | null = null;
+  let nulls: 'first' | 'last' | null = null;
+  const keyword = (words: string[]) => words.find((w) => c.startsWith(`.${w}`));
+  const dir = keyword(['asc', 'desc']);
+  if (dir === 'asc' || dir === 'desc') {
+    direction = dir;
+    c.pos += dir.length + 1;
+  }
+  const nullsWord = keyword(['nullsfirst', 'nullslast']);
+  if (nullsWord) {
+    nulls = nullsWord === 'nullsfirst' ? 'first' : 'last';
+    c.pos += nullsWord.length + 1;
+  }
+  c.skipSpaces();
+  if (!c.atEnd() && c.peek() !== ',') {
+    // Like Parsec: a dot followed by no known word reports the words; otherwise what may follow.
+    if (c.peek() === '.' && nulls === null) {
+      const words = direction === null ? ['asc', 'desc', 'nullsfirst', 'nullslast'] : ['nullsfirst', 'nullslast'];
+      c.failKeywords(words, c.pos + 1);
+    }
+    c.fail(nulls === null ? ['delimiter (.)', '","', 'end of input'] : ['","', 'end of input']);
+  }
+  const resolved = direction ?? 'asc';
+  // PostgreSQL's defaults: NULLS LAST ascending, NULLS FIRST descending (SQLite's differ: write them out).
+  return { field: fieldRef, direction: resolved, nulls: nulls ?? (resolved === 'asc' ? 'last' : 'first') };
+}
+
+/** parseOrder reads `order=col.desc.nullsfirst,col2`; an empty value means no order. */
+export function parseOrder(value: string): OrderTerm[] {
+  if (value.trim() === '') return [];
+  return withTarget('order', value, () => {
+    const c = new Cursor(value);
+    const terms: OrderTerm[] = [];
+    for (;;) {
+      terms.push(orderTerm(c));
+      if (c.peek() !== ',') break;
+      c.pos++;
+    }
+    return terms;
+  });
+}
+
+/** parseColumnList reads `columns` or `on_conflict`: names (quoted or not) separated by commas. */
+export function parseColumnList(target: 'columns parameter' | 'on_conflict parameter', value: string): string[] {
+  return withTarget(target, value, () => {
+    const c = new Cursor(value);
+    const names: string[] = [];
+    for (;;) {
+      c.skipSpaces();
+      names.push(fieldName(c));
+      c.skipSpaces();
+      if (c.peek() !== ',') break;
+      c.pos++;
+    }
+    if (!c.atEnd()) c.fail(['","', 'end of input']);
+    return names;
+  });
+}

@@ -1,0 +1,82 @@
+import type { Db } from '../../db/database.js';
+import { columnTypeIn } from '../../db/user-tables.js';
+import { countRecords, listRecords, type RecordRow } from '../records/records.service.js';
+import type { TableDefinition } from '../tables/table-definition.js';
+import { conditionOf, orderOf } from './rest-conditions.js';
+import type { RestCaller } from './rest-gateway.js';
+import { undefinedColumn } from './rest-query.errors.js';
+import type { RestQuery } from './rest-query.types.js';
+import {
+  appliedHeader,
+  bodyOf,
+  checkSingular,
+  contentType,
+  type RestReply,
+  rangeHeader,
+  readStatus,
+} from './rest-response.js';
+import { checkSelect, projectRows } from './rest-select.js';
+
+// GET and HEAD on /rest/v1/<table> (protocol §3.5): one list query, plus one count query when `Prefer: count`
+// asks for the total (HEAD with a count needs only the count). A singular read fetches at most two rows and
+// counts only to name the number in its 406.
+
+/** checkColumns refuses, before any query, a selected or ordered column the table does not have (42703). */
+export function checkColumns(table: TableDefinition, query: RestQuery): void {
+  const typeOf = (column: string) => columnTypeIn(table, column);
+  checkSelect(query.select, table.name, typeOf);
+  for (const term of query.order) {
+    if (typeOf(term.field.column) === null) throw undefinedColumn(table.name, term.field.column);
+  }
+}
+
+const rowsAfter = (total: number, offset: number, limit: number | null) =>
+  Math.max(0, Math.min(limit ?? Number.POSITIVE_INFINITY, total - offset));
+
+/** readRows answers GET and HEAD: the rows, Content-Range and the status the count implies. */
+export async function readRows(
+  db: Db,
+  caller: RestCaller,
+  table: TableDefinition,
+  query: RestQuery,
+  head: boolean,
+): Promise<RestReply> {
+  checkColumns(table, query);
+  const where = conditionOf(query);
+  const order = orderOf(query);
+  const { offset, limit } = query.range;
+  const singular = query.format === 'object';
+  const counting = query.prefer.count !== null;
+
+  let rows: RecordRow[] = [];
+  let returned: number;
+  let total: number | null = null;
+  if (singular) {
+    rows = await listRecords(db, caller, table, { where, order, offset, limit: Math.min(limit ?? 2, 2) });
+    returned = rows.length;
+    if (returned > 1 || counting) {
+      total = await countRecords(db, caller, table, where);
+      returned = rowsAfter(total, offset, limit);
+    }
+    checkSingular(query.format, returned);
+  } else if (head && counting) {
+    total = await countRecords(db, caller, table, where);
+    returned = rowsAfter(total, offset, limit);
+  } else {
+    const list = listRecords(db, caller, table, { where, order, offset, limit });
+    [rows, total] = await Promise.all([list, counting ? countRecords(db, caller, table, where) : null]);
+    returned = rows.length;
+  }
+
+  const status = readStatus(offset, returned, counting ? total : null);
+  const headers = appliedHeader(
+    {
+      'Content-Type': contentType(query.format),
+      'Content-Range': rangeHeader(offset, returned, counting ? total : null),
+      'Range-Unit': 'items',
+    },
+    { count: query.prefer.count },
+  );
+  if (head) return { status, headers };
+  return { status, headers, body: bodyOf(query.format, projectRows(rows, query.select)) };
+}

@@ -1,0 +1,135 @@
+import type { ColumnType } from '@basalt/shared';
+import { RestQueryError, undefinedColumn } from './rest-query.errors.js';
+import type { JsonPathStep, SelectCast, SelectItem } from './rest-query.types.js';
+
+// `select` applied to rows the records service returned (protocol §3.2): the listed columns in the listed
+// order, renamed (`label:title`), narrowed by a JSON path (`meta->a->>b`) and cast (`qty::text`). `*` alone
+// (the usual case, and the hot path) returns the rows as they are, with no copy.
+
+type Row = Record<string, unknown>;
+
+/** ColumnTypeOf tells a column's type, or null when the table has no such column. */
+export type ColumnTypeOf = (column: string) => ColumnType | null;
+
+/** isStarOnly tells whether a selection is just `*`, which needs no projection. */
+export function isStarOnly(select: SelectItem[]): boolean {
+  return select.length === 1 && select[0]?.kind === 'star';
+}
+
+/**
+ * checkSelect refuses a column the table does not have (42703) and a JSON path on a column that holds no
+ * JSON (42883, as PostgreSQL says for `text -> unknown`), before anything runs.
+ */
+export function checkSelect(select: SelectItem[], tableName: string, typeOf: ColumnTypeOf): void {
+  for (const item of select) {
+    if (item.kind === 'star') continue;
+    const { column, jsonPath } = item.field;
+    const type = typeOf(column);
+    if (type === null) throw undefinedColumn(tableName, column);
+    if (jsonPath.length > 0 && type !== 'json' && type !== 'array') {
+      throw new RestQueryError(
+        400,
+        '42883',
+        `operator does not exist: ${column} ${jsonPath[0]?.arrow} unknown`,
+        null,
+        `"${column}" is a ${type} column; JSON paths need a json or array column`,
+      );
+    }
+  }
+}
+
+function step(value: unknown, { key }: JsonPathStep): unknown {
+  if (Array.isArray(value)) {
+    if (typeof key !== 'number') return null;
+    return value[key < 0 ? value.length + key : key] ?? null;
+  }
+  if (typeof value === 'object' && value !== null && typeof key === 'string') {
+    return Object.hasOwn(value, key) ? (value as Row)[key] : null;
+  }
+  return null;
+}
+
+function asText(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+function walk(value: unknown, path: JsonPathStep[]): unknown {
+  let current = value;
+  for (const s of path) {
+    current = step(current, s);
+    if (s.arrow === '->>') {
+      // `->>` yields text, which has no keys: it can only be the last step.
+      return s === path.at(-1) ? asText(current) : null;
+    }
+  }
+  return current ?? null;
+}
+
+const invalidCast = (type: string, value: unknown) =>
+  new RestQueryError(400, '22P02', `invalid input syntax for type ${type}: ${JSON.stringify(asText(value))}`);
+
+function toNumber(value: unknown, type: string): number {
+  if (typeof value === 'number') return value;
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : Number.NaN;
+  if (!Number.isFinite(n)) throw invalidCast(type, value);
+  return n;
+}
+
+function toBoolean(value: unknown): boolean {
+  if (typeof value === 'boolean') return value;
+  if (typeof value === 'number') return value !== 0;
+  const text = typeof value === 'string' ? value.trim().toLowerCase() : '';
+  if (['t', 'true', 'y', 'yes', 'on', '1'].includes(text)) return true;
+  if (['f', 'false', 'n', 'no', 'off', '0'].includes(text)) return false;
+  throw invalidCast('boolean', value);
+}
+
+/** castValue converts one selected value as PostgreSQL's cast would (NULL stays NULL). */
+export function castValue(value: unknown, cast: SelectCast): unknown {
+  if (value === null || value === undefined) return null;
+  switch (cast) {
+    case 'text':
+      return asText(value);
+    case 'integer':
+    case 'bigint':
+      return Math.round(toNumber(value, cast));
+    case 'numeric':
+    case 'double precision':
+      return toNumber(value, cast);
+    case 'boolean':
+      return toBoolean(value);
+    case 'json':
+    case 'jsonb':
+      return value;
+  }
+}
+
+// PostgREST names a path by its last key (`meta->b->c->1` is `c`), else by the column (`tags->0` is `tags`).
+function outputName(item: Extract<SelectItem, { kind: 'field' }>): string {
+  if (item.alias !== null) return item.alias;
+  const lastKey = item.field.jsonPath.findLast((s) => typeof s.key === 'string')?.key;
+  return typeof lastKey === 'string' ? lastKey : item.field.column;
+}
+
+/** projectRow applies a selection to one row. */
+export function projectRow(row: Row, select: SelectItem[]): Row {
+  const out: Row = {};
+  for (const item of select) {
+    if (item.kind === 'star') {
+      Object.assign(out, row);
+      continue;
+    }
+    let value: unknown = row[item.field.column] ?? null;
+    if (item.field.jsonPath.length > 0) value = walk(value, item.field.jsonPath);
+    if (item.cast !== null) value = castValue(value, item.cast);
+    out[outputName(item)] = value;
+  }
+  return out;
+}
+
+/** projectRows applies a selection to rows; `*` alone returns them unchanged. */
+export function projectRows<T extends Row>(rows: T[], select: SelectItem[]): Row[] {
+  return isStarOnly(select) ? rows : rows.map((row) => projectRow(row, select));
+}

@@ -1,0 +1,153 @@
+import type { Db } from '../../db/database.js';
+import { columnTypeIn } from '../../db/user-tables.js';
+import {
+  type CreateOptions,
+  createRecords,
+  deleteRecords,
+  type RecordInput,
+  type RecordRow,
+  updateRecords,
+  upsertRecordsWithOutcome,
+} from '../records/records.service.js';
+import type { TableDefinition } from '../tables/table-definition.js';
+import { conditionOf } from './rest-conditions.js';
+import type { RestCaller } from './rest-gateway.js';
+import { RestQueryError, undefinedColumn, unknownBodyColumn } from './rest-query.errors.js';
+import { hasFilters } from './rest-query.parse.js';
+import type { RestQuery } from './rest-query.types.js';
+import { appliedHeader, bodyOf, checkSingular, contentType, type RestReply, rangeHeader } from './rest-response.js';
+import { checkSelect, projectRows } from './rest-select.js';
+
+// POST, PATCH and DELETE on /rest/v1/<table> (protocol §3.3–3.5). Every write goes through the records service
+// (one transaction with history and activity); this file only maps the request onto it and shapes the reply.
+// Everything a request names is checked before the write, so a bad select or on_conflict changes nothing;
+// the singular Accept is checked inside the transaction, so a write of other than one row is rolled back.
+
+/** invalidJson is PGRST102 for a body that is missing or not what the verb takes. */
+export const invalidJson = (message = 'Empty or invalid json') => new RestQueryError(400, 'PGRST102', message);
+
+/** missingWhere is 21000: PATCH and DELETE need a filter (pg-safeupdate, as Supabase enables it). */
+export const missingWhere = (verb: 'UPDATE' | 'DELETE') =>
+  new RestQueryError(400, '21000', `${verb} requires a WHERE clause`);
+
+const isObject = (value: unknown): value is RecordInput =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function sameKeys(a: RecordInput, b: RecordInput): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key));
+}
+
+/** insertInputs reads a POST body: one object or an array of them, all with the same keys unless `columns` is given. */
+export function insertInputs(body: unknown, columns: string[] | null): RecordInput[] {
+  if (isObject(body)) return [body];
+  if (!Array.isArray(body)) throw invalidJson();
+  if (!body.every(isObject)) throw invalidJson();
+  const [first] = body;
+  if (columns === null && first && !body.every((row) => sameKeys(first, row)))
+    throw invalidJson('All object keys must match');
+  return body;
+}
+
+function singularCheck(query: RestQuery): Pick<CreateOptions, 'beforeCommit'> {
+  return query.format === 'object' ? { beforeCommit: (rows) => checkSingular('object', rows.length) } : {};
+}
+
+function representation(query: RestQuery, rows: RecordRow[]): unknown {
+  return query.prefer.return === 'representation' ? bodyOf(query.format, projectRows(rows, query.select)) : undefined;
+}
+
+function writeHeaders(query: RestQuery, contentRange: string): Record<string, string> {
+  const headers: Record<string, string> = { 'Content-Range': contentRange };
+  if (query.prefer.return === 'representation') headers['Content-Type'] = contentType(query.format);
+  return appliedHeader(headers, query.prefer);
+}
+
+function conflictColumn(table: TableDefinition, query: RestQuery): string {
+  const columns = query.onConflict ?? ['id'];
+  for (const column of columns) if (columnTypeIn(table, column) === null) throw undefinedColumn(table.name, column);
+  const [column] = columns;
+  if (columns.length !== 1 || column === undefined) {
+    throw new RestQueryError(
+      400,
+      '42P10',
+      'there is no unique or exclusion constraint matching the ON CONFLICT specification',
+      null,
+      'Basalt resolves conflicts on one column: id or a unique column',
+    );
+  }
+  return column;
+}
+
+/** insertRows answers POST: insert, or upsert with `Prefer: resolution=…` on on_conflict (default id). */
+export async function insertRows(
+  db: Db,
+  caller: RestCaller,
+  table: TableDefinition,
+  query: RestQuery,
+  body: unknown,
+): Promise<RestReply> {
+  const inputs = insertInputs(body, query.columns);
+  checkSelect(query.select, table.name, (column) => columnTypeIn(table, column));
+  const options: CreateOptions = { ...singularCheck(query), ...(query.columns ? { columns: query.columns } : {}) };
+  const resolution = query.prefer.resolution;
+  let rows: RecordRow[];
+  let inserted = true;
+  if (resolution === null) {
+    rows = await createRecords(db, caller, table, inputs, options);
+  } else {
+    const onConflict = conflictColumn(table, query);
+    const ignoreDuplicates = resolution === 'ignore-duplicates';
+    const outcome = await upsertRecordsWithOutcome(db, caller, table, inputs, {
+      ...options,
+      onConflict,
+      ignoreDuplicates,
+    });
+    rows = outcome.rows;
+    inserted = inputs.length === 0 || outcome.inserted > 0;
+  }
+  const total = query.prefer.count === null ? '*' : String(rows.length);
+  return {
+    status: inserted ? 201 : 200,
+    headers: writeHeaders(query, `*/${total}`),
+    body: representation(query, rows),
+  };
+}
+
+/** updateRows answers PATCH: the body's columns set on every row the filters select. */
+export async function updateRows(
+  db: Db,
+  caller: RestCaller,
+  table: TableDefinition,
+  query: RestQuery,
+  body: unknown,
+): Promise<RestReply> {
+  if (!isObject(body)) throw invalidJson();
+  for (const column of Object.keys(body)) {
+    if (columnTypeIn(table, column) === null) throw unknownBodyColumn(table.name, column);
+  }
+  checkSelect(query.select, table.name, (column) => columnTypeIn(table, column));
+  if (!hasFilters(query)) throw missingWhere('UPDATE');
+  const rows = await updateRecords(db, caller, table, conditionOf(query), body, singularCheck(query));
+  const payload = representation(query, rows);
+  return {
+    status: payload === undefined ? 204 : 200,
+    headers: writeHeaders(query, rangeHeader(0, rows.length, query.prefer.count === null ? null : rows.length)),
+    body: payload,
+  };
+}
+
+/** deleteRows answers DELETE: every row the filters select, returned as it was with return=representation. */
+export async function deleteRows(
+  db: Db,
+  caller: RestCaller,
+  table: TableDefinition,
+  query: RestQuery,
+): Promise<RestReply> {
+  checkSelect(query.select, table.name, (column) => columnTypeIn(table, column));
+  if (!hasFilters(query)) throw missingWhere('DELETE');
+  const rows = await deleteRecords(db, caller, table, conditionOf(query), singularCheck(query));
+  const body = representation(query, rows);
+  const total = query.prefer.count === null ? '*' : String(rows.length);
+  return { status: body === undefined ? 204 : 200, headers: writeHeaders(query, `*/${total}`), body };
+}

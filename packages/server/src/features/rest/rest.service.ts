@@ -1,0 +1,72 @@
+import { IDENTIFIER_PATTERN, TABLE_LIMITS } from '@basalt/shared';
+import type { Db } from '../../db/database.js';
+import { findTableByName } from '../tables/tables.service.js';
+import type { RestCaller } from './rest-gateway.js';
+import { RestQueryError, unacceptableMediaType } from './rest-query.errors.js';
+import type { RestQuery } from './rest-query.types.js';
+import { readRows } from './rest-read.js';
+import type { RestReply } from './rest-response.js';
+import { serveTables, TABLES_RESOURCE } from './rest-tables.js';
+import { deleteRows, insertRows, updateRows } from './rest-write.js';
+
+// The data API's operations (protocol §3): a parsed request on one resource of the caller — a table of
+// theirs, or `tables`, their definitions — in, a RestReply out. No HTTP here; the routes write the reply.
+
+export type { RestReply } from './rest-response.js';
+
+/** RestMethod is a verb the data API serves. */
+export type RestMethod = 'GET' | 'HEAD' | 'POST' | 'PATCH' | 'DELETE';
+
+/** RestRequest is one data-API request: the resource named in the path, the parsed query and the JSON body. */
+export interface RestRequest {
+  method: RestMethod;
+  resource: string;
+  query: RestQuery;
+  /** The parsed JSON body; undefined when there was none. */
+  body: unknown;
+}
+
+/** tableNotFound is PGRST205; another account's table of the same name is just as unknown. */
+export const tableNotFound = (name: string) =>
+  new RestQueryError(404, 'PGRST205', `Could not find the table 'public.${name}' in the schema cache`);
+
+/** rpcNotFound is PGRST202: Basalt has no functions to call (protocol §3.1). */
+export function rpcNotFound(fn: string, parameters: string[]): RestQueryError {
+  const named = parameters.length === 0 ? 'without parameters' : `with parameters ${parameters.join(', ')}`;
+  const signature = parameters.length === 0 ? `${fn} without parameters` : `${fn}(${parameters.join(', ')})`;
+  return new RestQueryError(
+    404,
+    'PGRST202',
+    `Could not find the function public.${signature} in the schema cache`,
+    `Searched for the function public.${fn} ${named} or with a single unnamed json/jsonb parameter, but no matches were found in the schema cache.`,
+  );
+}
+
+/** unsupportedMethod is PGRST117 for PUT (single-row upsert, protocol §4 P2) and other verbs. */
+export const unsupportedMethod = (method: string) =>
+  new RestQueryError(405, 'PGRST117', `Unsupported HTTP method: ${method}`);
+
+// A name no table can have needs no lookup.
+const couldBeTable = (name: string) => name.length <= TABLE_LIMITS.tableNameMax && IDENTIFIER_PATTERN.test(name);
+
+/** serveRest runs one data-API request for the caller. */
+export async function serveRest(db: Db, caller: RestCaller, request: RestRequest): Promise<RestReply> {
+  const { method, resource, query, body } = request;
+  // CSV (`.csv()`) is not produced yet (protocol §4, P2).
+  if (query.format === 'csv') throw unacceptableMediaType(['text/csv']);
+  if (resource === TABLES_RESOURCE) return serveTables(db, caller, method, query, body);
+  // The definition comes from the per-process cache: no schema read on the hot path.
+  const table = couldBeTable(resource) ? await findTableByName(db, caller.accountId, resource) : null;
+  if (!table) throw tableNotFound(resource);
+  switch (method) {
+    case 'GET':
+    case 'HEAD':
+      return readRows(db, caller, table, query, method === 'HEAD');
+    case 'POST':
+      return insertRows(db, caller, table, query, body);
+    case 'PATCH':
+      return updateRows(db, caller, table, query, body);
+    case 'DELETE':
+      return deleteRows(db, caller, table, query);
+  }
+}

@@ -1,0 +1,44 @@
+import type { Db } from '../../db/database.js';
+import { userTableName } from '../../db/identifiers.js';
+import { countActivity } from '../activity/activity.store.js';
+import { listTableDefinitions } from '../tables/tables.store.js';
+
+/** Stats are the dashboard's three cards (spec console-core §3 "Stats"). */
+export interface Stats {
+  /** The number of the account's activity entries. */
+  activities: number;
+  /** The storage the account's tables take, readable ("0 MB", "12.4 KB", "1.2 MB"). */
+  storageSize: string;
+  /** The number of the account's tables. */
+  tables: number;
+}
+
+const UNITS = ['KB', 'MB', 'GB', 'TB'];
+
+/** formatStorageSize renders a byte count for people: "0 MB" when empty (the console's default), else one decimal. */
+export function formatStorageSize(bytes: number): string {
+  if (!Number.isFinite(bytes) || bytes <= 0) return '0 MB';
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < UNITS.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value.toFixed(1)} ${UNITS[unit]}`;
+}
+
+/**
+ * getStats counts the account's activity and tables and measures its tables' storage: pages used, indexes
+ * included (SQLite's dbstat, PostgreSQL's pg_total_relation_size).
+ */
+export async function getStats(db: Db, accountId: string): Promise<Stats> {
+  const [activities, tables] = await Promise.all([
+    countActivity(db.kysely, accountId),
+    listTableDefinitions(db.kysely, accountId),
+  ]);
+  const bytes = await db.dialect.userTables.tablesSizeBytes(
+    db.kysely,
+    tables.map((t) => userTableName(t.id)),
+  );
+  return { activities, storageSize: formatStorageSize(bytes), tables: tables.length };
+}

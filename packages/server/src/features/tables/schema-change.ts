@@ -1,0 +1,138 @@
+import type { TableSchema } from '@basalt/shared';
+import type { SqlDialect } from '../../db/dialect/dialect.js';
+import {
+  addColumn,
+  changeRequired,
+  dropColumn,
+  dropUniqueIndexSql,
+  type Executor,
+  renameColumn,
+  uniqueIndexSql,
+} from '../../db/user-tables.js';
+import { columnTypeOf } from './column-types/registry.js';
+import {
+  countAllRows,
+  countDuplicateRows,
+  countNullRows,
+  selectColumnValues,
+  writeColumnValues,
+} from './schema-change.store.js';
+import {
+  applyPlanToSchema,
+  type SchemaChangePlan,
+  type SchemaPrecondition,
+  type SchemaStep,
+  schemaChangeRefused,
+} from './schema-plan.js';
+
+// Runs a planned schema change (schema-plan.ts) on the real table, inside the caller's transaction: before
+// each step its preconditions are counted against the table as the earlier steps left it, and the first one
+// that rows break refuses the change (409 naming the column and the count); the caller's rollback then
+// undoes every step. A retype converts each value with the column types' convertValue, the one definition of
+// what converts, on both engines: the values are read, the column is re-created with the new type, and the
+// converted values are written back.
+
+/** DroppedColumnData keeps the values of dropped columns by record id, so history can bring them back. */
+export type DroppedColumnData = Record<string, Record<string, unknown>>;
+
+interface Table {
+  id: number;
+  schema: TableSchema;
+}
+
+async function offendingRows(db: Executor, dialect: SqlDialect, table: Table, precondition: SchemaPrecondition) {
+  switch (precondition.check) {
+    case 'tableEmpty':
+      return countAllRows(db, table.id);
+    case 'noNulls':
+      return countNullRows(db, table.id, precondition.column);
+    case 'noDuplicates':
+      return countDuplicateRows(db, table.id, precondition.column);
+    case 'valuesConvert': {
+      const from = precondition.from ?? table.schema[precondition.column]?.type ?? 'text';
+      const to = columnTypeOf(precondition.to ?? from);
+      const values = await selectColumnValues(db, table.id, precondition.column);
+      const source = columnTypeOf(from);
+      return values.filter(({ value }) => !to.convertValue(source.fromStorage(value, dialect.name), from).ok).length;
+    }
+  }
+}
+
+async function retype(
+  db: Executor,
+  dialect: SqlDialect,
+  before: Table,
+  after: Table,
+  step: Extract<SchemaStep, { kind: 'retypeColumn' }>,
+) {
+  const source = columnTypeOf(step.from);
+  const target = columnTypeOf(step.to);
+  const converted = (await selectColumnValues(db, before.id, step.column)).map(({ id, value }) => {
+    const result = target.convertValue(source.fromStorage(value, dialect.name), step.from);
+    // The valuesConvert precondition ran first: a failure here means the rows changed under us.
+    if (!result.ok) throw new Error(`retype: value of record ${id} does not convert`);
+    return { id, value: target.toStorage(result.value, dialect.name) };
+  });
+  await dropColumn(db, before.id, step.column);
+  await addColumn(db, dialect, before.id, step.column, step.to);
+  const sqlType = target.sqlType[dialect.name];
+  await writeColumnValues(db, dialect, { tableId: before.id, column: step.column, sqlType }, converted);
+  if (after.schema[step.column]?.required) await changeRequired(db, dialect, after, step.column);
+}
+
+async function applyStep(db: Executor, dialect: SqlDialect, before: Table, after: Table, step: SchemaStep) {
+  switch (step.kind) {
+    case 'dropColumn':
+      return dropColumn(db, before.id, step.column);
+    case 'renameColumn':
+      return renameColumn(db, before.id, step.column, step.to, before.schema[step.column]?.unique ?? false);
+    case 'dropUnique':
+      return void (await dropUniqueIndexSql(before.id, step.column).execute(db));
+    case 'addUnique':
+      return void (await uniqueIndexSql(before.id, step.column).execute(db));
+    case 'dropRequired':
+    case 'setRequired':
+      return changeRequired(db, dialect, after, step.column);
+    case 'retypeColumn':
+      return retype(db, dialect, before, after, step);
+    case 'addColumn':
+      await addColumn(db, dialect, before.id, step.column, step.definition.type);
+      if (step.definition.required) await changeRequired(db, dialect, after, step.column);
+      if (step.definition.unique) await uniqueIndexSql(before.id, step.column).execute(db);
+      return;
+  }
+}
+
+/**
+ * applySchemaChange runs a plan's steps on a table inside the caller's transaction and returns the schema it
+ * ends with and the data of the columns it dropped; it throws the 409 of the first precondition rows break.
+ */
+export async function applySchemaChange(
+  db: Executor,
+  dialect: SqlDialect,
+  table: Table,
+  plan: SchemaChangePlan,
+): Promise<{ schema: TableSchema; dropped: DroppedColumnData }> {
+  let current: Table = { id: table.id, schema: table.schema };
+  const dropped: DroppedColumnData = {};
+  for (const [index, step] of plan.steps.entries()) {
+    for (const precondition of plan.preconditions.filter((p) => p.step === index)) {
+      const count = await offendingRows(db, dialect, current, precondition);
+      if (count > 0) throw schemaChangeRefused(precondition, count);
+    }
+    if (step.kind === 'dropColumn') {
+      const type = columnTypeOf(step.definition.type);
+      const values = await selectColumnValues(db, table.id, step.column);
+      dropped[step.column] = Object.fromEntries(
+        values.map(({ id, value }) => [id, type.fromStorage(value, dialect.name)]),
+      );
+    }
+    const next: Table = {
+      id: table.id,
+      schema: applyPlanToSchema(current.schema, { steps: [step], preconditions: [] }),
+    };
+    await applyStep(db, dialect, current, next, step);
+    current = next;
+  }
+  return { schema: current.schema, dropped };
+}

@@ -1,0 +1,324 @@
+import {
+  type ColumnDefinition,
+  type ColumnType,
+  findDuplicateName,
+  isSystemColumnDefinition,
+  isSystemColumnName,
+  systemColumnMessage,
+  type TableSchema,
+} from '@basalt/shared';
+import { identifierProblem } from '../../db/identifiers.js';
+import { ApiError } from '../../http/errors.js';
+import type { Conversion } from './column-types/column-type.js';
+import { columnTypes } from './column-types/registry.js';
+
+// A schema change is planned as a pure diff (STYLE.md, Server rule 6): planSchemaChange compares two schemas
+// and lists abstract steps in the order they must run; the store turns each step into SQL for its engine and
+// runs them all in one transaction. Steps name columns as they are called at that moment, so every step
+// after a rename uses the new name. Order: drops, renames, relaxed flags, retypes, adds, tightened flags.
+
+/** SchemaStep is one abstract change of a user table. */
+export type SchemaStep =
+  | { kind: 'dropColumn'; column: string; definition: ColumnDefinition }
+  | { kind: 'renameColumn'; column: string; to: string }
+  | { kind: 'dropUnique'; column: string; transient: boolean }
+  | { kind: 'dropRequired'; column: string }
+  | { kind: 'retypeColumn'; column: string; from: ColumnType; to: ColumnType; conversion: Conversion }
+  | { kind: 'addColumn'; column: string; definition: ColumnDefinition }
+  | { kind: 'setRequired'; column: string }
+  | { kind: 'addUnique'; column: string; transient: boolean };
+
+/** SchemaStepKind names the kinds of step. */
+export type SchemaStepKind = SchemaStep['kind'];
+
+/**
+ * PreconditionCheck is what the existing rows must satisfy, and what the store counts (offending rows):
+ * tableEmpty – every row; noNulls – rows where the column is NULL; noDuplicates – rows whose non-NULL value
+ * another row shares; valuesConvert – rows whose non-NULL value fails `columnTypes[to].convertValue(v, from)`.
+ */
+export type PreconditionCheck = 'tableEmpty' | 'noNulls' | 'noDuplicates' | 'valuesConvert';
+
+/**
+ * SchemaPrecondition is checked inside the transaction just before step `step` runs, against the table as
+ * the earlier steps left it; a count above zero refuses the whole change (refusalMessage) and rolls it back.
+ */
+export interface SchemaPrecondition {
+  step: number;
+  check: PreconditionCheck;
+  column: string;
+  /** The conversion to try, for valuesConvert. */
+  from?: ColumnType;
+  to?: ColumnType;
+  /** The refusal with placeholders {count}, {rows} (row/rows) and {have} (has/have); see refusalMessage. */
+  message: string;
+}
+
+/** SchemaChangePlan is the ordered steps of a change and the checks they need. */
+export interface SchemaChangePlan {
+  steps: SchemaStep[];
+  preconditions: SchemaPrecondition[];
+}
+
+/** SchemaChangeError is a change that cannot be planned (400) or that the rows refuse (409, schema_change_refused). */
+export class SchemaChangeError extends ApiError {
+  constructor(
+    message: string,
+    readonly column: string | null = null,
+    status = 400,
+    code = 'invalid_schema_change',
+  ) {
+    super(status, code, message, column === null ? {} : { fieldErrors: { [column]: [message] } });
+    this.name = 'SchemaChangeError';
+  }
+}
+
+/** refusalMessage fills a precondition's message with the number of offending rows. */
+export function refusalMessage(precondition: SchemaPrecondition, count: number): string {
+  return precondition.message
+    .replaceAll('{count}', String(count))
+    .replaceAll('{rows}', count === 1 ? 'row' : 'rows')
+    .replaceAll('{have}', count === 1 ? 'has' : 'have');
+}
+
+/** schemaChangeRefused is the 409 for a precondition that `count` rows break. */
+export function schemaChangeRefused(precondition: SchemaPrecondition, count: number): SchemaChangeError {
+  return new SchemaChangeError(refusalMessage(precondition, count), precondition.column, 409, 'schema_change_refused');
+}
+
+type Entry = [string, ColumnDefinition];
+
+// System columns are implicit: an exact system definition is dropped from the diff, anything else is refused.
+function userEntries(schema: TableSchema, side: 'prev' | 'next'): Entry[] {
+  const entries: Entry[] = [];
+  for (const [name, definition] of Object.entries(schema)) {
+    if (isSystemColumnName(name)) {
+      if (side === 'next' && !isSystemColumnDefinition(name, definition)) {
+        throw new SchemaChangeError(systemColumnMessage(name), name);
+      }
+      continue;
+    }
+    if (side === 'next') {
+      const problem = identifierProblem(name, 'column');
+      if (problem !== null) throw new SchemaChangeError(`${problem}: "${name}"`, name);
+    }
+    entries.push([name, definition]);
+  }
+  if (side === 'next') {
+    const duplicate = findDuplicateName(entries.map(([name]) => name));
+    if (duplicate !== null) {
+      throw new SchemaChangeError(
+        `Column names must be unique: "${duplicate}" is used twice (names ignore case)`,
+        duplicate,
+      );
+    }
+  }
+  return entries;
+}
+
+function checkRenames(
+  prev: Map<string, ColumnDefinition>,
+  next: Map<string, ColumnDefinition>,
+  renames: Record<string, string>,
+) {
+  const targets = new Set<string>();
+  for (const [from, to] of Object.entries(renames)) {
+    if (isSystemColumnName(from) || isSystemColumnName(to)) {
+      throw new SchemaChangeError(systemColumnMessage(isSystemColumnName(from) ? from : to), from);
+    }
+    if (!prev.has(from))
+      throw new SchemaChangeError(`Column "${from}" cannot be renamed: the table has no such column`, from);
+    if (!next.has(to)) {
+      throw new SchemaChangeError(
+        `Column "${from}" is renamed to "${to}", but the new schema has no column "${to}"`,
+        to,
+      );
+    }
+    if (targets.has(to)) throw new SchemaChangeError(`Two columns cannot both be renamed to "${to}"`, to);
+    targets.add(to);
+  }
+}
+
+// Renames run one at a time, so a rename whose new name is still held by another renamed column waits
+// for that one; a cycle (a swap) has no such order and is refused.
+function orderRenames(renames: Array<[string, string]>, live: Set<string>): Array<[string, string]> {
+  const ordered: Array<[string, string]> = [];
+  const pending = [...renames];
+  const names = new Set([...live].map((n) => n.toLowerCase()));
+  while (pending.length > 0) {
+    const index = pending.findIndex(
+      ([from, to]) => to.toLowerCase() === from.toLowerCase() || !names.has(to.toLowerCase()),
+    );
+    if (index === -1) {
+      const list = pending.map(([from, to]) => `"${from}" → "${to}"`).join(', ');
+      throw new SchemaChangeError(`Columns cannot swap names in one change (${list}); rename them in two changes`);
+    }
+    const [rename] = pending.splice(index, 1);
+    if (!rename) break;
+    names.delete(rename[0].toLowerCase());
+    names.add(rename[1].toLowerCase());
+    ordered.push(rename);
+  }
+  return ordered;
+}
+
+/**
+ * planSchemaChange diffs two schemas of one table into ordered steps and their preconditions. Renames are
+ * explicit (old name → new name); without one, a column missing from `next` is dropped and a new name is
+ * added — never guessed to be a rename. System columns (id, created_at, updated_at) are implicit and cannot
+ * be changed. Throws SchemaChangeError for a change that no data could make valid.
+ */
+export function planSchemaChange(
+  prev: TableSchema,
+  next: TableSchema,
+  renames: Record<string, string> = {},
+): SchemaChangePlan {
+  const prevEntries = userEntries(prev, 'prev');
+  const nextEntries = userEntries(next, 'next');
+  const prevMap = new Map(prevEntries);
+  const nextMap = new Map(nextEntries);
+  const activeRenames = Object.entries(renames).filter(([from, to]) => from !== to);
+  checkRenames(prevMap, nextMap, Object.fromEntries(activeRenames));
+
+  const renamedTo = new Map(activeRenames);
+  const renameTargets = new Set(renamedTo.values());
+  // Where each surviving column of prev ends up in next.
+  const survivors = new Map<string, string>();
+  for (const [name] of prevEntries) {
+    const target = renamedTo.get(name) ?? (nextMap.has(name) && !renameTargets.has(name) ? name : undefined);
+    if (target !== undefined) survivors.set(name, target);
+  }
+
+  const steps: SchemaStep[] = [];
+  const preconditions: SchemaPrecondition[] = [];
+  const require = (
+    check: PreconditionCheck,
+    column: string,
+    message: string,
+    extra: Partial<SchemaPrecondition> = {},
+  ) => preconditions.push({ step: steps.length - 1, check, column, message, ...extra });
+
+  for (const [name, definition] of prevEntries) {
+    if (!survivors.has(name)) steps.push({ kind: 'dropColumn', column: name, definition });
+  }
+  const live = new Set([...survivors.keys()]);
+  for (const [from, to] of orderRenames(activeRenames, live)) steps.push({ kind: 'renameColumn', column: from, to });
+
+  const changed = [...survivors].flatMap(([oldName, name]) => {
+    const before = prevMap.get(oldName);
+    const after = nextMap.get(name);
+    return before && after ? [{ name, before, after, retype: before.type !== after.type }] : [];
+  });
+  for (const { name, before, after, retype } of changed) {
+    if (before.unique && (!after.unique || retype)) {
+      steps.push({ kind: 'dropUnique', column: name, transient: after.unique });
+    }
+    if (before.required && !after.required) steps.push({ kind: 'dropRequired', column: name });
+  }
+  for (const { name, before, after, retype } of changed) {
+    if (!retype) continue;
+    const conversion = columnTypes[after.type].canConvertFrom(before.type);
+    steps.push({ kind: 'retypeColumn', column: name, from: before.type, to: after.type, conversion });
+    if (conversion !== 'always') {
+      require('valuesConvert', name, `Column "${name}" cannot be changed from ${before.type} to ${after.type}: {count} {rows} {have} a value that cannot be converted.`, {
+        from: before.type,
+        to: after.type,
+      });
+    }
+  }
+  const claimed = new Set(survivors.values());
+  for (const [name, definition] of nextEntries) {
+    if (claimed.has(name)) continue;
+    steps.push({ kind: 'addColumn', column: name, definition });
+    if (definition.required) {
+      require('tableEmpty', name, `Column "${name}" cannot be added as required: the table already has {count} {rows} and the new column has no value for them.`);
+    }
+  }
+  for (const { name, before, after, retype } of changed) {
+    if (after.required && !before.required) {
+      steps.push({ kind: 'setRequired', column: name });
+      require('noNulls', name, `Column "${name}" cannot be made required: {count} {rows} {have} no value.`);
+    }
+    if (after.unique && (!before.unique || retype)) {
+      steps.push({ kind: 'addUnique', column: name, transient: before.unique });
+      require('noDuplicates', name, `Column "${name}" cannot be made unique: {count} {rows} {have} a value that another row also has.`);
+    }
+  }
+  return { steps, preconditions };
+}
+
+/** applyPlanToSchema applies a plan's steps to a schema, purely: what the table's schema becomes. */
+export function applyPlanToSchema(prev: TableSchema, plan: SchemaChangePlan): TableSchema {
+  const entries: Entry[] = Object.entries(prev).map(([name, definition]) => [name, { ...definition }]);
+  const find = (column: string): Entry => {
+    const entry = entries.find(([name]) => name === column);
+    if (!entry) throw new SchemaChangeError(`Column "${column}" does not exist`, column);
+    return entry;
+  };
+  for (const step of plan.steps) {
+    switch (step.kind) {
+      case 'dropColumn':
+        entries.splice(entries.indexOf(find(step.column)), 1);
+        break;
+      case 'renameColumn':
+        find(step.column)[0] = step.to;
+        break;
+      case 'addColumn':
+        entries.push([step.column, { ...step.definition }]);
+        break;
+      case 'retypeColumn':
+        find(step.column)[1].type = step.to;
+        break;
+      case 'setRequired':
+      case 'dropRequired':
+        find(step.column)[1].required = step.kind === 'setRequired';
+        break;
+      case 'addUnique':
+      case 'dropUnique':
+        find(step.column)[1].unique = step.kind === 'addUnique';
+        break;
+    }
+  }
+  return Object.fromEntries(entries);
+}
+
+function describeDefinition(definition: ColumnDefinition): string {
+  return [definition.type, definition.required ? 'required' : '', definition.unique ? 'unique' : '']
+    .filter(Boolean)
+    .join(', ');
+}
+
+/**
+ * describePlan renders a plan as lines a person reads (the console's diff preview); the unique index that
+ * a retype drops and re-adds is not shown. An empty list means nothing changes.
+ */
+export function describePlan(plan: SchemaChangePlan): string[] {
+  return plan.steps.flatMap((step) => {
+    const line = describeStep(step);
+    return line === null ? [] : [line];
+  });
+}
+
+function describeStep(step: SchemaStep): string | null {
+  switch (step.kind) {
+    case 'dropColumn':
+      return `Drop column "${step.column}" (${describeDefinition(step.definition)}) and its data`;
+    case 'renameColumn':
+      return `Rename column "${step.column}" to "${step.to}"`;
+    case 'dropUnique':
+      return step.transient ? null : `Allow duplicate values in "${step.column}"`;
+    case 'dropRequired':
+      return `Make "${step.column}" optional`;
+    case 'retypeColumn': {
+      const check = step.conversion === 'always' ? '' : ' (every existing value must convert)';
+      return `Change "${step.column}" from ${step.from} to ${step.to}${check}`;
+    }
+    case 'addColumn':
+      return `Add column "${step.column}" (${describeDefinition(step.definition)})`;
+    case 'setRequired':
+      return `Make "${step.column}" required`;
+    case 'addUnique':
+      return step.transient ? null : `Make "${step.column}" unique`;
+    default:
+      return null;
+  }
+}

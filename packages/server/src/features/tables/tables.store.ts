@@ -1,0 +1,127 @@
+import type { TableSchema } from '@basalt/shared';
+import type { Kysely, Selectable } from 'kysely';
+import type { SystemDatabase, UserTablesTable } from '../../db/schema.js';
+import type { TableDefinition } from './table-definition.js';
+
+// The SQL of table definitions (the `user_tables` system table). The real tables are in db/user-tables.ts.
+
+type Db = Kysely<SystemDatabase>;
+type TableRow = Selectable<UserTablesTable>;
+
+function toDefinition(row: TableRow): TableDefinition {
+  return {
+    id: Number(row.id),
+    accountId: row.account_id,
+    name: row.name,
+    description: row.description,
+    schema: JSON.parse(row.schema) as TableSchema,
+    schemaVersion: Number(row.schema_version),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** NewTableRow is what creating a definition stores. */
+export interface NewTableRow {
+  accountId: string;
+  name: string;
+  description: string | null;
+  schema: TableSchema;
+  now: string;
+}
+
+/** insertTableDefinition stores a new definition and returns it with its id. */
+export async function insertTableDefinition(db: Db, row: NewTableRow): Promise<TableDefinition> {
+  const inserted = await db
+    .insertInto('user_tables')
+    .values({
+      account_id: row.accountId,
+      name: row.name,
+      name_key: row.name.toLowerCase(),
+      description: row.description,
+      schema: JSON.stringify(row.schema),
+      schema_version: 1,
+      created_at: row.now,
+      updated_at: row.now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return toDefinition(inserted);
+}
+
+/** findTableDefinitionById reads one definition of an account, or null. */
+export async function findTableDefinitionById(db: Db, accountId: string, id: number): Promise<TableDefinition | null> {
+  const row = await db
+    .selectFrom('user_tables')
+    .selectAll()
+    .where('id', '=', id)
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
+  return row ? toDefinition(row) : null;
+}
+
+/** findTableDefinitionByName reads an account's definition by name, ignoring case, or null. */
+export async function findTableDefinitionByName(
+  db: Db,
+  accountId: string,
+  name: string,
+): Promise<TableDefinition | null> {
+  const row = await db
+    .selectFrom('user_tables')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('name_key', '=', name.toLowerCase())
+    .executeTakeFirst();
+  return row ? toDefinition(row) : null;
+}
+
+/** listTableDefinitions lists an account's definitions, newest first. */
+export async function listTableDefinitions(db: Db, accountId: string): Promise<TableDefinition[]> {
+  const rows = await db
+    .selectFrom('user_tables')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .orderBy('id', 'desc')
+    .execute();
+  return rows.map(toDefinition);
+}
+
+/** countTableDefinitions counts an account's tables. */
+export async function countTableDefinitions(db: Db, accountId: string): Promise<number> {
+  const row = await db
+    .selectFrom('user_tables')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/** TableDefinitionPatch is a change of a definition's name, description or schema. */
+export interface TableDefinitionPatch {
+  name?: string;
+  description?: string | null;
+  schema?: TableSchema;
+  now: string;
+}
+
+/** updateTableDefinition changes a definition, bumps its version, and returns it as it now is. */
+export async function updateTableDefinition(db: Db, id: number, patch: TableDefinitionPatch): Promise<TableDefinition> {
+  const updated = await db
+    .updateTable('user_tables')
+    .set((eb) => ({
+      ...(patch.name === undefined ? {} : { name: patch.name, name_key: patch.name.toLowerCase() }),
+      ...(patch.description === undefined ? {} : { description: patch.description }),
+      ...(patch.schema === undefined ? {} : { schema: JSON.stringify(patch.schema) }),
+      schema_version: eb('schema_version', '+', 1),
+      updated_at: patch.now,
+    }))
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return toDefinition(updated);
+}
+
+/** deleteTableDefinition removes a definition (its history stays). */
+export async function deleteTableDefinition(db: Db, id: number): Promise<void> {
+  await db.deleteFrom('user_tables').where('id', '=', id).execute();
+}

@@ -1,0 +1,54 @@
+import type { FastifyRequest } from 'fastify';
+import type { ApiError } from './errors.js';
+
+/** ErrorFamily names the four error body shapes of DESIGN.md "APIs". */
+export type ErrorFamily = 'auth' | 'rest' | 'console' | 'public';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** errorFamily overrides the family a route's errors are formatted in. */
+    errorFamily?: ErrorFamily;
+  }
+}
+
+/** errorFamilyOf picks the family from the route's config, else from the path. */
+export function errorFamilyOf(request: FastifyRequest): ErrorFamily {
+  const configured = request.routeOptions?.config?.errorFamily;
+  if (configured) return configured;
+  const url = request.url;
+  if (url.startsWith('/auth/v1') || url.startsWith('/.well-known')) return 'auth';
+  if (url.startsWith('/rest/v1')) return 'rest';
+  if (url.startsWith('/api/table/') || url === '/api/table') return 'public';
+  return 'console';
+}
+
+/** formatError renders an ApiError as the body its family's clients expect. */
+export function formatError(family: ErrorFamily, error: ApiError): Record<string, unknown> {
+  const { details } = error;
+  switch (family) {
+    case 'auth':
+      return { code: error.status, error_code: error.code, msg: error.message, ...details.extra };
+    case 'rest':
+      return {
+        code: error.code,
+        details: typeof details.details === 'string' ? details.details : null,
+        hint: details.hint ?? null,
+        message: error.message,
+      };
+    case 'public':
+      return {
+        error: {
+          code: error.code.toUpperCase(),
+          message: error.message,
+          details: details.fieldErrors ?? details.details ?? null,
+        },
+      };
+    case 'console':
+      return {
+        message: error.message,
+        code: error.code,
+        ...(details.fieldErrors ? { validationErrors: details.fieldErrors } : {}),
+        ...(details.details ? { details: details.details } : {}),
+      };
+  }
+}

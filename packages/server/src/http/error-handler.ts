@@ -1,0 +1,74 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ZodError } from 'zod';
+import { type ErrorFamily, errorFamilyOf, formatError } from './error-family.js';
+import { ApiError, invalid } from './errors.js';
+import { fieldErrorsOf } from './validation.js';
+
+const BAD_JSON: Record<ErrorFamily, [string, string]> = {
+  auth: ['bad_json', 'Could not parse request body as JSON'],
+  rest: ['PGRST102', 'Empty or invalid json'],
+  console: ['bad_json', 'The request body is not valid JSON'],
+  public: ['invalid_json', 'The request body is not valid JSON'],
+};
+
+const UNEXPECTED: Record<ErrorFamily, [string, string]> = {
+  auth: ['unexpected_failure', 'Unexpected failure, please check server logs for more information'],
+  rest: ['PGRST000', 'Unexpected failure, please check server logs for more information'],
+  console: ['internal_error', 'Something went wrong on the server. Please try again.'],
+  public: ['internal_error', 'Something went wrong on the server. Please try again.'],
+};
+
+function isFastifyError(error: unknown): error is FastifyError {
+  return error instanceof Error && typeof (error as FastifyError).statusCode === 'number';
+}
+
+/** toApiError turns anything thrown while handling a request into an ApiError, or null if unexpected. */
+export function toApiError(error: unknown, family: ErrorFamily, bodyLimit: number): ApiError | null {
+  if (error instanceof ApiError) return error;
+  if (error instanceof ZodError) return invalid(fieldErrorsOf(error));
+  if (!isFastifyError(error)) return null;
+  const status = error.statusCode ?? 500;
+  if (status >= 500) return null;
+  if (status === 413) {
+    const limit = `${Math.round(bodyLimit / 1024)} KiB`;
+    return new ApiError(413, 'payload_too_large', `The request body is larger than the ${limit} this server accepts.`);
+  }
+  if (status === 415) {
+    return new ApiError(
+      415,
+      'unsupported_media_type',
+      'Send the request body as JSON (Content-Type: application/json).',
+    );
+  }
+  if (
+    error instanceof SyntaxError ||
+    error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ||
+    error.code === 'FST_ERR_CTP_INVALID_JSON_BODY'
+  ) {
+    const [code, message] = BAD_JSON[family];
+    return new ApiError(400, code, message);
+  }
+  if (status === 429) return new ApiError(429, 'rate_limited', error.message);
+  return new ApiError(status, error.code?.toLowerCase() ?? 'bad_request', error.message);
+}
+
+/** sendApiError writes an ApiError in the request's family shape. */
+export function sendApiError(request: FastifyRequest, reply: FastifyReply, error: ApiError): FastifyReply {
+  for (const [name, value] of Object.entries(error.details.headers ?? {})) reply.header(name, value);
+  return reply
+    .status(error.status)
+    .type('application/json; charset=utf-8')
+    .send(formatError(errorFamilyOf(request), error));
+}
+
+/** installErrorHandler maps every error to its family's JSON; unexpected ones become a bare 500 and a log line. */
+export function installErrorHandler(app: FastifyInstance, bodyLimit: number): void {
+  app.setErrorHandler((error, request, reply) => {
+    const family = errorFamilyOf(request);
+    const apiError = toApiError(error, family, bodyLimit);
+    if (apiError) return sendApiError(request, reply, apiError);
+    request.log.error({ err: error }, 'unexpected error while handling a request');
+    const [code, message] = UNEXPECTED[family];
+    return sendApiError(request, reply, new ApiError(500, code, message));
+  });
+}

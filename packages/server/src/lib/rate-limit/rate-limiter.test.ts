@@ -1,0 +1,59 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer } from '../../features/auth/auth.fixtures.js';
+import { type TestServer, testDialects } from '../../testing/test-server.js';
+import { createRateLimiter } from './rate-limiter.js';
+
+describe.each(testDialects)('createRateLimiter on %s', (dialect) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer(dialect);
+  });
+  afterAll(() => server.close());
+  const db = () => server.app.basalt.db.kysely;
+  const clock = (start: number) => {
+    const state = { ms: start };
+    return { now: () => new Date(state.ms), state };
+  };
+  const rule = { limit: 2, windowSeconds: 60 };
+
+  it('allows `limit` hits per window, then says when the window ends', async () => {
+    const { now, state } = clock(Date.UTC(2030, 0, 1, 0, 0, 10));
+    const limiter = createRateLimiter(db(), { now });
+    const results = [await limiter.hit('a', rule), await limiter.hit('a', rule), await limiter.hit('a', rule)];
+    expect(results.map((r) => r.allowed)).toEqual([true, true, false]);
+    expect(results[2]).toMatchObject({ count: 3, retryAfterSeconds: 50 });
+    state.ms += 50_000;
+    expect((await limiter.hit('a', rule)).allowed).toBe(true);
+  });
+
+  it('keeps keys and window lengths apart', async () => {
+    const { now } = clock(Date.UTC(2030, 0, 2));
+    const limiter = createRateLimiter(db(), { now });
+    await limiter.hit('b', rule);
+    await limiter.hit('b', rule);
+    expect((await limiter.hit('c', rule)).allowed).toBe(true);
+    expect((await limiter.hit('b', { limit: 2, windowSeconds: 300 })).allowed).toBe(true);
+  });
+
+  it('shares counters between limiters (server processes) on one database', async () => {
+    const { now } = clock(Date.UTC(2030, 0, 3));
+    const [one, two] = [createRateLimiter(db(), { now }), createRateLimiter(db(), { now })];
+    const hits = await Promise.all([one.hit('d', rule), two.hit('d', rule), one.hit('d', rule), two.hit('d', rule)]);
+    expect(hits.map((h) => h.count).sort()).toEqual([1, 2, 3, 4]);
+    expect(hits.filter((h) => h.allowed)).toHaveLength(2);
+  });
+
+  it('sweeps windows older than an hour', async () => {
+    const { now, state } = clock(Date.UTC(2030, 0, 4));
+    await createRateLimiter(db(), { now }).hit('old', rule);
+    state.ms += 2 * 3600_000;
+    await createRateLimiter(db(), { now }).hit('new', rule);
+    const keys = (await db().selectFrom('rate_limits').select('key').execute()).map((r) => r.key);
+    expect(keys).toContain('new@60');
+    expect(keys).not.toContain('old@60');
+  });
+
+  it('refuses windows longer than an hour', async () => {
+    await expect(createRateLimiter(db()).hit('e', { limit: 1, windowSeconds: 7200 })).rejects.toThrow(/at most/);
+  });
+});

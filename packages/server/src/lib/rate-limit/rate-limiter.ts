@@ -1,0 +1,53 @@
+import type { Kysely } from 'kysely';
+import type { SystemDatabase } from '../../db/schema.js';
+import { countHit, deleteWindowsBefore } from './rate-limit.store.js';
+
+// Counters older than the longest window are useless; they are swept at most once a minute per process.
+const MAX_WINDOW_SECONDS = 3600;
+const SWEEP_EVERY_MS = 60_000;
+
+/** RateLimit is a number of hits allowed per fixed window. */
+export interface RateLimit {
+  limit: number;
+  /** Window length in seconds (at most one hour). */
+  windowSeconds: number;
+}
+
+/** RateLimitResult says whether a hit was allowed and, if not, when the window ends. */
+export interface RateLimitResult {
+  allowed: boolean;
+  count: number;
+  retryAfterSeconds: number;
+}
+
+/** RateLimiter counts hits per key in fixed windows stored in the database (shared by every process). */
+export interface RateLimiter {
+  /** hit counts one attempt against `key` and tells whether it stays within the limit. */
+  hit(key: string, rule: RateLimit): Promise<RateLimitResult>;
+}
+
+/** createRateLimiter builds a limiter over the rate_limits table; `now` is injectable for tests. */
+export function createRateLimiter(db: Kysely<SystemDatabase>, options: { now?: () => Date } = {}): RateLimiter {
+  const now = options.now ?? (() => new Date());
+  let lastSweep = 0;
+
+  return {
+    async hit(key, { limit, windowSeconds }) {
+      if (windowSeconds > MAX_WINDOW_SECONDS) throw new Error(`rate-limit windows are at most ${MAX_WINDOW_SECONDS}s`);
+      const nowMs = now().getTime();
+      const nowSeconds = Math.floor(nowMs / 1000);
+      const windowStart = nowSeconds - (nowSeconds % windowSeconds);
+      if (nowMs - lastSweep > SWEEP_EVERY_MS) {
+        lastSweep = nowMs;
+        await deleteWindowsBefore(db, nowSeconds - MAX_WINDOW_SECONDS);
+      }
+      // The key carries the window length, so rules with different windows never share a counter.
+      const count = await countHit(db, `${key}@${windowSeconds}`, windowStart);
+      return {
+        allowed: count <= limit,
+        count,
+        retryAfterSeconds: Math.max(1, windowStart + windowSeconds - nowSeconds),
+      };
+    },
+  };
+}

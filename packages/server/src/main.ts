@@ -1,0 +1,120 @@
+#!/usr/bin/env node
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { buildApp } from './app.js';
+import { type Config, loadConfig } from './config.js';
+import { type Db, migrateToLatest, openDatabase } from './db/database.js';
+import { createTokenService } from './features/auth/tokens.service.js';
+
+const USAGE = `Usage: basalt [command] [options]
+
+Commands:
+  serve           Serve the console and the APIs (default)
+  migrate         Run pending database migrations and exit
+  create-admin    Create an instance administrator: --email, --password, [--username]
+  keys            Print the instance's anon and service keys
+
+Options of serve: --port, --host (they override PORT and HOST)
+Configuration comes from the environment: see the README.`;
+
+// The built console sits beside the server package: packages/console/dist.
+function defaultConsoleDir(): string | null {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const candidate = path.resolve(here, '../../console/dist');
+  return fs.existsSync(path.join(candidate, 'index.html')) ? candidate : null;
+}
+
+async function serve(config: Config): Promise<void> {
+  const app = await buildApp(config);
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    // close() stops accepting, waits for in-flight requests, then runs onClose (the database).
+    await app.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  await app.listen({ port: config.port, host: config.host });
+  const shown = config.host === '0.0.0.0' || config.host === '127.0.0.1' ? 'localhost' : config.host;
+  app.log.info(
+    { database: app.basalt.db.dialect.name, console: config.consoleDir ? 'served' : 'not built' },
+    `Basalt is running at http://${shown}:${config.port}`,
+  );
+}
+
+async function withDatabase<T>(config: Config, fn: (db: Db, applied: string[]) => Promise<T>): Promise<T> {
+  const db = openDatabase(config);
+  try {
+    return await fn(db, await migrateToLatest(db));
+  } finally {
+    await db.close();
+  }
+}
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      email: { type: 'string' },
+      password: { type: 'string' },
+      username: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const command = positionals[0] ?? 'serve';
+  if (values.help || command === 'help') {
+    console.log(USAGE);
+    return 0;
+  }
+  const env = {
+    ...process.env,
+    ...(values.port ? { PORT: values.port } : {}),
+    ...(values.host ? { HOST: values.host } : {}),
+  };
+  const base = loadConfig(env);
+  const config: Config = { ...base, consoleDir: base.consoleDir ?? defaultConsoleDir() };
+
+  switch (command) {
+    case 'serve':
+      await serve(config);
+      return -1;
+    case 'migrate': {
+      const applied = await withDatabase(config, async (_db, applied) => applied);
+      console.log(applied.length ? `Applied migrations: ${applied.join(', ')}` : 'The database is up to date.');
+      return 0;
+    }
+    case 'keys':
+      return withDatabase(config, async (db) => {
+        const tokens = await createTokenService(db.kysely, { issuer: `${config.siteUrl}/auth/v1` });
+        console.log(`API URL:          ${config.siteUrl}`);
+        console.log(`anon key:         ${tokens.anonKey}`);
+        console.log(`service_role key: ${tokens.serviceKey}`);
+        return 0;
+      });
+    case 'create-admin': {
+      const { createAdminFromCli } = await import('./features/auth/admin-cli.js');
+      return withDatabase(config, (db) => createAdminFromCli(db, config, values));
+    }
+    default:
+      console.error(`Unknown command "${command}".\n\n${USAGE}`);
+      return 2;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exit(code);
+  },
+  (error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  },
+);

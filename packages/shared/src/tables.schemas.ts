@@ -1,0 +1,234 @@
+import { z } from 'zod';
+
+/** COLUMN_TYPES lists the column types of DESIGN.md "Data"; adding one is one member here plus its files. */
+export const COLUMN_TYPES = ['text', 'number', 'boolean', 'date', 'json', 'array'] as const;
+
+/** columnTypeSchema is one of the six column types. */
+export const columnTypeSchema = z.enum(COLUMN_TYPES, {
+  error: 'Column type must be one of: text, number, boolean, date, json, array',
+});
+/** ColumnType is one of COLUMN_TYPES. */
+export type ColumnType = z.infer<typeof columnTypeSchema>;
+
+/** TABLE_LIMITS are the name, description and size limits of tables (DESIGN.md "Data", spec console-core §5). */
+export const TABLE_LIMITS = {
+  tableNameMin: 3,
+  tableNameMax: 63,
+  columnNameMin: 1,
+  columnNameMax: 63,
+  descriptionMax: 500,
+  // PostgreSQL allows 1,600 columns per table; far fewer keeps rows and forms usable.
+  columnsMax: 500,
+} as const;
+
+/** IDENTIFIER_PATTERN is the shape of table and column names: a letter, then letters, digits or underscores. */
+export const IDENTIFIER_PATTERN = /^[A-Za-z][A-Za-z0-9_]*$/;
+
+/**
+ * RESERVED_TABLE_NAMES are names a table may not take (compared case-insensitively): Basalt's own `/api`
+ * routes (a table is also reachable as `/api/<name>`), `/rest/v1/tables` and PostgREST's reserved paths.
+ * Hyphenated entries can never pass the name rules; they are listed so the route list reads complete.
+ */
+export const RESERVED_TABLE_NAMES: readonly string[] = [
+  'activity',
+  'api',
+  'auth',
+  'billing',
+  'checkpoints',
+  'config',
+  'csrf-token',
+  'csrf_token',
+  'docs',
+  'documentation',
+  'edge',
+  'edge-functions',
+  'edge_functions',
+  'functions',
+  'graphql',
+  'health',
+  'history',
+  'jwks',
+  'keys',
+  'logs',
+  'openapi',
+  'profile',
+  'projects',
+  'realtime',
+  'rest',
+  'rpc',
+  'schema',
+  'secrets',
+  'settings',
+  'sql',
+  'stats',
+  'storage',
+  'table',
+  'tables',
+  'user',
+  'users',
+];
+
+const reservedTableNames = new Set(RESERVED_TABLE_NAMES);
+
+/** isReservedTableName tells whether a name is reserved for Basalt's routes, ignoring case. */
+export function isReservedTableName(name: string): boolean {
+  return reservedTableNames.has(name.toLowerCase());
+}
+
+/** ColumnDefinition is one column of a table schema. */
+export interface ColumnDefinition {
+  type: ColumnType;
+  required: boolean;
+  unique: boolean;
+}
+
+/**
+ * SYSTEM_COLUMNS are the columns every user table has (DESIGN.md "Data"). A submitted schema may name one
+ * of them only with exactly this definition (the console's create form starts with the `id` column); it then
+ * stands for the system column, never for a user column.
+ */
+export const SYSTEM_COLUMNS: Readonly<Record<'id' | 'created_at' | 'updated_at', Readonly<ColumnDefinition>>> = {
+  id: { type: 'number', required: true, unique: true },
+  created_at: { type: 'date', required: true, unique: false },
+  updated_at: { type: 'date', required: true, unique: false },
+};
+
+/** RESERVED_COLUMN_NAMES are the system columns' names; no user column may take one (any case). */
+export const RESERVED_COLUMN_NAMES: readonly string[] = Object.keys(SYSTEM_COLUMNS);
+
+/** isSystemColumnName tells whether a name is a system column's, ignoring case. */
+export function isSystemColumnName(name: string): boolean {
+  return RESERVED_COLUMN_NAMES.includes(name.toLowerCase());
+}
+
+/** isSystemColumnDefinition tells whether a column is exactly the system column of that (lower-case) name. */
+export function isSystemColumnDefinition(name: string, definition: ColumnDefinition): boolean {
+  const system = Object.entries(SYSTEM_COLUMNS).find(([n]) => n === name)?.[1];
+  return (
+    system !== undefined &&
+    definition.type === system.type &&
+    definition.required === system.required &&
+    definition.unique === system.unique
+  );
+}
+
+function describeSystemColumn(name: string): string {
+  const system = Object.entries(SYSTEM_COLUMNS).find(([n]) => n === name.toLowerCase())?.[1];
+  if (!system) return '';
+  const flags = [system.required ? 'required' : '', system.unique ? 'unique' : ''].filter(Boolean).join(', ');
+  return `${system.type}${flags ? `, ${flags}` : ''}`;
+}
+
+/** systemColumnMessage is the refusal for a schema that redefines a system column. */
+export function systemColumnMessage(name: string): string {
+  return `"${name}" is a system column (${describeSystemColumn(name)}) and cannot be defined or changed`;
+}
+
+/** findDuplicateName returns the first name that repeats an earlier one ignoring case, or null. */
+export function findDuplicateName(names: Iterable<string>): string | null {
+  const seen = new Set<string>();
+  for (const name of names) {
+    const key = name.toLowerCase();
+    if (seen.has(key)) return name;
+    seen.add(key);
+  }
+  return null;
+}
+
+/** tableNameSchema is a table's name: 3–63 letters, digits and underscores, starting with a letter, not reserved. */
+export const tableNameSchema = z
+  .string({ error: 'Table name is required' })
+  .min(TABLE_LIMITS.tableNameMin, 'Table name must be at least 3 characters')
+  .max(TABLE_LIMITS.tableNameMax, 'Table name cannot exceed 63 characters')
+  .regex(IDENTIFIER_PATTERN, 'Table name must start with a letter and contain only letters, numbers and underscores')
+  .refine((name) => !isReservedTableName(name), {
+    error: (issue) => `"${String(issue.input)}" is a reserved name; choose another table name`,
+  });
+
+/** columnNameSchema is a column's name: 1–63 letters, digits and underscores, starting with a letter. */
+export const columnNameSchema = z
+  .string({ error: 'Column name is required' })
+  .min(TABLE_LIMITS.columnNameMin, 'Column name is required')
+  .max(TABLE_LIMITS.columnNameMax, 'Column name cannot exceed 63 characters')
+  .regex(IDENTIFIER_PATTERN, 'Column name must start with a letter and contain only letters, numbers and underscores');
+
+/** columnDefinitionSchema is a column's type and flags; the flags default to false. */
+export const columnDefinitionSchema = z.object({
+  type: columnTypeSchema,
+  required: z.boolean({ error: 'Required must be true or false' }).default(false),
+  unique: z.boolean({ error: 'Unique must be true or false' }).default(false),
+});
+
+/**
+ * tableSchemaSchema maps column names to definitions. Names follow columnNameSchema, are unique ignoring case,
+ * and a system column's name is accepted only with its exact system definition (see SYSTEM_COLUMNS).
+ */
+export const tableSchemaSchema = z
+  .record(z.string(), columnDefinitionSchema, { error: 'Schema must be an object of columns' })
+  .superRefine((schema, ctx) => {
+    const names = Object.keys(schema);
+    if (names.length > TABLE_LIMITS.columnsMax) {
+      ctx.addIssue({ code: 'custom', message: `A table can have at most ${TABLE_LIMITS.columnsMax} columns` });
+    }
+    for (const name of names) {
+      const checked = columnNameSchema.safeParse(name);
+      if (!checked.success) {
+        for (const issue of checked.error.issues)
+          ctx.addIssue({ code: 'custom', message: issue.message, path: [name] });
+        continue;
+      }
+      const definition = schema[name];
+      if (definition && isSystemColumnName(name) && !isSystemColumnDefinition(name, definition)) {
+        ctx.addIssue({ code: 'custom', message: systemColumnMessage(name), path: [name] });
+      }
+    }
+    const duplicate = findDuplicateName(names);
+    if (duplicate !== null) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `Column names must be unique: "${duplicate}" is used twice (names ignore case)`,
+        path: [duplicate],
+      });
+    }
+  });
+/** TableSchema maps each column name to its definition, in column order. */
+export type TableSchema = Record<string, ColumnDefinition>;
+
+/** tableDescriptionSchema is an optional description of at most 500 characters. */
+export const tableDescriptionSchema = z
+  .string({ error: 'Description must be text' })
+  .max(TABLE_LIMITS.descriptionMax, 'Description cannot exceed 500 characters')
+  .nullish();
+
+/** createTableSchema is what creating a table accepts (POST /api/tables, /rest/v1/tables insert). */
+export const createTableSchema = z.object({
+  name: tableNameSchema,
+  description: tableDescriptionSchema,
+  schema: tableSchemaSchema.refine((schema) => Object.keys(schema).length > 0, 'At least one column is required'),
+});
+/** CreateTableInput is what a client sends to create a table (flags may be left out). */
+export type CreateTableInput = z.input<typeof createTableSchema>;
+/** CreateTableRequest is a validated create request, flags filled in. */
+export type CreateTableRequest = z.output<typeof createTableSchema>;
+
+/**
+ * updateTableSchema is a change of an existing table: a new name or description, and/or the complete new
+ * schema with explicit column renames (old name → new name); a renamed column is never guessed.
+ */
+export const updateTableSchema = z.object({
+  name: tableNameSchema.optional(),
+  description: tableDescriptionSchema,
+  schema: tableSchemaSchema.optional(),
+  renames: z
+    .record(columnNameSchema, columnNameSchema, { error: 'Renames must map old to new column names' })
+    .optional(),
+});
+/** UpdateTableInput is what a client sends to change a table. */
+export type UpdateTableInput = z.input<typeof updateTableSchema>;
+/** UpdateTableRequest is a validated change request. */
+export type UpdateTableRequest = z.output<typeof updateTableSchema>;
+
+/** userColumnsOf drops the system columns from a validated schema, leaving the user's columns in order. */
+export function userColumnsOf(schema: TableSchema): TableSchema {
+  return Object.fromEntries(Object.entries(schema).filter(([name]) => !isSystemColumnName(name)));
+}
