@@ -6,10 +6,18 @@ import { Card, CardDescription, CardHeader, CardTitle } from '@/components/ui/ca
 import { EmptyState } from '@/components/ui/empty-state';
 import { RelativeTime } from '@/components/ui/relative-time';
 import { Skeleton } from '@/components/ui/skeleton';
+import { SkeletonTableRows } from '@/components/ui/skeleton-table-rows';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { useTablesQuery } from '@/features/tables/tables.queries';
 import { errorMessage } from '@/lib/api-errors';
 import { useRecordCounts } from './dashboard.queries';
+
+const SKELETON_CELLS = [
+  { skeleton: 'h-4 w-28' },
+  { skeleton: 'ml-auto h-4 w-10' },
+  { skeleton: 'h-4 w-20' },
+  { skeleton: 'ml-auto h-7 w-14' },
+];
 
 /** DASHBOARD_SKELETON_ROWS is how many placeholder rows the panel shows while loading (spec console-core §9). */
 export const DASHBOARD_SKELETON_ROWS = 3;
@@ -45,51 +53,37 @@ export function DatabaseTablesPanel() {
           </TableRow>
         </TableHeader>
         <TableBody>
-          {tables.isPending
-            ? Array.from({ length: DASHBOARD_SKELETON_ROWS }, (_, i) => (
-                // biome-ignore lint/suspicious/noArrayIndexKey: placeholders have no identity.
-                <TableRow key={i} data-testid="dashboard-skeleton-row">
-                  <TableCell>
-                    <Skeleton className="h-4 w-28" />
+          {tables.isPending ? (
+            <SkeletonTableRows rows={DASHBOARD_SKELETON_ROWS} cells={SKELETON_CELLS} testId="dashboard-skeleton-row" />
+          ) : (
+            tables.data.map((table, index) => {
+              const count = counts[index];
+              return (
+                <TableRow key={table.id}>
+                  <TableCell className="max-w-40 truncate font-medium">{table.name}</TableCell>
+                  <TableCell className="text-right tabular-nums">
+                    {count?.isPending ? (
+                      <Skeleton className="ml-auto h-4 w-10" />
+                    ) : count?.data !== undefined ? (
+                      count.data.toLocaleString('en-US')
+                    ) : (
+                      '—'
+                    )}
                   </TableCell>
-                  <TableCell>
-                    <Skeleton className="ml-auto h-4 w-10" />
+                  <TableCell className="text-muted-foreground">
+                    <RelativeTime value={table.createdAt} />
                   </TableCell>
-                  <TableCell>
-                    <Skeleton className="h-4 w-20" />
-                  </TableCell>
-                  <TableCell>
-                    <Skeleton className="ml-auto h-7 w-14" />
+                  <TableCell className="text-right">
+                    <Button asChild variant="ghost" size="sm">
+                      <Link to={`/tables/${table.id}`} aria-label={`View ${table.name}`}>
+                        View
+                      </Link>
+                    </Button>
                   </TableCell>
                 </TableRow>
-              ))
-            : tables.data.map((table, index) => {
-                const count = counts[index];
-                return (
-                  <TableRow key={table.id}>
-                    <TableCell className="max-w-40 truncate font-medium">{table.name}</TableCell>
-                    <TableCell className="text-right tabular-nums">
-                      {count?.isPending ? (
-                        <Skeleton className="ml-auto h-4 w-10" />
-                      ) : count?.data !== undefined ? (
-                        count.data.toLocaleString('en-US')
-                      ) : (
-                        '—'
-                      )}
-                    </TableCell>
-                    <TableCell className="text-muted-foreground">
-                      <RelativeTime value={table.createdAt} />
-                    </TableCell>
-                    <TableCell className="text-right">
-                      <Button asChild variant="ghost" size="sm">
-                        <Link to={`/tables/${table.id}`} aria-label={`View ${table.name}`}>
-                          View
-                        </Link>
-                      </Button>
-                    </TableCell>
-                  </TableRow>
-                );
-              })}
+              );
+            })
+          )}
         </TableBody>
       </Table>
     );

@@ -5,12 +5,14 @@ import { Button } from '@/components/ui/button';
 import { Card, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { formatDate, formatRelativeTime } from '@/components/ui/relative-time';
-import { Skeleton } from '@/components/ui/skeleton';
+import { SkeletonTableRows } from '@/components/ui/skeleton-table-rows';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { errorMessage } from '@/lib/api-errors';
 import { CreateApiKeyDialog } from './CreateApiKeyDialog';
 import { DeleteApiKeyDialog } from './DeleteApiKeyDialog';
 import { useApiKeysQuery } from './keys.queries';
+
+const SKELETON_CELLS = [{ skeleton: 'h-4 w-32' }, { skeleton: 'h-4 w-24' }, { skeleton: 'ml-auto size-7' }];
 
 /** ApiKeysTab lists the account's API keys, creates them (showing the secret once) and deletes them. */
 export function ApiKeysTab() {
@@ -56,45 +58,34 @@ export function ApiKeysTab() {
           </TableRow>
         </TableHeader>
         <TableBody>
-          {keys.isPending
-            ? Array.from({ length: 3 }, (_, i) => (
-                // biome-ignore lint/suspicious/noArrayIndexKey: placeholders have no identity.
-                <TableRow key={i}>
-                  <TableCell>
-                    <Skeleton className="h-4 w-32" />
-                  </TableCell>
-                  <TableCell>
-                    <Skeleton className="h-4 w-24" />
-                  </TableCell>
-                  <TableCell>
-                    <Skeleton className="ml-auto size-7" />
-                  </TableCell>
-                </TableRow>
-              ))
-            : keys.data.map((key) => (
-                <TableRow key={key.id}>
-                  <TableCell>
-                    <div className="grid gap-0.5">
-                      <span className="font-medium break-all">{key.name}</span>
-                      <code className="font-mono text-xs text-muted-foreground">{key.prefix}…</code>
-                    </div>
-                  </TableCell>
-                  <TableCell className="whitespace-nowrap text-muted-foreground">
-                    <span title={formatRelativeTime(key.createdAt)}>{formatDate(key.createdAt)}</span>
-                  </TableCell>
-                  <TableCell className="text-right">
-                    <Button
-                      variant="ghost"
-                      size="icon-sm"
-                      aria-label={`Delete API key ${key.name}`}
-                      className="text-destructive hover:text-destructive"
-                      onClick={() => setDeleting(key)}
-                    >
-                      <Trash2 />
-                    </Button>
-                  </TableCell>
-                </TableRow>
-              ))}
+          {keys.isPending ? (
+            <SkeletonTableRows rows={3} cells={SKELETON_CELLS} />
+          ) : (
+            keys.data.map((key) => (
+              <TableRow key={key.id}>
+                <TableCell>
+                  <div className="grid gap-0.5">
+                    <span className="font-medium break-all">{key.name}</span>
+                    <code className="font-mono text-xs text-muted-foreground">{key.prefix}…</code>
+                  </div>
+                </TableCell>
+                <TableCell className="whitespace-nowrap text-muted-foreground">
+                  <span title={formatRelativeTime(key.createdAt)}>{formatDate(key.createdAt)}</span>
+                </TableCell>
+                <TableCell className="text-right">
+                  <Button
+                    variant="ghost"
+                    size="icon-sm"
+                    aria-label={`Delete API key ${key.name}`}
+                    className="text-destructive hover:text-destructive"
+                    onClick={() => setDeleting(key)}
+                  >
+                    <Trash2 />
+                  </Button>
+                </TableCell>
+              </TableRow>
+            ))
+          )}
         </TableBody>
       </Table>
     );

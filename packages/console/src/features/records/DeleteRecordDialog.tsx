@@ -1,14 +1,5 @@
 import type { RecordRow, TableResponse } from '@basalt/shared';
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogTitle,
-} from '@/components/ui/alert-dialog';
-import { buttonVariants } from '@/components/ui/button';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { useDeleteRecordMutation } from './records.queries';
 
 /** DeleteRecordDialog confirms deleting one record. */
@@ -23,25 +14,12 @@ export function DeleteRecordDialog({
 }) {
   const deletion = useDeleteRecordMutation(table);
   return (
-    <AlertDialog open={record !== null} onOpenChange={(open) => !open && onClose()}>
-      <AlertDialogContent>
-        <AlertDialogTitle>Delete record {record?.id}?</AlertDialogTitle>
-        <AlertDialogDescription>
-          This action cannot be undone. Record {record?.id} will be permanently deleted from {table.name}.
-        </AlertDialogDescription>
-        <AlertDialogFooter>
-          <AlertDialogCancel>Cancel</AlertDialogCancel>
-          <AlertDialogAction
-            className={buttonVariants({ variant: 'destructive' })}
-            onClick={() => {
-              if (record) deletion.mutate(record);
-              onClose();
-            }}
-          >
-            Delete
-          </AlertDialogAction>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+    <ConfirmDialog
+      open={record !== null}
+      title={`Delete record ${record?.id}?`}
+      description={`This action cannot be undone. Record ${record?.id} will be permanently deleted from ${table.name}.`}
+      onConfirm={() => record && deletion.mutate(record)}
+      onClose={onClose}
+    />
   );
 }

@@ -1,14 +1,5 @@
 import type { TableResponse } from '@basalt/shared';
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogTitle,
-} from '@/components/ui/alert-dialog';
-import { buttonVariants } from '@/components/ui/button';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { useDeleteTableMutation } from './tables.queries';
 
 /**
@@ -26,25 +17,12 @@ export function DeleteTableDialog({
 }) {
   const deletion = useDeleteTableMutation();
   return (
-    <AlertDialog open={table !== null} onOpenChange={(open) => !open && onClose()}>
-      <AlertDialogContent>
-        <AlertDialogTitle>Are you sure?</AlertDialogTitle>
-        <AlertDialogDescription>
-          This action cannot be undone. This will permanently delete the table and all its data.
-        </AlertDialogDescription>
-        <AlertDialogFooter>
-          <AlertDialogCancel>Cancel</AlertDialogCancel>
-          <AlertDialogAction
-            className={buttonVariants({ variant: 'destructive' })}
-            onClick={() => {
-              if (table) deletion.mutate(table, { onSuccess: () => onDeleted?.() });
-              onClose();
-            }}
-          >
-            Delete
-          </AlertDialogAction>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+    <ConfirmDialog
+      open={table !== null}
+      title="Are you sure?"
+      description="This action cannot be undone. This will permanently delete the table and all its data."
+      onConfirm={() => table && deletion.mutate(table, { onSuccess: () => onDeleted?.() })}
+      onClose={onClose}
+    />
   );
 }

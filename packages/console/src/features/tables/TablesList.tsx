@@ -4,7 +4,7 @@ import { Link, useNavigate } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { EmptyState } from '@/components/ui/empty-state';
 import { formatDate } from '@/components/ui/relative-time';
-import { Skeleton } from '@/components/ui/skeleton';
+import { SkeletonTableRows } from '@/components/ui/skeleton-table-rows';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { errorMessage } from '@/lib/api-errors';
 import { TableRowMenu } from './TableRowMenu';
@@ -13,25 +13,12 @@ import { useTablesQuery } from './tables.queries';
 /** TABLES_SKELETON_ROWS is how many placeholder rows the list shows while loading (spec console-core §9). */
 export const TABLES_SKELETON_ROWS = 5;
 
-function SkeletonRows() {
-  return Array.from({ length: TABLES_SKELETON_ROWS }, (_, i) => (
-    // biome-ignore lint/suspicious/noArrayIndexKey: placeholders have no identity.
-    <TableRow key={i} data-testid="table-skeleton-row">
-      <TableCell>
-        <Skeleton className="h-4 w-32" />
-      </TableCell>
-      <TableCell className="hidden md:table-cell">
-        <Skeleton className="h-4 w-48" />
-      </TableCell>
-      <TableCell>
-        <Skeleton className="h-4 w-20" />
-      </TableCell>
-      <TableCell>
-        <Skeleton className="ml-auto size-6" />
-      </TableCell>
-    </TableRow>
-  ));
-}
+const SKELETON_CELLS = [
+  { skeleton: 'h-4 w-32' },
+  { skeleton: 'h-4 w-48', cell: 'hidden md:table-cell' },
+  { skeleton: 'h-4 w-20' },
+  { skeleton: 'ml-auto size-6' },
+];
 
 /** TablesList is the /tables table with its loading, failure and empty states. */
 export function TablesList({ onDelete }: { onDelete: (table: TableResponse) => void }) {
@@ -79,7 +66,7 @@ export function TablesList({ onDelete }: { onDelete: (table: TableResponse) => v
       </TableHeader>
       <TableBody>
         {tables.isPending ? (
-          <SkeletonRows />
+          <SkeletonTableRows rows={TABLES_SKELETON_ROWS} cells={SKELETON_CELLS} testId="table-skeleton-row" />
         ) : (
           tables.data?.map((table) => (
             <TableRow key={table.id} onClick={() => navigate(`/tables/${table.id}`)}>
