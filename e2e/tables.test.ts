@@ -210,8 +210,8 @@ describe.skipIf(skip)('tables and records in Chromium', () => {
     expect(reference).toContain('/rest/v1/products');
     await shot(page, 'table-api-desktop');
     await page.getByRole('tab', { name: 'History' }).click();
-    await visible(page.getByRole('table', { name: 'History' }).getByText('Record deleted'));
-    await visible(page.getByRole('table', { name: 'History' }).getByText('Table created'));
+    await visible(page.getByRole('region', { name: 'Timeline' }).getByText('Record deleted'));
+    await visible(page.getByRole('region', { name: 'Timeline' }).getByText('Table created'));
     await shot(page, 'table-history-desktop');
     await context.close();
   });

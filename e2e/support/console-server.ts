@@ -1,5 +1,8 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { DialectName } from '../../packages/server/src/db/dialect/dialect.js';
 import { startTestServer, type TestServer } from '../../packages/server/src/testing/test-server.js';
 import { launchChromium } from './chromium.js';
 
@@ -23,9 +26,12 @@ export interface ConsoleSession {
   close(): Promise<void>;
 }
 
-/** startConsoleSession starts a server on a fresh SQLite database with the console, and Chromium. */
-export async function startConsoleSession(): Promise<ConsoleSession> {
-  const server = await startTestServer('sqlite', { consoleDir: CONSOLE_DIR });
+/** startConsoleSession starts a server on a fresh database (SQLite unless asked) with the console, and Chromium. */
+export async function startConsoleSession(dialect: DialectName = 'sqlite'): Promise<ConsoleSession> {
+  // The server serves a copy: another run's build replaces dist/ (new hashed chunks) while this one is running.
+  const consoleDir = await fs.mkdtemp(path.join(os.tmpdir(), 'basalt-console-'));
+  await fs.cp(CONSOLE_DIR, consoleDir, { recursive: true });
+  const server = await startTestServer(dialect, { consoleDir });
   const browser = await launchChromium();
   return {
     server,
@@ -38,6 +44,7 @@ export async function startConsoleSession(): Promise<ConsoleSession> {
     async close() {
       await browser.close();
       await server.close();
+      await fs.rm(consoleDir, { recursive: true, force: true });
     },
   };
 }

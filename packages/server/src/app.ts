@@ -8,17 +8,25 @@ import type { Config } from './config.js';
 import { migrateToLatest, openDatabase } from './db/database.js';
 import { activityRoutes } from './features/activity/activity.routes.js';
 import { authRoutes } from './features/auth/auth.routes.js';
+import { createAuthDeps } from './features/auth/auth-deps.js';
 import { findSessionByCookieHash } from './features/auth/sessions.store.js';
 import { createTokenService } from './features/auth/tokens.service.js';
 import { configRoutes } from './features/config/config.routes.js';
 import { healthRoutes } from './features/health/health.routes.js';
+import { checkpointsRoutes } from './features/history/checkpoints.routes.js';
 import { historyRoutes } from './features/history/history.routes.js';
+import { startHistoryRetention } from './features/history/history-retention.js';
 import { apiKeyLookupOf } from './features/keys/keys.lookup.js';
 import { keysRoutes } from './features/keys/keys.routes.js';
+import { recordRequest, recordUnexpectedError } from './features/logs/log-events.js';
+import { createLogWriter } from './features/logs/log-writer.js';
+import { logsRoutes } from './features/logs/logs.routes.js';
+import { openapiRoutes } from './features/openapi/openapi.routes.js';
 import { publicApiRoutes } from './features/public-api/public-api.routes.js';
 import { restRoutes } from './features/rest/rest.routes.js';
 import { statsRoutes } from './features/stats/stats.routes.js';
 import { tablesRoutes } from './features/tables/tables.routes.js';
+import { userRoutes } from './features/user/user.routes.js';
 import { csrfRoutes } from './http/csrf.routes.js';
 import { errorFamilyOf, formatError } from './http/error-family.js';
 import { installErrorHandler } from './http/error-handler.js';
@@ -108,7 +116,11 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     throw error;
   }
   const tokens = await createTokenService(db.kysely, { issuer: `${config.siteUrl}/auth/v1` });
-  const ctx: AppContext = { config, db, tokens, log: app.log };
+  // Basalt's own log, stored in batches off the requests' path (features/logs); it closes, storing what is
+  // queued, before the database does (onClose hooks run last-added first).
+  const logs = createLogWriter(db, { onError: (error) => app.log.warn({ err: error }, 'could not store log entries') });
+  app.addHook('onClose', () => logs.close());
+  const ctx: AppContext = { config, db, tokens, log: app.log, logs };
   app.decorate('basalt', ctx);
 
   // One line per request, without the query string (it may carry an apikey) and without bodies.
@@ -125,6 +137,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
       },
       'request',
     );
+    recordRequest(logs, request, reply);
     done();
   });
 
@@ -141,7 +154,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   // Cookies are parsed where they are read (http/principal.ts), not on every request: only the console's
   // session uses them, and the record APIs never do.
   await app.register(fastifyCookie, { hook: false });
-  installErrorHandler(app, config.bodyLimit);
+  installErrorHandler(app, config.bodyLimit, (request, error) => recordUnexpectedError(logs, request, error));
   const apiKeys = apiKeyLookupOf(db);
   installPrincipal(app, {
     tokens,
@@ -150,16 +163,21 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   });
 
   // Every feature, in one list (STYLE.md "The whole API in one place").
-  await app.register(healthRoutes);
+  const authDeps = await createAuthDeps(ctx);
+  await app.register(healthRoutes, { ctx });
   await app.register(configRoutes, { ctx });
   await app.register(csrfRoutes);
-  await app.register(authRoutes, { ctx });
+  await app.register(authRoutes, { deps: authDeps });
+  await app.register(userRoutes, { deps: authDeps });
   await app.register(tablesRoutes, { ctx });
   await app.register(restRoutes, { ctx });
   await app.register(historyRoutes, { ctx });
+  await app.register(checkpointsRoutes, { ctx });
   await app.register(statsRoutes, { ctx });
   await app.register(activityRoutes, { ctx });
   await app.register(keysRoutes, { ctx });
+  await app.register(logsRoutes, { ctx });
+  await app.register(openapiRoutes, { ctx });
   // Last: its short form /api/:name only takes what no route above claims.
   await app.register(publicApiRoutes, { ctx });
 
@@ -179,6 +197,9 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
         : notFound(`No route for ${request.method} ${path}`, family === 'auth' ? 'not_found' : 'route_not_found');
     return reply.status(404).send(formatError(family, error));
   });
+
+  // Background work: pruning history older than HISTORY_RETENTION_DAYS (features/history/history-retention.ts).
+  app.addHook('onClose', startHistoryRetention(db, { retentionDays: config.historyRetentionDays, log: app.log }));
 
   await app.ready();
   return app;

@@ -21,6 +21,12 @@ export interface Config {
   consoleDir: string | null;
   /** Largest request body accepted, in bytes. */
   bodyLimit: number;
+  /** Days of change history kept (older changes no checkpoint needs are pruned); 0 keeps them for ever. */
+  historyRetentionDays: number;
+  /** Days the system log keeps its entries (features/logs/log-retention.ts). */
+  logRetentionDays: number;
+  /** The most system log entries kept; the oldest beyond it are deleted. */
+  logRetentionMaxRows: number;
 }
 
 const envSchema = z.object({
@@ -51,6 +57,21 @@ const envSchema = z.object({
     .int()
     .min(1024)
     .default(1024 * 1024),
+  HISTORY_RETENTION_DAYS: z.coerce
+    .number({ error: 'HISTORY_RETENTION_DAYS must be a number of days (0 keeps history for ever)' })
+    .int('HISTORY_RETENTION_DAYS must be a whole number of days')
+    .min(0, 'HISTORY_RETENTION_DAYS cannot be negative (0 keeps history for ever)')
+    .default(90),
+  LOG_RETENTION_DAYS: z.coerce
+    .number({ error: 'LOG_RETENTION_DAYS must be a number of days' })
+    .int('LOG_RETENTION_DAYS must be a whole number of days')
+    .min(1, 'LOG_RETENTION_DAYS must be at least 1')
+    .default(14),
+  LOG_RETENTION_MAX_ROWS: z.coerce
+    .number({ error: 'LOG_RETENTION_MAX_ROWS must be a number of entries' })
+    .int('LOG_RETENTION_MAX_ROWS must be a whole number')
+    .min(1000, 'LOG_RETENTION_MAX_ROWS must be at least 1000')
+    .default(1_000_000),
 });
 
 /** loadConfig reads the environment (DESIGN.md "Configuration") into a Config; overrides win. */
@@ -77,6 +98,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       .filter(Boolean),
     consoleDir: e.BASALT_CONSOLE_DIR ? path.resolve(e.BASALT_CONSOLE_DIR) : null,
     bodyLimit: e.BODY_LIMIT,
+    historyRetentionDays: e.HISTORY_RETENTION_DAYS,
+    logRetentionDays: e.LOG_RETENTION_DAYS,
+    logRetentionMaxRows: e.LOG_RETENTION_MAX_ROWS,
     ...overrides,
   };
 }

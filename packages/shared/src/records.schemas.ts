@@ -56,6 +56,8 @@ export const historyChangeSchema = z.object({
   previousState: z.unknown(),
   newState: z.unknown(),
   userId: z.string().nullable().optional(),
+  /** The change this one reverted (a revert or a restore wrote it); null for any other change. */
+  revertOf: z.number().nullable().optional(),
 });
 /** HistoryChange is one entry of a table's history. */
 export type HistoryChange = z.infer<typeof historyChangeSchema>;

@@ -27,7 +27,7 @@ export const IDENTIFIER_PATTERN = /^[A-Za-z][A-Za-z0-9_]*$/;
 /**
  * RESERVED_TABLE_NAMES are names a table may not take (compared case-insensitively): Basalt's own `/api`
  * routes (a table is also reachable as `/api/<name>`), `/rest/v1/tables` and PostgREST's reserved paths.
- * Hyphenated entries can never pass the name rules; they are listed so the route list reads complete.
+ * Hyphenated and dotted entries can never pass the name rules; they are listed so the route list reads complete.
  */
 export const RESERVED_TABLE_NAMES: readonly string[] = [
   'activity',
@@ -51,6 +51,7 @@ export const RESERVED_TABLE_NAMES: readonly string[] = [
   'keys',
   'logs',
   'openapi',
+  'openapi.json',
   'profile',
   'projects',
   'realtime',

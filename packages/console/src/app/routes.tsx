@@ -71,21 +71,50 @@ export const routes: RouteObject[] = [
             handle: { title: 'Edit Table' } satisfies RouteHandle,
             lazy: async () => ({ Component: (await import('@/features/tables/SchemaEditorPage')).SchemaEditorPage }),
           },
-          area('history', 'Database History', 'Review, revert and restore changes to your tables.'),
-          area('history/:tableId', 'Database History', 'Review, revert and restore changes to your tables.'),
+          ...['history', 'history/:tableId'].map(
+            (path): RouteObject => ({
+              path,
+              handle: { title: 'Database History' } satisfies RouteHandle,
+              lazy: async () => ({ Component: (await import('@/features/history/HistoryPage')).HistoryPage }),
+            }),
+          ),
           {
             path: 'api',
             handle: { title: 'API' } satisfies RouteHandle,
             lazy: async () => ({ Component: (await import('@/features/api-page/ApiPage')).ApiPage }),
           },
-          area('table-api', 'Table API', 'Reference for the endpoints of your tables.'),
-          area('record-api', 'Record API', 'Reference for reading and writing records.'),
+          {
+            path: 'table-api',
+            handle: { title: 'Table API' } satisfies RouteHandle,
+            lazy: async () => ({ Component: (await import('@/features/api-docs/TableApiPage')).TableApiPage }),
+          },
+          {
+            path: 'record-api',
+            handle: { title: 'Record API' } satisfies RouteHandle,
+            lazy: async () => ({ Component: (await import('@/features/api-docs/RecordApiPage')).RecordApiPage }),
+          },
+          {
+            // Not /api/reference: paths under /api/ belong to the server (a reload would reach the record API).
+            path: 'record-api/reference',
+            handle: { title: 'OpenAPI reference' } satisfies RouteHandle,
+            lazy: async () => ({
+              Component: (await import('@/features/api-docs/OpenApiReferencePage')).OpenApiReferencePage,
+            }),
+          },
           area('users', 'Users', 'Manage the users of your project.'),
           area('edge-functions', 'Edge Functions', 'Deploy serverless functions next to your data.'),
           area('secrets', 'Secrets', 'Store keys and credentials your functions use.'),
           area('billing', 'Billing', 'Your plan, usage and invoices.'),
-          area('settings', 'Settings', 'Profile, account, appearance, database and logs.'),
-          area('logs', 'System Logs', 'What the server has been doing.'),
+          {
+            path: 'settings',
+            handle: { title: 'Settings' } satisfies RouteHandle,
+            lazy: async () => ({ Component: (await import('@/features/settings/SettingsPage')).SettingsPage }),
+          },
+          {
+            path: 'logs',
+            handle: { title: 'System Logs' } satisfies RouteHandle,
+            lazy: async () => ({ Component: (await import('@/features/logs/LogsPage')).LogsPage }),
+          },
           area('schema-editor', 'Schema Editor', 'Design your schema visually, together.'),
           area('projects/new', 'New Project', 'Create a project for the schema editor.'),
           area('sql-execution', 'SQL Execution', 'Run SQL files or statements against a database.'),

@@ -1,7 +1,8 @@
+import type { IntegrityCheck } from '@basalt/shared';
 import { Kysely, type Transaction } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import type { Config } from '../config.js';
-import type { ReadRows, SqlDialect, WriteTransaction } from './dialect/dialect.js';
+import type { ConnectionStats, ReadRows, SqlDialect, WriteTransaction } from './dialect/dialect.js';
 import { postgresDialect } from './dialect/postgres.js';
 import { sqliteDialect } from './dialect/sqlite.js';
 import { systemMigrations } from './migrations/index.js';
@@ -21,6 +22,10 @@ export interface Db {
   writeTransaction: WriteTransaction;
   /** readRows runs a record API's read-only statement, outside any transaction (the engine's fastest way). */
   readRows: ReadRows;
+  /** connectionStats measures the engine's connections and storage (features/health). */
+  connectionStats(): Promise<ConnectionStats>;
+  /** checkIntegrity runs the engine's consistency checks (features/health). */
+  checkIntegrity(): Promise<IntegrityCheck[]>;
   close(): Promise<void>;
 }
 
@@ -43,6 +48,8 @@ export function openDatabase(
     transaction: (fn) => kysely.transaction().execute(fn),
     writeTransaction: dialect.writeTransactions(kysely, connection),
     readRows: dialect.reads(kysely, connection),
+    connectionStats: () => dialect.health.connectionStats(kysely, connection),
+    checkIntegrity: () => dialect.health.checkIntegrity(kysely, connection),
     close: () => kysely.destroy(),
   };
 }

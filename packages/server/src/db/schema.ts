@@ -133,6 +133,20 @@ export interface ChangeHistoryTable {
   new_state: string | null;
   actor_id: string | null;
   created_at: string;
+  /** The change a revert undid; null for every other change (migration 0004). */
+  revert_of: number | null;
+}
+
+/** CheckpointsTable holds named checkpoints: a table's latest change when each was made (null: it had none). */
+export interface CheckpointsTable {
+  id: Generated<number>;
+  account_id: string;
+  table_id: number;
+  name: string;
+  description: string | null;
+  change_id: number | null;
+  created_by: string | null;
+  created_at: string;
 }
 
 /** ApiKeysTable holds the public record API's keys: a hash of each secret, never the secret itself. */
@@ -149,6 +163,23 @@ export interface ApiKeysTable {
   last_used_at: string | null;
 }
 
+/** SystemLogsTable holds Basalt's own log: requests, auth events, unexpected errors, background jobs (features/logs). */
+export interface SystemLogsTable {
+  id: Generated<number>;
+  created_at: string;
+  /** debug, info, warn or error. */
+  level: string;
+  /** api, auth or jobs (the logs page's service). */
+  source: string;
+  message: string;
+  /** The request's path without its query string, when the entry is about a request. */
+  path: string | null;
+  /** The account whose request it was; null for entries only an administrator sees. */
+  account_id: string | null;
+  /** JSON object of facts about the entry (method, status, duration…), never secrets. */
+  context: string;
+}
+
 /** SystemDatabase is the Kysely view of every system table. */
 export interface SystemDatabase {
   accounts: AccountsTable;
@@ -162,4 +193,6 @@ export interface SystemDatabase {
   user_tables: UserTablesTable;
   change_history: ChangeHistoryTable;
   api_keys: ApiKeysTable;
+  checkpoints: CheckpointsTable;
+  system_logs: SystemLogsTable;
 }

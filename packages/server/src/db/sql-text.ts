@@ -5,6 +5,27 @@ import { CompiledQuery } from 'kysely';
 // hot path (a get by id, a list page, an insert) that was more work than SQLite's own. Identifiers still pass
 // the one gate (db/identifiers.ts) and every value is a bound parameter, exactly as with the fragments.
 
+/**
+ * SqlExpression is SQL text with bound values between its pieces (`texts.length === values.length + 1`): an
+ * operand that carries values of its own, such as a JSON path into a column (`"meta" -> $1`).
+ */
+export interface SqlExpression {
+  readonly texts: readonly string[];
+  readonly values: readonly unknown[];
+}
+
+/** SqlOperand is what a condition or an order term reads: a quoted column name, or an expression. */
+export type SqlOperand = string | SqlExpression;
+
+/** wrapOperand puts SQL text around an operand: `wrapOperand('f(', operand, ')')`. */
+export function wrapOperand(before: string, operand: SqlOperand, after: string): SqlExpression {
+  if (typeof operand === 'string') return { texts: [`${before}${operand}${after}`], values: [] };
+  const texts = [...operand.texts];
+  texts[0] = `${before}${texts[0] ?? ''}`;
+  texts[texts.length - 1] = `${texts.at(-1) ?? ''}${after}`;
+  return { texts, values: operand.values };
+}
+
 /** SqlText accumulates one statement: its text and its bound values, with the engine's placeholders. */
 export class SqlText {
   text = '';
@@ -23,6 +44,19 @@ export class SqlText {
   value(value: unknown): this {
     this.parameters.push(value);
     this.text += this.numbered ? `$${this.parameters.length}` : '?';
+    return this;
+  }
+
+  /** operand appends a column name or an expression, binding the expression's values in place. */
+  operand(operand: SqlOperand): this {
+    if (typeof operand === 'string') {
+      this.text += operand;
+      return this;
+    }
+    operand.texts.forEach((text, i) => {
+      if (i > 0) this.value(operand.values[i - 1]);
+      this.text += text;
+    });
     return this;
   }
 

@@ -4,8 +4,9 @@ import type { CellValue, JsonValue } from '../features/tables/column-types/colum
 import { columnTypeOf } from '../features/tables/column-types/registry.js';
 import type { SqlDialect, SqlFragment, StoredValue } from './dialect/dialect.js';
 import { assertIdentifier, quoteIdentifier, uniqueIndexName, userTableName } from './identifiers.js';
+import type { JsonPath } from './jsonb.js';
 import type { SystemDatabase } from './schema.js';
-import type { SqlText } from './sql-text.js';
+import type { SqlOperand, SqlText } from './sql-text.js';
 
 // User tables (DESIGN.md "Data"): one real table `t_<id>` per definition, with the system columns id,
 // created_at and updated_at, then the user's columns. This file is the dialect-neutral half: identifiers,
@@ -85,21 +86,40 @@ export type PatternOperator = 'like' | 'ilike' | 'match' | 'imatch';
 /** ContainmentOperator: cs contains (jsonb @>), cd contained by (<@), ov overlaps (arrays). */
 export type ContainmentOperator = 'cs' | 'cd' | 'ov';
 
-/** Condition is a typed filter tree over one table's columns. */
+/**
+ * Condition is a typed filter tree over one table's columns. A leaf may read a JSON path into a json or array
+ * column (`meta->>color`, PostgREST's filter columns) instead of the whole column.
+ */
 export type Condition =
-  | { kind: 'compare'; column: string; op: ComparisonOperator; value: CellValue }
-  | { kind: 'pattern'; column: string; op: PatternOperator; pattern: string }
-  | { kind: 'is'; column: string; value: null | boolean | 'not_null' }
-  | { kind: 'in'; column: string; values: CellValue[] }
-  | { kind: 'contains'; column: string; op: ContainmentOperator; value: JsonValue }
+  | { kind: 'compare'; column: string; path?: JsonPath; op: ComparisonOperator; value: CellValue }
+  | { kind: 'pattern'; column: string; path?: JsonPath; op: PatternOperator; pattern: string }
+  | { kind: 'is'; column: string; path?: JsonPath; value: null | boolean | 'not_null' }
+  | { kind: 'in'; column: string; path?: JsonPath; values: CellValue[] }
+  | { kind: 'contains'; column: string; path?: JsonPath; op: ContainmentOperator; value: JsonValue }
   | { kind: 'and' | 'or'; conditions: Condition[] }
   | { kind: 'not'; condition: Condition };
 
-/** OrderTerm orders by a column; nulls default as in PostgreSQL (last for asc, first for desc). */
+/** OrderTerm orders by a column or a JSON path into one; nulls default as in PostgreSQL (last for asc, first for desc). */
 export interface OrderTerm {
   column: string;
+  path?: JsonPath;
   direction: 'asc' | 'desc';
   nulls?: 'first' | 'last';
+}
+
+/**
+ * operandType is the type of what a leaf or order term reads: the column's, or for a JSON path `json` (after a
+ * final `->`) or `text` (after `->>`); null for an unknown column.
+ */
+export function operandType(shape: UserTableShape, column: string, path: JsonPath | undefined): ColumnType | null {
+  const type = columnTypeIn(shape, column);
+  if (type === null || path === undefined || path.length === 0) return type;
+  return path.at(-1)?.arrow === '->>' ? 'text' : 'json';
+}
+
+function operandSql(dialect: SqlDialect, column: string, path: JsonPath | undefined): SqlOperand {
+  const quoted = quotedColumn(column);
+  return path === undefined || path.length === 0 ? quoted : dialect.userTables.jsonPathSql(quoted, path);
 }
 
 const COMPARISON_SQL: Record<Exclude<ComparisonOperator, 'isdistinct'>, string> = {
@@ -110,6 +130,8 @@ const COMPARISON_SQL: Record<Exclude<ComparisonOperator, 'isdistinct'>, string> 
   lt: '<',
   lte: '<=',
 };
+
+const JSON_COMPARISON_SQL = { gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
 
 /** isJsonType tells whether a column type is stored as JSON. */
 export function isJsonType(type: ColumnType): boolean {
@@ -150,9 +172,9 @@ export function writeCondition(out: SqlText, dialect: SqlDialect, shape: UserTab
     default:
       break;
   }
-  const type = columnTypeIn(shape, condition.column);
+  const type = operandType(shape, condition.column, condition.path);
   if (type === null) throw new Error(`writeCondition: unknown column ${JSON.stringify(condition.column)}`);
-  const column = quotedColumn(condition.column);
+  const column = operandSql(dialect, condition.column, condition.path);
   const json = isJsonType(type);
   switch (condition.kind) {
     case 'compare': {
@@ -162,12 +184,16 @@ export function writeCondition(out: SqlText, dialect: SqlDialect, shape: UserTab
         return;
       }
       if (json && typeof value === 'string') {
-        if (condition.op !== 'eq') out.raw('NOT (');
-        d.jsonEqualsSql(out, column, value);
-        if (condition.op !== 'eq') out.raw(')');
+        if (condition.op === 'eq' || condition.op === 'neq') {
+          if (condition.op === 'neq') out.raw('NOT (');
+          d.jsonEqualsSql(out, column, value);
+          if (condition.op === 'neq') out.raw(')');
+        } else {
+          d.jsonCompareSql(out, column, JSON_COMPARISON_SQL[condition.op], value);
+        }
         return;
       }
-      out.raw(`${column} ${COMPARISON_SQL[condition.op]} `).value(value);
+      out.operand(column).raw(` ${COMPARISON_SQL[condition.op]} `).value(value);
       return;
     }
     case 'pattern':
@@ -178,9 +204,10 @@ export function writeCondition(out: SqlText, dialect: SqlDialect, shape: UserTab
       }
       return;
     case 'is':
-      if (condition.value === null) out.raw(`${column} IS NULL`);
-      else if (condition.value === 'not_null') out.raw(`${column} IS NOT NULL`);
-      else out.raw(`${column} IS ${condition.value ? 'TRUE' : 'FALSE'}`);
+      out.operand(column);
+      if (condition.value === null) out.raw(' IS NULL');
+      else if (condition.value === 'not_null') out.raw(' IS NOT NULL');
+      else out.raw(` IS ${condition.value ? 'TRUE' : 'FALSE'}`);
       return;
     case 'in': {
       if (condition.values.length === 0) {
@@ -189,7 +216,7 @@ export function writeCondition(out: SqlText, dialect: SqlDialect, shape: UserTab
       }
       const values = condition.values.map((v) => storedValue(dialect, type, v));
       if (!json) {
-        out.raw(`${column} IN (`).values(values).raw(')');
+        out.operand(column).raw(' IN (').values(values).raw(')');
         return;
       }
       values.forEach((v, i) => {
@@ -210,15 +237,19 @@ export function writeCondition(out: SqlText, dialect: SqlDialect, shape: UserTab
   }
 }
 
-/** writeOrder appends ORDER BY terms with explicit NULLS FIRST/LAST (SQLite's defaults differ, protocol §3.2). */
-export function writeOrder(out: SqlText, order: OrderTerm[]): void {
+/**
+ * writeOrder appends ORDER BY terms with explicit NULLS FIRST/LAST (SQLite's defaults differ, protocol §3.2).
+ * JSON values (json and array columns, `->` paths) sort in jsonb's order on both engines.
+ */
+export function writeOrder(out: SqlText, dialect: SqlDialect, shape: UserTableShape, order: OrderTerm[]): void {
   order.forEach((term, i) => {
     const nulls = term.nulls ?? (term.direction === 'asc' ? 'last' : 'first');
-    out.raw(
-      `${i > 0 ? ', ' : ''}${quotedColumn(term.column)} ${term.direction === 'asc' ? 'ASC' : 'DESC'} ${
-        nulls === 'first' ? 'NULLS FIRST' : 'NULLS LAST'
-      }`,
-    );
+    const type = operandType(shape, term.column, term.path);
+    if (type === null) throw new Error(`writeOrder: unknown column ${JSON.stringify(term.column)}`);
+    const operand = operandSql(dialect, term.column, term.path);
+    if (i > 0) out.raw(', ');
+    out.operand(isJsonType(type) ? dialect.userTables.jsonSortSql(operand) : operand);
+    out.raw(` ${term.direction === 'asc' ? 'ASC' : 'DESC'} ${nulls === 'first' ? 'NULLS FIRST' : 'NULLS LAST'}`);
   });
 }
 

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ZodError } from 'zod';
+import { isForeignKeyViolation } from '../db/foreign-keys.js';
 import { type ErrorFamily, errorFamilyOf, formatError } from './error-family.js';
 import { ApiError, invalid } from './errors.js';
 import { fieldErrorsOf } from './validation.js';
@@ -26,6 +27,10 @@ function isFastifyError(error: unknown): error is FastifyError {
 export function toApiError(error: unknown, family: ErrorFamily, bodyLimit: number): ApiError | null {
   if (error instanceof ApiError) return error;
   if (error instanceof ZodError) return invalid(fieldErrorsOf(error));
+  // A write for an account (or session) deleted meanwhile, such as with a deleted account's unexpired token.
+  if (isForeignKeyViolation(error)) {
+    return new ApiError(401, 'session_not_found', 'Your session has ended. Please sign in again.');
+  }
   if (!isFastifyError(error)) return null;
   const status = error.statusCode ?? 500;
   if (status >= 500) return null;
@@ -61,13 +66,21 @@ export function sendApiError(request: FastifyRequest, reply: FastifyReply, error
     .send(formatError(errorFamilyOf(request), error));
 }
 
-/** installErrorHandler maps every error to its family's JSON; unexpected ones become a bare 500 and a log line. */
-export function installErrorHandler(app: FastifyInstance, bodyLimit: number): void {
+/**
+ * installErrorHandler maps every error to its family's JSON; unexpected ones become a bare 500 and a log line,
+ * and are handed to onUnexpected (the system log keeps them with their context).
+ */
+export function installErrorHandler(
+  app: FastifyInstance,
+  bodyLimit: number,
+  onUnexpected?: (request: FastifyRequest, error: unknown) => void,
+): void {
   app.setErrorHandler((error, request, reply) => {
     const family = errorFamilyOf(request);
     const apiError = toApiError(error, family, bodyLimit);
     if (apiError) return sendApiError(request, reply, apiError);
     request.log.error({ err: error }, 'unexpected error while handling a request');
+    onUnexpected?.(request, error);
     const [code, message] = UNEXPECTED[family];
     return sendApiError(request, reply, new ApiError(500, code, message));
   });

@@ -1,20 +1,21 @@
+import { BookOpen, FileCode2 } from 'lucide-react';
+import { Link } from 'react-router';
+import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
-import { CodeBlock } from '@/features/tables/EndpointList';
+import { CodeSample } from '@/features/api-docs/CodeSample';
+import { jsonText } from '@/features/api-docs/code-literals';
+import { apiErrorBody, STATUS_CODES } from '@/features/api-docs/status-codes';
 
-// Spec console-management §2 "API page" (Documentation) and §8: bearer authentication, the status codes.
-const STATUS_CODES: ReadonlyArray<[number, string]> = [
-  [200, 'Success'],
-  [201, 'Created'],
-  [400, 'Invalid format or missing fields'],
-  [401, 'Missing or invalid API key'],
-  [403, 'The key lacks permission for this operation'],
-  [404, 'No such table or record'],
-  [429, 'Rate limit exceeded: wait and try again'],
-  [500, 'Server error'],
-];
+// Spec console-management §2 "API page" (Documentation) and §8: bearer authentication with an API key, the
+// status codes (200, 201, 400, 401, 403, 404, 429, 500, and the 409 and 413 the server also answers) and the
+// error body {error: {code, message, details}}.
 
-/** DocumentationTab explains how to authenticate and what the status codes mean. */
+const ERROR_EXAMPLE = jsonText(
+  apiErrorBody('INVALID_FIELD', '"qty" must be a number', { qty: ['"qty" must be a number'] }),
+);
+
+/** DocumentationTab explains how to authenticate, what the status codes mean and where the full reference is. */
 export function DocumentationTab() {
   const origin = window.location.origin;
   return (
@@ -22,21 +23,30 @@ export function DocumentationTab() {
       <Card>
         <CardHeader>
           <CardTitle>Authentication</CardTitle>
-          <CardDescription>Send an API key as a bearer token with every request.</CardDescription>
+          <CardDescription>
+            Send an API key as a bearer token with every request:{' '}
+            <code className="font-mono text-[13px]">Authorization: Bearer &lt;API key&gt;</code>. A key grants full
+            access to your account's tables, so keep it on your servers.
+          </CardDescription>
         </CardHeader>
         <CardContent>
-          <CodeBlock label="Authenticated request">{`curl -H "Authorization: Bearer $BASALT_API_KEY" \\\n  "${origin}/api/table/customers?limit=10&offset=0&orderBy=id&order=asc"`}</CodeBlock>
+          <CodeSample
+            label="authenticated request"
+            title="Authenticated request (cURL)"
+            code={`curl -H "Authorization: Bearer $BASALT_API_KEY" \\\n  "${origin}/api/table/customers?limit=10&offset=0&orderBy=id&order=asc"`}
+          />
         </CardContent>
       </Card>
       <Card className="overflow-hidden">
         <CardHeader>
           <CardTitle>Status codes</CardTitle>
           <CardDescription>
-            Errors answer <code className="font-mono text-[13px]">{'{"error": {"code", "message", "details"}}'}</code>.
-            Lists take limit (default 100, at most 1000) and offset, and answer X-Total-Count.
+            Errors answer <code className="font-mono text-[13px]">{'{"error": {"code", "message", "details"}}'}</code>,
+            where details names each refused field. Lists take limit (default 100, at most 1000) and offset, and answer
+            X-Total-Count.
           </CardDescription>
         </CardHeader>
-        <Table>
+        <Table aria-label="Status codes">
           <TableHeader>
             <TableRow className="hover:bg-transparent">
               <TableHead>Status</TableHead>
@@ -44,14 +54,42 @@ export function DocumentationTab() {
             </TableRow>
           </TableHeader>
           <TableBody>
-            {STATUS_CODES.map(([status, meaning]) => (
-              <TableRow key={status}>
-                <TableCell className="font-mono">{status}</TableCell>
-                <TableCell>{meaning}</TableCell>
+            {STATUS_CODES.map((code) => (
+              <TableRow key={code.status}>
+                <TableCell className="font-mono">{code.status}</TableCell>
+                <TableCell className="whitespace-normal">
+                  <span className="font-medium">{code.title}</span>{' '}
+                  <span className="text-muted-foreground">{code.meaning}</span>
+                </TableCell>
               </TableRow>
             ))}
           </TableBody>
         </Table>
+        <CardContent className="pt-4 sm:pt-4">
+          <CodeSample label="error body" title="Error body (400)" code={ERROR_EXAMPLE} />
+        </CardContent>
+      </Card>
+      <Card>
+        <CardHeader>
+          <CardTitle>Full reference</CardTitle>
+          <CardDescription>
+            Every endpoint of each of your tables with runnable examples, and the same API as an OpenAPI 3.1 document.
+          </CardDescription>
+        </CardHeader>
+        <CardContent className="flex flex-wrap gap-2">
+          <Button asChild variant="outline" size="sm">
+            <Link to="/record-api">
+              <FileCode2 />
+              Record API docs
+            </Link>
+          </Button>
+          <Button asChild variant="outline" size="sm">
+            <Link to="/record-api/reference">
+              <BookOpen />
+              OpenAPI reference
+            </Link>
+          </Button>
+        </CardContent>
       </Card>
     </div>
   );

@@ -1,4 +1,4 @@
-import { Table2 } from 'lucide-react';
+import { AlertCircle, Table2 } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
@@ -10,6 +10,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { recordApiEndpoints } from '@/features/tables/api-reference';
 import { EndpointList } from '@/features/tables/EndpointList';
 import { useTablesQuery } from '@/features/tables/tables.queries';
+import { errorMessage } from '@/lib/api-errors';
 
 /** EndpointsTab shows the record API's endpoints for one of the account's tables. */
 export function EndpointsTab() {
@@ -25,6 +26,17 @@ export function EndpointsTab() {
       <CardContent className="grid grid-cols-1 gap-4">
         {tables.isPending ? (
           <Skeleton className="h-40 w-full" />
+        ) : tables.isError ? (
+          <EmptyState
+            icon={AlertCircle}
+            title="Failed to load tables"
+            description={errorMessage(tables.error)}
+            action={
+              <Button variant="outline" size="sm" disabled={tables.isFetching} onClick={() => void tables.refetch()}>
+                Retry
+              </Button>
+            }
+          />
         ) : !table ? (
           <EmptyState
             icon={Table2}
@@ -51,10 +63,13 @@ export function EndpointsTab() {
             <EndpointList endpoints={recordApiEndpoints(table.name)} />
             <p className="text-sm text-muted-foreground">
               The short form <code className="font-mono text-[13px]">/api/{table.name}</code> works the same. See the{' '}
-              <Link to={`/tables/${table.id}?tab=api`} className="text-primary underline-offset-4 hover:underline">
-                table's API tab
+              <Link
+                to={`/record-api?table=${encodeURIComponent(table.name)}`}
+                className="text-primary underline-offset-4 hover:underline"
+              >
+                Record API docs
               </Link>{' '}
-              for examples.
+              for runnable examples.
             </p>
           </>
         )}

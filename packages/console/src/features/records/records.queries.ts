@@ -1,7 +1,7 @@
 import type { RecordRow, TableResponse } from '@basalt/shared';
 import { keepPreviousData, type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { dashboardKeys } from '@/features/dashboard/dashboard.queries';
-import { historyKeys } from '@/features/tables/tables.queries';
+import { historyKeys } from '@/features/history/history.queries';
 import { errorMessage } from '@/lib/api-errors';
 import { getSupabase } from '@/lib/supabase';
 import { showToast } from '@/lib/toast';

@@ -46,11 +46,14 @@ export function EndpointList({ endpoints, compact = false }: { endpoints: readon
 }
 
 /** CodeBlock is a block of code that scrolls sideways instead of breaking the layout. */
-export function CodeBlock({ children, label }: { children: string; label?: string }) {
+export function CodeBlock({ children, label, className }: { children: string; label?: string; className?: string }) {
   return (
     <pre
       title={label}
-      className="overflow-x-auto rounded-lg border bg-muted/50 p-3 font-mono text-[12.5px] leading-relaxed"
+      className={cn(
+        'overflow-x-auto rounded-lg border bg-muted/50 p-3 font-mono text-[12.5px] leading-relaxed',
+        className,
+      )}
     >
       <code>{children}</code>
     </pre>

@@ -8,6 +8,7 @@ import { Card } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { historyKeys } from '@/features/history/history.queries';
 import { DeleteRecordDialog } from '@/features/records/DeleteRecordDialog';
 import { type RecordDialogState, RecordFormDialog } from '@/features/records/RecordFormDialog';
 import { RecordsTab } from '@/features/records/RecordsTab';
@@ -17,7 +18,7 @@ import { cn } from '@/lib/cn';
 import { TableApiTab } from './TableApiTab';
 import { TableHistoryTab } from './TableHistoryTab';
 import { TableSchemaTab } from './TableSchemaTab';
-import { historyKeys, tableKeys, useTableQuery } from './tables.queries';
+import { tableKeys, useTableQuery } from './tables.queries';
 
 const TABS = ['data', 'schema', 'api', 'history'] as const;
 type Tab = (typeof TABS)[number];

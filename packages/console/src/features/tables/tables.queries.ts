@@ -1,29 +1,21 @@
 import type { CreateTableRequest, TableResponse, UpdateTableInput } from '@basalt/shared';
-import { historyPageSchema } from '@basalt/shared';
-import { keepPreviousData, type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { dashboardKeys } from '@/features/dashboard/dashboard.queries';
+import { historyKeys } from '@/features/history/history.queries';
 import { recordKeys } from '@/features/records/records.queries';
-import { jsonQuery } from '@/lib/api';
 import { errorMessage, isClientError } from '@/lib/api-errors';
 import { getSupabase } from '@/lib/supabase';
 import { showToast } from '@/lib/toast';
 import { AuthRequiredError, createTable, deleteTable, fetchTable, fetchTables, updateTable } from './tables.api';
 
-/** HISTORY_PAGE_SIZE is how many changes the History tab shows per page. */
-export const HISTORY_PAGE_SIZE = 10;
 // Spec console-core §7: the table list is cached for 30 s and retried once.
 const TABLES_STALE_MS = 30_000;
 
-/** tableKeys are the table queries. */
+/** tableKeys are the table queries; `apiList` is the docs pages' list (GET /api/tables, spec console-management §7). */
 export const tableKeys = {
   list: ['/rest/v1/tables'] as const,
+  apiList: ['/api/tables'] as const,
   detail: (id: number) => [`/api/tables/${id}`] as const,
-};
-
-/** historyKeys are the History tab's queries; `ofTable` matches every page of one table. */
-export const historyKeys = {
-  ofTable: (tableId: number) => ['/api/history', { tableId }] as const,
-  page: (tableId: number, page: number) => ['/api/history', { tableId, page, limit: HISTORY_PAGE_SIZE }] as const,
 };
 
 /** useTablesQuery lists the account's tables. */
@@ -47,18 +39,10 @@ export function useTableQuery(id: number) {
   });
 }
 
-/** useTableHistoryQuery loads one page of a table's changes. */
-export function useTableHistoryQuery(tableId: number, page: number) {
-  return useQuery({
-    queryKey: historyKeys.page(tableId, page),
-    queryFn: jsonQuery(historyPageSchema),
-    placeholderData: keepPreviousData,
-  });
-}
-
 // Creating or dropping a table changes the list, the stat cards and the activity.
 function refreshAfterTableWrite(queryClient: QueryClient) {
   void queryClient.invalidateQueries({ queryKey: tableKeys.list });
+  void queryClient.invalidateQueries({ queryKey: tableKeys.apiList });
   void queryClient.invalidateQueries({ queryKey: dashboardKeys.stats });
   void queryClient.invalidateQueries({ queryKey: dashboardKeys.activityAll });
 }
@@ -127,6 +111,7 @@ export function useUpdateTableMutation(table: TableResponse) {
     onSuccess: (updated) => {
       queryClient.setQueryData(tableKeys.detail(table.id), updated);
       void queryClient.invalidateQueries({ queryKey: tableKeys.list });
+      void queryClient.invalidateQueries({ queryKey: tableKeys.apiList });
       queryClient.removeQueries({ queryKey: recordKeys.table(table.name) });
       void queryClient.invalidateQueries({ queryKey: recordKeys.table(updated.name) });
       void queryClient.invalidateQueries({ queryKey: historyKeys.ofTable(table.id) });

@@ -1,7 +1,9 @@
+import type { IntegrityCheck } from '@basalt/shared';
 import type { ColumnDefinitionBuilder, CompiledQuery, Dialect, Kysely, RawBuilder, Transaction } from 'kysely';
+import type { JsonPath } from '../jsonb.js';
 import type { RegexRefusal } from '../regex-pattern.js';
 import type { SystemDatabase } from '../schema.js';
-import type { SqlText } from '../sql-text.js';
+import type { SqlExpression, SqlOperand, SqlText } from '../sql-text.js';
 
 /**
  * WriteTransaction runs a record write in a transaction: it commits when fn resolves and rolls back when it
@@ -41,6 +43,8 @@ export interface SqlDialect {
   serverVersion(db: Kysely<SystemDatabase>): Promise<string>;
   /** userTables is the engine-specific SQL of user tables (db/user-tables.ts holds the rest). */
   userTables: UserTableDialect;
+  /** health is the engine-specific SQL of the database health check (features/health). */
+  health: HealthDialect;
 }
 
 /** SqlFragment is a piece of SQL with bound values, built with Kysely's `sql` tag. */
@@ -84,22 +88,33 @@ export interface UserTableDialect {
   /** numberedParameters: the engine's placeholders are `$1, $2…` (PostgreSQL) rather than `?` (SQLite). */
   numberedParameters: boolean;
   // The filter operators each engine spells differently. Each appends to a statement being written; `column`
-  // is a name already quoted by db/identifiers.ts, and every value is bound.
+  // is a name already quoted by db/identifiers.ts, or a JSON path into one (jsonPathSql), and every value is
+  // bound.
   /** likeSql is a LIKE (case-sensitive) or ILIKE match with `%`/`_` wildcards and `\` escapes. */
-  likeSql(out: SqlText, column: string, pattern: string, caseInsensitive: boolean): void;
+  likeSql(out: SqlText, column: SqlOperand, pattern: string, caseInsensitive: boolean): void;
   /** regexSql is a POSIX-style regular expression match (`~` / `~*`). */
-  regexSql(out: SqlText, column: string, pattern: string, caseInsensitive: boolean): void;
+  regexSql(out: SqlText, column: SqlOperand, pattern: string, caseInsensitive: boolean): void;
   /**
    * regexRefusal says why this engine will not run a match/imatch pattern (too long; on SQLite, not linear-time
    * or not RE2 syntax), or returns null. Checked before any query, so an empty table refuses it too.
    */
   regexRefusal(pattern: string, caseInsensitive: boolean): RegexRefusal | null;
-  /** jsonEqualsSql compares a json/array column with JSON text the way jsonb `=` does. */
-  jsonEqualsSql(out: SqlText, column: string, jsonText: string): void;
+  /** jsonEqualsSql compares a JSON operand with JSON text the way jsonb `=` does. */
+  jsonEqualsSql(out: SqlText, column: SqlOperand, jsonText: string): void;
+  /** jsonCompareSql orders a JSON operand against JSON text the way jsonb `<`, `>`… do. */
+  jsonCompareSql(out: SqlText, column: SqlOperand, op: '<' | '<=' | '>' | '>=', jsonText: string): void;
   /** isDistinctSql is `IS DISTINCT FROM` a stored value (json: JSON text compared as jsonb). */
-  isDistinctSql(out: SqlText, column: string, value: StoredValue, json: boolean): void;
+  isDistinctSql(out: SqlText, column: SqlOperand, value: StoredValue, json: boolean): void;
   /** containmentSql is jsonb `@>` (cs), `<@` (cd), or array overlap (ov) with JSON text. */
-  containmentSql(out: SqlText, column: string, op: 'cs' | 'cd' | 'ov', jsonText: string): void;
+  containmentSql(out: SqlText, column: SqlOperand, op: 'cs' | 'cd' | 'ov', jsonText: string): void;
+  /**
+   * jsonPathSql is PostgreSQL's `"meta" -> 'a' ->> 'b'` on a json/array column (quoted): the value at the path,
+   * JSON after a final `->` (JSON null included) and text after `->>`; SQL NULL where the path leads nowhere.
+   * Keys are bound values, an integer key is an array index. The path was checked (db/jsonb.ts limits).
+   */
+  jsonPathSql(column: string, path: JsonPath): SqlExpression;
+  /** jsonSortSql is what ORDER BY sorts a JSON operand by so that it follows jsonb's order. */
+  jsonSortSql(column: SqlOperand): SqlOperand;
   /** castSql converts a bound value to a column's SQL type (for batched updates). */
   castSql(value: StoredValue, sqlType: string): SqlFragment;
   /**
@@ -107,8 +122,11 @@ export interface UserTableDialect {
    * table from `rebuild`, the DDL of the table as it must become, and its column list.
    */
   changeRequired(db: Kysely<SystemDatabase>, change: RequiredChange): Promise<void>;
-  /** syncIdSequence moves the id counter past the largest id, after rows were inserted with explicit ids. */
-  syncIdSequence(db: Kysely<SystemDatabase>, table: string): Promise<void>;
+  /**
+   * syncIdSequence moves the id counter past the largest id, after rows were inserted with explicit ids, and
+   * past `atLeast` when given (a table brought back from history never hands out an id it used before).
+   */
+  syncIdSequence(db: Kysely<SystemDatabase>, table: string, atLeast?: number): Promise<void>;
   /** lockTable locks a user table against every other use until the transaction ends. */
   lockTable(db: Kysely<SystemDatabase>, table: string): Promise<void>;
   /** describeError reads an engine error, or returns null for one that is not about the data. */
@@ -129,4 +147,31 @@ export interface RequiredChange {
   columns: string[];
   /** indexes are the CREATE INDEX statements the table has after the change. */
   indexes: SqlFragment[];
+}
+
+/** ConnectionStats is what an engine tells of its connections and storage (docs/operations.md "Health"). */
+export interface ConnectionStats {
+  active: number;
+  idle: number;
+  max: number;
+  /** Connections open out of max, 0 to 1. */
+  utilization: number;
+  /** Engine facts beyond the metrics: storage sizes, the connection pool. */
+  details: Record<string, unknown>;
+}
+
+/**
+ * HealthDialect measures the database for features/health. `connection` is what createKyselyDialect returned
+ * for the Kysely instance `db`.
+ */
+export interface HealthDialect {
+  /** connectionStats counts the connections (SQLite: this process's one; PostgreSQL: the server's) and sizes. */
+  connectionStats(db: Kysely<SystemDatabase>, connection: Dialect): Promise<ConnectionStats>;
+  /**
+   * checkIntegrity runs the engine's own consistency checks (SQLite: quick_check and foreign_key_check, on a
+   * worker thread with its own connection; PostgreSQL: catalogue probes) and says what each found.
+   */
+  checkIntegrity(db: Kysely<SystemDatabase>, connection: Dialect): Promise<IntegrityCheck[]>;
+  /** tableNames lists the tables of Basalt's database (its schema, on PostgreSQL). */
+  tableNames(db: Kysely<SystemDatabase>): Promise<string[]>;
 }

@@ -3,7 +3,7 @@ import pg from 'pg';
 import { quoteIdentifier } from '../identifiers.js';
 import { tooLong } from '../regex-pattern.js';
 import type { SystemDatabase } from '../schema.js';
-import type { DatabaseErrorInfo, SqlDialect, UserTableDialect } from './dialect.js';
+import type { DatabaseErrorInfo, HealthDialect, SqlDialect, UserTableDialect } from './dialect.js';
 
 // COUNT(*) and bigserial ids are int8; they stay far below 2^53, so read them as numbers.
 const INT8_OID = 20;
@@ -21,22 +21,30 @@ const types = {
  */
 export const STATEMENT_TIMEOUT_MS = 30_000;
 
+// The pool behind each Kysely dialect made here (the health check reads its counters).
+const pools = new WeakMap<object, pg.Pool>();
+
 /** postgresDialect runs Basalt on a PostgreSQL server (DATABASE_URL). */
 export const postgresDialect: SqlDialect = {
   name: 'postgres',
   createKyselyDialect({ databaseUrl, onIdleError, statementTimeoutMs = STATEMENT_TIMEOUT_MS }) {
     if (!databaseUrl) throw new Error('postgresDialect needs DATABASE_URL');
     // statement_timeout is a startup parameter of every pooled connection: no extra round trip per query.
+    // Sessions run in UTC whatever the server's default, so that the texts PostgreSQL writes itself (a unique
+    // violation's `Key (due)=(2025-01-01 00:00:00+00)`) read as Basalt writes them on SQLite (db/pg-text.ts).
     const pool = new pg.Pool({
       connectionString: databaseUrl,
       max: 10,
       types,
       statement_timeout: statementTimeoutMs,
+      options: '-c TimeZone=UTC',
     });
     // An idle connection that the server drops (restart, failover) emits 'error'; unheard, it kills the process.
     // The pool replaces the connection on the next checkout, so logging it is enough.
     pool.on('error', (error) => onIdleError?.(error));
-    return new PostgresDialect({ pool });
+    const dialect = new PostgresDialect({ pool });
+    pools.set(dialect, pool);
+    return dialect;
   },
   // Each write has its own connection and transaction; PostgreSQL groups the WAL flushes of concurrent commits.
   writeTransactions: (kysely) => (fn) => kysely.transaction().execute(fn),
@@ -48,6 +56,7 @@ export const postgresDialect: SqlDialect = {
     return rows[0]?.v.split(' on ')[0] ?? 'PostgreSQL';
   },
   userTables: postgresUserTables(),
+  health: postgresHealth(),
 };
 
 const INVALID_VALUE_CODES = new Set(['22P02', '22007', '22008', '22003', '22023', '22P05', '2202E', '22021']);
@@ -90,6 +99,8 @@ function describePostgresError(error: unknown): DatabaseErrorInfo | null {
   }
 }
 
+const keyType = (key: string | number | undefined) => (typeof key === 'number' ? 'integer' : 'text');
+
 function postgresUserTables(): UserTableDialect {
   return {
     // BY DEFAULT (not ALWAYS) so that an insert may carry its own id; syncIdSequence then moves the counter.
@@ -98,27 +109,49 @@ function postgresUserTables(): UserTableDialect {
     rowLockSql: ' FOR UPDATE',
     definitionCacheTtlMs: 2000,
     numberedParameters: true,
-    likeSql: (out, column, pattern, ci) => out.raw(`${column} ${ci ? 'ILIKE' : 'LIKE'} `).value(pattern),
-    regexSql: (out, column, pattern, ci) => out.raw(`${column} ${ci ? '~*' : '~'} `).value(pattern),
+    likeSql: (out, column, pattern, ci) =>
+      out
+        .operand(column)
+        .raw(` ${ci ? 'ILIKE' : 'LIKE'} `)
+        .value(pattern),
+    regexSql: (out, column, pattern, ci) =>
+      out
+        .operand(column)
+        .raw(` ${ci ? '~*' : '~'} `)
+        .value(pattern),
     // PostgreSQL checks the syntax itself (2201B) and statement_timeout bounds the time.
     regexRefusal: (pattern) => tooLong(pattern),
-    jsonEqualsSql: (out, column, jsonText) => out.raw(`${column} = CAST(`).value(jsonText).raw(' AS jsonb)'),
+    jsonEqualsSql: (out, column, jsonText) => out.operand(column).raw(' = CAST(').value(jsonText).raw(' AS jsonb)'),
+    jsonCompareSql: (out, column, op, jsonText) =>
+      out.operand(column).raw(` ${op} CAST(`).value(jsonText).raw(' AS jsonb)'),
     isDistinctSql(out, column, value, json) {
-      out.raw(`${column} IS DISTINCT FROM `);
+      out.operand(column).raw(' IS DISTINCT FROM ');
       if (json) out.raw('CAST(').value(value).raw(' AS jsonb)');
       else out.value(value);
     },
     containmentSql(out, column, op, jsonText) {
-      if (op === 'cs') out.raw(`${column} @> CAST(`).value(jsonText).raw(' AS jsonb)');
-      else if (op === 'cd') out.raw(`${column} <@ CAST(`).value(jsonText).raw(' AS jsonb)');
+      if (op === 'cs') out.operand(column).raw(' @> CAST(').value(jsonText).raw(' AS jsonb)');
+      else if (op === 'cd') out.operand(column).raw(' <@ CAST(').value(jsonText).raw(' AS jsonb)');
       else {
         // jsonb has no `&&`; NULL stays NULL so that `not.ov` skips NULL rows like the other operators.
-        out.raw(`CASE WHEN ${column} IS NULL THEN NULL ELSE EXISTS (
-        SELECT 1 FROM jsonb_array_elements(CASE WHEN jsonb_typeof(${column}) = 'array' THEN ${column} ELSE '[]'::jsonb END) AS a(v)
-        WHERE a.v IN (SELECT jsonb_array_elements(CAST(`);
+        out.raw('CASE WHEN ').operand(column).raw(' IS NULL THEN NULL ELSE EXISTS (');
+        out.raw('SELECT 1 FROM jsonb_array_elements(CASE WHEN jsonb_typeof(').operand(column).raw(") = 'array' THEN ");
+        out.operand(column).raw(" ELSE '[]'::jsonb END) AS a(v) WHERE a.v IN (SELECT jsonb_array_elements(CAST(");
         out.value(jsonText).raw(' AS jsonb)))) END');
       }
     },
+    // `("meta" -> CAST($1 AS text) ->> CAST($2 AS integer))`: each key bound, typed so that the operator is
+    // jsonb's `-> text` (object key) or `-> integer` (array index), as PostgREST writes them.
+    jsonPathSql: (column, path) => ({
+      texts: path
+        .map((s, i) => {
+          const before = i === 0 ? `(${column}` : ` AS ${keyType(path[i - 1]?.key)})`;
+          return `${before} ${s.arrow} CAST(`;
+        })
+        .concat(` AS ${keyType(path.at(-1)?.key)}))`),
+      values: path.map((s) => s.key),
+    }),
+    jsonSortSql: (column) => column,
     castSql: (value, sqlType) => sql`CAST(${value} AS ${sql.raw(sqlType)})`,
     async changeRequired(db, change) {
       const table = quoteIdentifier(change.table);
@@ -127,11 +160,11 @@ function postgresUserTables(): UserTableDialect {
         .raw(`ALTER TABLE ${table} ALTER COLUMN ${column} ${change.required ? 'SET' : 'DROP'} NOT NULL`)
         .execute(db);
     },
-    async syncIdSequence(db, table) {
+    async syncIdSequence(db, table, atLeast = 0) {
       // Moves the identity past the largest id without going back: the counter's next value stays if higher.
       const quoted = quoteIdentifier(table);
       await sql`SELECT setval(pg_get_serial_sequence(${quoted}, 'id'),
-        GREATEST(COALESCE(MAX(id), 1), nextval(pg_get_serial_sequence(${quoted}, 'id')) - 1, 1))
+        GREATEST(COALESCE(MAX(id), 1), nextval(pg_get_serial_sequence(${quoted}, 'id')) - 1, ${Math.max(1, atLeast)}::bigint))
         FROM ${sql.raw(quoted)}`.execute(db);
     },
     async lockTable(db, table) {
@@ -146,5 +179,112 @@ function postgresUserTables(): UserTableDialect {
         FROM unnest(CAST(${tables} AS text[])) AS t`.execute(db);
       return Number(rows[0]?.n ?? 0);
     },
+  };
+}
+
+// Connections are the server's, as pg_stat_activity lists them: client backends of every database count
+// against max_connections. The health check's own connection is one of the active ones.
+function postgresHealth(): HealthDialect {
+  const tableNames = async (db: Kysely<SystemDatabase>) => {
+    const { rows } = await sql<{ name: string }>`SELECT c.relname AS name FROM pg_class c
+      WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind IN ('r', 'p')`.execute(db);
+    return rows.map((row) => row.name);
+  };
+  return {
+    async connectionStats(db, connection) {
+      const { rows } = await sql<{
+        total: number;
+        active: number;
+        idle: number;
+        in_database: number;
+        long_running: number;
+        max: number;
+        reserved: number;
+        size: number;
+      }>`SELECT
+          count(*) FILTER (WHERE backend_type = 'client backend') AS total,
+          count(*) FILTER (WHERE backend_type = 'client backend' AND state = 'active') AS active,
+          count(*) FILTER (WHERE backend_type = 'client backend' AND state = 'idle') AS idle,
+          count(*) FILTER (WHERE backend_type = 'client backend' AND datname = current_database()) AS in_database,
+          count(*) FILTER (WHERE backend_type = 'client backend' AND state = 'active' AND pid <> pg_backend_pid()
+            AND now() - query_start > interval '1 second') AS long_running,
+          current_setting('max_connections')::int AS max,
+          current_setting('superuser_reserved_connections')::int AS reserved,
+          pg_database_size(current_database()) AS size
+        FROM pg_stat_activity`.execute(db);
+      const row = rows[0];
+      const max = Number(row?.max ?? 0);
+      const total = Number(row?.total ?? 0);
+      const pool = pools.get(connection);
+      return {
+        active: Number(row?.active ?? 0),
+        idle: Number(row?.idle ?? 0),
+        max,
+        utilization: max > 0 ? Math.min(1, total / max) : 0,
+        details: {
+          engine: 'postgres',
+          sizeBytes: Number(row?.size ?? 0),
+          serverConnections: total,
+          databaseConnections: Number(row?.in_database ?? 0),
+          longRunningQueries: Number(row?.long_running ?? 0),
+          reservedConnections: Number(row?.reserved ?? 0),
+          pool: pool
+            ? { size: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max }
+            : null,
+        },
+      };
+    },
+    async checkIntegrity(db) {
+      const indexes = await sql<{ index: string; table: string; valid: boolean }>`
+        SELECT i.indexrelid::regclass::text AS index, i.indrelid::regclass::text AS "table", i.indisvalid AS valid
+        FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid
+        WHERE c.relnamespace = current_schema()::regnamespace AND (NOT i.indisvalid OR NOT i.indisready)`.execute(db);
+      const constraints = await sql<{ name: string; table: string }>`
+        SELECT conname AS name, conrelid::regclass::text AS "table" FROM pg_constraint
+        WHERE connamespace = current_schema()::regnamespace AND NOT convalidated`.execute(db);
+      // Reading one row of each table proves its files are there and readable.
+      const unreadable: string[] = [];
+      for (const table of await tableNames(db)) {
+        try {
+          await sql`SELECT 1 FROM ${sql.raw(quoteIdentifier(table))} LIMIT 1`.execute(db);
+        } catch (error) {
+          unreadable.push(`${table}: ${error instanceof Error ? error.message : String(error)}`);
+        }
+      }
+      const badIndexes = indexes.rows.map(
+        (r) => `index ${r.index} on ${r.table} is ${r.valid ? 'not ready' : 'invalid'} (a failed build): REINDEX it`,
+      );
+      const badConstraints = constraints.rows.map((r) => `constraint ${r.name} on ${r.table} is not validated`);
+      return [
+        {
+          name: 'indexes',
+          ok: badIndexes.length === 0,
+          message:
+            badIndexes.length === 0
+              ? 'pg_index: every index is valid and ready'
+              : `pg_index lists ${badIndexes.length} unusable index(es)`,
+          problems: badIndexes,
+        },
+        {
+          name: 'constraints',
+          ok: badConstraints.length === 0,
+          message:
+            badConstraints.length === 0
+              ? 'pg_constraint: every constraint is validated'
+              : `pg_constraint lists ${badConstraints.length} constraint(s) not validated`,
+          problems: badConstraints,
+        },
+        {
+          name: 'tables_readable',
+          ok: unreadable.length === 0,
+          message:
+            unreadable.length === 0
+              ? 'Every table of the schema can be read'
+              : `${unreadable.length} table(s) of the schema cannot be read`,
+          problems: unreadable,
+        },
+      ];
+    },
+    tableNames,
   };
 }

@@ -3,12 +3,15 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { type CompiledQuery, type Kysely, type SqliteDatabase, SqliteDialect, sql } from 'kysely';
 import { quoteIdentifier } from '../identifiers.js';
+import { type JsonPathStep, jsonbSortKey, jsonContains, jsonEqual, jsonOverlaps, jsonPathValue } from '../jsonb.js';
 import { likeMatches } from '../like-pattern.js';
 import { compileLinearRegex, InvalidPatternError, linearRegexRefusal } from '../regex-pattern.js';
 import type { SystemDatabase } from '../schema.js';
-import type { DatabaseErrorInfo, SqlDialect, UserTableDialect } from './dialect.js';
+import { wrapOperand } from '../sql-text.js';
+import type { DatabaseErrorInfo, HealthDialect, SqlDialect, UserTableDialect } from './dialect.js';
 import { checkpointInBackground } from './sqlite-checkpoints.js';
 import { groupCommit } from './sqlite-group-commit.js';
+import { runIntegrityPragmas } from './sqlite-integrity.js';
 
 /** SQLITE_FILE_NAME is the database file inside the data directory. */
 export const SQLITE_FILE_NAME = 'basalt.db';
@@ -102,6 +105,7 @@ export const sqliteDialect: SqlDialect = {
     return `SQLite ${rows[0]?.v ?? 'unknown'}`;
   },
   userTables: sqliteUserTables(),
+  health: sqliteHealth(),
 };
 
 // PostgreSQL operators SQLite lacks (protocol §3.9), as SQL functions over JSON text. A function returns
@@ -129,6 +133,23 @@ function registerEmulations(file: Database.Database): void {
   );
   file.function('basalt_json_overlaps', options, (a: unknown, b: unknown) =>
     a === null || b === null ? null : bit(jsonOverlaps(jsonOf(a), jsonOf(b))),
+  );
+  // `->`/`->>` as PostgreSQL reads them (SQLite's own treat a key starting with `$` as a path, and print
+  // JSON without jsonb's spacing): the JSON text after a final `->`, the text after `->>`, else NULL.
+  file.function('basalt_json_path', { ...options, varargs: true }, (json: unknown, asText: unknown, ...keys) => {
+    if (typeof json !== 'string') return null;
+    const path = keys.map(
+      (key, i): JsonPathStep => ({
+        arrow: asText === 1 && i === keys.length - 1 ? '->>' : '->',
+        key: typeof key === 'number' ? key : String(key),
+      }),
+    );
+    const found = jsonPathValue(JSON.parse(json), path);
+    if (found === undefined) return null;
+    return asText === 1 ? (found as string) : JSON.stringify(found);
+  });
+  file.function('basalt_json_sort_key', options, (json: unknown) =>
+    typeof json === 'string' ? jsonbSortKey(JSON.parse(json)) : null,
   );
 }
 
@@ -159,25 +180,42 @@ function sqliteUserTables(): UserTableDialect {
     numberedParameters: false,
     likeSql: (out, column, pattern, ci) =>
       out
-        .raw(`basalt_like(${column}, `)
+        .raw('basalt_like(')
+        .operand(column)
+        .raw(', ')
         .value(pattern)
         .raw(`, ${ci ? 1 : 0})`),
     regexSql: (out, column, pattern, ci) =>
       out
-        .raw(`basalt_regexp(${column}, `)
+        .raw('basalt_regexp(')
+        .operand(column)
+        .raw(', ')
         .value(pattern)
         .raw(`, ${ci ? 1 : 0})`),
     regexRefusal: linearRegexRefusal,
-    jsonEqualsSql: (out, column, jsonText) => out.raw(`basalt_json_equal(${column}, `).value(jsonText).raw(')'),
+    jsonEqualsSql: (out, column, jsonText) =>
+      out.raw('basalt_json_equal(').operand(column).raw(', ').value(jsonText).raw(')'),
+    jsonCompareSql: (out, column, op, jsonText) =>
+      out.raw('basalt_json_sort_key(').operand(column).raw(`) ${op} basalt_json_sort_key(`).value(jsonText).raw(')'),
     isDistinctSql(out, column, value, json) {
-      if (json) out.raw(`basalt_json_distinct(${column}, `).value(value).raw(') = 1');
-      else out.raw(`${column} IS NOT `).value(value);
+      if (json) out.raw('basalt_json_distinct(').operand(column).raw(', ').value(value).raw(') = 1');
+      else out.operand(column).raw(' IS NOT ').value(value);
     },
     containmentSql(out, column, op, jsonText) {
-      if (op === 'cs') out.raw(`basalt_json_contains(${column}, `).value(jsonText).raw(')');
-      else if (op === 'cd') out.raw('basalt_json_contains(').value(jsonText).raw(`, ${column})`);
-      else out.raw(`basalt_json_overlaps(${column}, `).value(jsonText).raw(')');
+      if (op === 'cs') out.raw('basalt_json_contains(').operand(column).raw(', ').value(jsonText).raw(')');
+      else if (op === 'cd') out.raw('basalt_json_contains(').value(jsonText).raw(', ').operand(column).raw(')');
+      else out.raw('basalt_json_overlaps(').operand(column).raw(', ').value(jsonText).raw(')');
     },
+    // `basalt_json_path("meta", 1, ?, ?)`: 1 when the last step is `->>`; a path has at least one step.
+    jsonPathSql: (column, path) => ({
+      texts: [
+        `basalt_json_path(${column}, ${path.at(-1)?.arrow === '->>' ? 1 : 0}, `,
+        ...path.slice(1).map(() => ', '),
+        ')',
+      ],
+      values: path.map((s) => s.key),
+    }),
+    jsonSortSql: (column) => wrapOperand('basalt_json_sort_key(', column, ')'),
     castSql: (value, sqlType) => sql`CAST(${value} AS ${sql.raw(sqlType)})`,
     // SQLite cannot change a column's NOT NULL: the table is rebuilt under its own name (sqlite.org/lang_altertable.html §7).
     async changeRequired(db, change) {
@@ -199,8 +237,13 @@ function sqliteUserTables(): UserTableDialect {
       await sql`INSERT INTO sqlite_sequence (name, seq) SELECT ${change.table}, ${seq}
         WHERE ${seq} > 0 AND NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = ${change.table})`.execute(db);
     },
-    // AUTOINCREMENT keeps its counter past explicit ids by itself.
-    syncIdSequence: async () => {},
+    // AUTOINCREMENT keeps its counter past explicit ids by itself; only a floor needs writing.
+    async syncIdSequence(db, table, atLeast = 0) {
+      if (atLeast <= 0) return;
+      await sql`UPDATE sqlite_sequence SET seq = max(seq, ${atLeast}) WHERE name = ${table}`.execute(db);
+      await sql`INSERT INTO sqlite_sequence (name, seq) SELECT ${table}, ${atLeast}
+        WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = ${table})`.execute(db);
+    },
     // Kysely runs every SQLite transaction on the one connection, one at a time: it is already exclusive.
     lockTable: async () => {},
     describeError: describeSqliteError,
@@ -213,41 +256,76 @@ function sqliteUserTables(): UserTableDialect {
   };
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isContainer = (v: unknown) => typeof v === 'object' && v !== null;
+// At most this many problems are reported per check: a damaged file can list thousands.
+const INTEGRITY_MAX_PROBLEMS = 50;
 
-/** jsonEqual compares two JSON values as jsonb `=` does: object key order does not matter. */
-export function jsonEqual(a: unknown, b: unknown): boolean {
-  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => jsonEqual(x, b[i]));
-  if (isObject(a)) {
-    if (!isObject(b)) return false;
-    const keys = Object.keys(a);
-    return keys.length === Object.keys(b).length && keys.every((k) => k in b && jsonEqual(a[k], b[k]));
-  }
-  return a === b;
-}
-
-/**
- * jsonContains is jsonb `a @> b`: an object contains the keys of b with contained values; an array contains
- * each element of b (scalars by equality, containers by containment); a top-level array contains a scalar
- * it holds; scalars contain equal scalars.
- */
-export function jsonContains(a: unknown, b: unknown, topLevel = true): boolean {
-  if (Array.isArray(a)) {
-    if (Array.isArray(b)) {
-      return b.every((e) =>
-        isContainer(e)
-          ? a.some((x) => isContainer(x) && Array.isArray(x) === Array.isArray(e) && jsonContains(x, e, false))
-          : a.some((x) => !isContainer(x) && x === e),
+// SQLite serves Basalt through one connection per process (one writer at a time is SQLite's own limit): it is
+// "active" while a transaction is open on it (a group of writes, a schema change), idle otherwise.
+function sqliteHealth(): HealthDialect {
+  return {
+    async connectionStats(db, connection) {
+      const { file } = fileOf(connection);
+      const pragma = async (name: string) => {
+        const { rows } = await sql<Record<string, number>>`${sql.raw(`PRAGMA ${name}`)}`.execute(db);
+        return Number(Object.values(rows[0] ?? {})[0] ?? 0);
+      };
+      const [pageSize, pageCount, freePages] = [
+        await pragma('page_size'),
+        await pragma('page_count'),
+        await pragma('freelist_count'),
+      ];
+      let walSizeBytes = 0;
+      try {
+        walSizeBytes = fs.statSync(`${file.name}-wal`).size;
+      } catch {
+        // No WAL file at the moment (just checkpointed and truncated).
+      }
+      const active = file.inTransaction ? 1 : 0;
+      return {
+        active,
+        idle: 1 - active,
+        max: 1,
+        utilization: active,
+        details: {
+          engine: 'sqlite',
+          sizeBytes: pageSize * pageCount,
+          pageSize,
+          pageCount,
+          freePages,
+          walSizeBytes,
+        },
+      };
+    },
+    async checkIntegrity(_db, connection) {
+      const { quickCheck, foreignKeys } = await runIntegrityPragmas(
+        fileOf(connection).file.name,
+        INTEGRITY_MAX_PROBLEMS,
       );
-    }
-    return topLevel && !isContainer(b) && a.some((x) => !isContainer(x) && x === b);
-  }
-  if (isObject(a)) return isObject(b) && Object.keys(b).every((k) => k in a && jsonContains(a[k], b[k], false));
-  return !isContainer(b) && a === b;
-}
-
-/** jsonOverlaps tells whether two JSON arrays share an element (PostgreSQL's `&&` for arrays). */
-export function jsonOverlaps(a: unknown, b: unknown): boolean {
-  return Array.isArray(a) && Array.isArray(b) && a.some((x) => b.some((y) => jsonEqual(x, y)));
+      const pageProblems = quickCheck.filter((line) => line !== 'ok');
+      return [
+        {
+          name: 'quick_check',
+          ok: pageProblems.length === 0,
+          message:
+            pageProblems.length === 0
+              ? 'PRAGMA quick_check: every page, record and index entry is well formed'
+              : `PRAGMA quick_check found ${pageProblems.length} problem(s)`,
+          problems: pageProblems,
+        },
+        {
+          name: 'foreign_keys',
+          ok: foreignKeys.length === 0,
+          message:
+            foreignKeys.length === 0
+              ? 'PRAGMA foreign_key_check: every reference points to an existing row'
+              : `PRAGMA foreign_key_check found ${foreignKeys.length} row(s) referring to missing rows`,
+          problems: foreignKeys.map((f) => `${f.table} row ${f.rowid ?? '?'} refers to a missing ${f.parent} row`),
+        },
+      ];
+    },
+    async tableNames(db) {
+      const { rows } = await sql<{ name: string }>`SELECT name FROM sqlite_schema WHERE type = 'table'`.execute(db);
+      return rows.map((row) => row.name);
+    },
+  };
 }

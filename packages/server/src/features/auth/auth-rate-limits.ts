@@ -6,8 +6,8 @@ import { overRequestRateLimit } from './gotrue-errors.js';
 const WINDOW_SECONDS = 300;
 const REFRESH_FACTOR = 10;
 
-/** LimitedAction names the counted auth actions; each has its own counters. */
-export type LimitedAction = 'signin' | 'signup' | 'recover' | 'verify';
+/** LimitedAction names the counted auth actions (`password`: a password change's check); each has its own counters. */
+export type LimitedAction = 'signin' | 'signup' | 'recover' | 'verify' | 'password';
 
 /** AuthRateLimits throws GoTrue's 429 over_request_rate_limit (with Retry-After) once a limit is passed. */
 export interface AuthRateLimits {

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../app-context.js';
 import { authAdminRoutes } from './auth-admin.routes.js';
-import { createAuthDeps } from './auth-deps.js';
+import type { AuthDeps } from './auth-deps.js';
 import { apiKeyGateway } from './auth-gateway.js';
 import { authMetaRoutes } from './auth-meta.routes.js';
 import { authRecoverRoutes } from './auth-recover.routes.js';
@@ -10,9 +9,12 @@ import { authTokenRoutes } from './auth-token.routes.js';
 import { authUserRoutes } from './auth-user.routes.js';
 import { consoleAuthRoutes } from './console-auth.routes.js';
 
-/** authRoutes registers /auth/v1 (GoTrue-compatible), /.well-known/jwks.json and /api/auth/*. */
-export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
-  const deps = await createAuthDeps(ctx);
+/**
+ * authRoutes registers /auth/v1 (GoTrue-compatible), /.well-known/jwks.json and /api/auth/*, over the auth
+ * services buildApp made once (features/user uses the same ones).
+ */
+export async function authRoutes(app: FastifyInstance, { deps }: { deps: AuthDeps }): Promise<void> {
+  const { ctx } = deps;
   app.addHook('onClose', async () => deps.mailer.close());
 
   // supabase-js sends `Content-Type: application/json` with no body on POST /logout: an empty JSON body

@@ -1,4 +1,5 @@
 import { recordActivity } from '../activity/activity.service.js';
+import { recordAuthEvent } from '../logs/log-events.js';
 import {
   type AccountRow,
   createAccount,
@@ -35,7 +36,7 @@ export type SignUpOutcome =
 /**
  * signUp registers an account with the email provider (protocol §2.6.1). It throws UniqueViolation when
  * the username is taken, and for the email when confirmation is off (autoconfirm on: anyone may register
- * any address, so a registered one is reported). REGISTER is recorded with the new account.
+ * any address, so a registered one is reported). REGISTER is recorded with the new account, and the sign-up logged.
  */
 export async function signUp(deps: AuthDeps, input: SignUpInput): Promise<SignUpOutcome> {
   const { db } = deps.ctx;
@@ -66,6 +67,13 @@ export async function signUp(deps: AuthDeps, input: SignUpInput): Promise<SignUp
       ? await deps.sessions.start(trx, created, { method: 'password', withCookie: input.withCookie, ...input.client })
       : null;
     return { account: created, started: session };
+  });
+  recordAuthEvent(deps.ctx.logs, {
+    kind: 'signed_up',
+    accountId: account.id,
+    email: account.email,
+    ip: input.client.ip,
+    confirmed: deps.autoconfirm,
   });
 
   if (!started) {

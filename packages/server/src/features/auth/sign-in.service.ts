@@ -1,4 +1,5 @@
 import { recordActivity } from '../activity/activity.service.js';
+import { recordAuthEvent } from '../logs/log-events.js';
 import { type AccountRow, findAccountWithEmail, usernameOf } from './accounts.service.js';
 import type { AuthDeps, ClientInfo } from './auth-deps.js';
 import type { IssuedSession } from './gotrue-user.js';
@@ -23,8 +24,8 @@ export interface SignedIn {
 }
 
 /**
- * startSignedInSession starts a session for an account that has proven who it is, records LOGIN and
- * signs the access token.
+ * startSignedInSession starts a session for an account that has proven who it is, records LOGIN, logs the
+ * sign-in and signs the access token.
  */
 export async function startSignedInSession(
   deps: AuthDeps,
@@ -44,24 +45,35 @@ export async function startSignedInSession(
     );
     return session;
   });
+  recordAuthEvent(deps.ctx.logs, {
+    kind: 'signed_in',
+    accountId: account.id,
+    method: options.method,
+    ip: options.client.ip,
+  });
   return { account, session: await deps.sessions.issue(account, started), cookieToken: started.cookieToken };
 }
 
 /**
  * signInWithPassword checks an email and password and starts a session. The same SignInRefused reason
  * covers an unknown email and a wrong password; `weakness` is set when the password no longer meets the policy.
+ * Every refusal is logged.
  */
 export async function signInWithPassword(
   deps: AuthDeps,
   input: { email: string; password: string; client: ClientInfo; withCookie?: boolean },
 ): Promise<SignedIn & { weakness: PasswordWeakness | null }> {
+  const refuse = (reason: SignInRefused['reason']) => {
+    recordAuthEvent(deps.ctx.logs, { kind: 'sign_in_refused', email: input.email, reason, ip: input.client.ip });
+    return new SignInRefused(reason);
+  };
   // No stored password is longer than the policy allows; do not spend argon2 time on megabyte inputs.
-  if (input.password.length > MAX_PASSWORD_INPUT) throw new SignInRefused('invalid_credentials');
+  if (input.password.length > MAX_PASSWORD_INPUT) throw refuse('invalid_credentials');
   const account = await findAccountWithEmail(deps.ctx.db.kysely, input.email);
   const matches = await verifyPassword(account?.password_hash ?? null, input.password);
-  if (!account || !matches) throw new SignInRefused('invalid_credentials');
-  if (!account.email_confirmed_at) throw new SignInRefused('email_not_confirmed');
-  if (isBanned(account, deps.now())) throw new SignInRefused('user_banned');
+  if (!account || !matches) throw refuse('invalid_credentials');
+  if (!account.email_confirmed_at) throw refuse('email_not_confirmed');
+  if (isBanned(account, deps.now())) throw refuse('user_banned');
   const signedIn = await startSignedInSession(deps, account, {
     method: 'password',
     client: input.client,

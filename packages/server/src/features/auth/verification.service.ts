@@ -129,6 +129,7 @@ export function createVerificationService({
       const at = now();
       const column = SENT_AT[kind];
       const previous = account[column];
+      const previousNewEmail = account.new_email;
       const elapsed = previous ? (at.getTime() - new Date(previous).getTime()) / 1000 : Number.POSITIVE_INFINITY;
       if (elapsed < MAIL_INTERVAL_SECONDS) throw overEmailSendRateLimit(Math.ceil(MAIL_INTERVAL_SECONDS - elapsed));
 
@@ -161,7 +162,10 @@ export function createVerificationService({
         await mailer.send({ to, subject, text, link });
       } catch (error) {
         log.error({ err: error, mail: { to, subject } }, 'sending a mail failed');
-        await updateAccount(db.kysely, account.id, { [column]: previous }, at);
+        // The address was never asked: an email change is no longer pending either.
+        const undo =
+          kind === 'email_change' ? { [column]: previous, new_email: previousNewEmail } : { [column]: previous };
+        await updateAccount(db.kysely, account.id, undo, at);
         throw new ApiError(
           500,
           'unexpected_failure',

@@ -22,9 +22,12 @@ export interface HistoryChange {
   previousState: unknown;
   newState: unknown;
   userId: string | null;
+  /** The change this one reverted (a revert or a restore wrote it); null for any other change. */
+  revertOf: number | null;
 }
 
-const parseState = (text: string | null): unknown => (text === null ? null : JSON.parse(text));
+/** parseState reads a stored state (JSON text, or null). */
+export const parseState = (text: string | null): unknown => (text === null ? null : JSON.parse(text));
 
 /** toHistoryChange renders a stored change. */
 export function toHistoryChange(row: ChangeRow): HistoryChange {
@@ -38,6 +41,7 @@ export function toHistoryChange(row: ChangeRow): HistoryChange {
     previousState: parseState(row.previous_state),
     newState: parseState(row.new_state),
     userId: row.actor_id,
+    revertOf: row.revert_of === null ? null : Number(row.revert_of),
   };
 }
 

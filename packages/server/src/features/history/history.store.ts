@@ -27,18 +27,20 @@ export interface ChangeInput {
   previousState: unknown;
   newState: unknown;
   actorId: string | null;
+  /** The change this one reverts (features/history revert and restore); absent for every other change. */
+  revertOf?: number | null;
 }
 
 /** ChangeRow is one stored history entry. */
 export type ChangeRow = Selectable<ChangeHistoryTable>;
 
-// Ten columns per row: 1,000 rows stay far below both engines' limit of bound values.
+// Eleven columns per row: 1,000 rows stay far below both engines' limit of bound values.
 const INSERT_CHUNK = 1_000;
 
 const stateText = (state: unknown) => (state === null || state === undefined ? null : JSON.stringify(state));
 
 const INSERT_HEAD = `INSERT INTO "change_history" ("account_id", "table_id", "table_name", "record_id", "change_type",
-  "previous_state", "new_state", "actor_id", "created_at") VALUES `;
+  "previous_state", "new_state", "actor_id", "created_at", "revert_of") VALUES `;
 
 /**
  * insertChanges stores changes in order, in as few statements as the engines allow. It runs in every record
@@ -59,6 +61,7 @@ export async function insertChanges(db: Db, dialect: SqlDialect, changes: Change
         stateText(change.newState),
         change.actorId,
         now,
+        change.revertOf ?? null,
       ]);
       out.raw(')');
     });
@@ -94,13 +97,114 @@ export async function countChanges(db: Db, filter: ChangeFilter): Promise<number
   return Number(row?.n ?? 0);
 }
 
-/** findChangeById reads one of an account's changes, or null (issue 5's revert starts here). */
+/** findChangeById reads one of an account's changes, or null (a revert starts here). */
 export async function findChangeById(db: Db, accountId: string, id: number): Promise<ChangeRow | null> {
   const row = await db
     .selectFrom('change_history')
     .selectAll()
     .where('id', '=', id)
     .where('account_id', '=', accountId)
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+/** latestChangeId is the id of a table's newest change, or null when it has none. */
+export async function latestChangeId(db: Db, accountId: string, tableId: number): Promise<number | null> {
+  const row = await db
+    .selectFrom('change_history')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .where('table_id', '=', tableId)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row ? Number(row.id) : null;
+}
+
+/** findLatestChange reads a table's newest change, or null. */
+export async function findLatestChange(db: Db, accountId: string, tableId: number): Promise<ChangeRow | null> {
+  const row = await db
+    .selectFrom('change_history')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('table_id', '=', tableId)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+/**
+ * listChangesBetween reads up to `limit` of a table's changes with after < id < before, newest first: a restore
+ * pages through the changes it reverts with it.
+ */
+export async function listChangesBetween(
+  db: Db,
+  accountId: string,
+  tableId: number,
+  { after, before, limit }: { after: number; before: number; limit: number },
+): Promise<ChangeRow[]> {
+  return db
+    .selectFrom('change_history')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('table_id', '=', tableId)
+    .where('id', '>', after)
+    .where('id', '<', before)
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+/** maxRecordId is the largest record id any kept change of a table names (0 when none). */
+export async function maxRecordId(db: Db, accountId: string, tableId: number): Promise<number> {
+  const row = await db
+    .selectFrom('change_history')
+    .select((eb) => eb.fn.max('record_id').as('n'))
+    .where('account_id', '=', accountId)
+    .where('table_id', '=', tableId)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * deleteExpiredChanges deletes up to `limit` changes made before `cutoff` that no checkpoint needs: a checkpoint
+ * needs every change of its table from its own change on (all of them when it names none). It returns how
+ * many it deleted.
+ */
+export async function deleteExpiredChanges(db: Db, cutoff: string, limit: number): Promise<number> {
+  const expired = db
+    .selectFrom('change_history as h')
+    .select('h.id')
+    .where('h.created_at', '<', cutoff)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('checkpoints as c')
+            .select('c.id')
+            .whereRef('c.table_id', '=', 'h.table_id')
+            .whereRef('c.account_id', '=', 'h.account_id')
+            .where((inner) =>
+              inner.or([inner('c.change_id', 'is', null), inner('c.change_id', '<=', inner.ref('h.id'))]),
+            ),
+        ),
+      ),
+    )
+    .orderBy('h.id')
+    .limit(limit);
+  const result = await db.deleteFrom('change_history').where('id', 'in', expired).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** findRevertOf reads the newest change that reverted a change, or null. */
+export async function findRevertOf(db: Db, accountId: string, changeId: number): Promise<ChangeRow | null> {
+  const row = await db
+    .selectFrom('change_history')
+    .selectAll()
+    .where('revert_of', '=', changeId)
+    .where('account_id', '=', accountId)
+    .orderBy('id', 'desc')
+    .limit(1)
     .executeTakeFirst();
   return row ?? null;
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestServer, testDialects } from '../../testing/test-server.js';
-import { type ApiScenario, runScenario, startAuthServer, users } from '../auth/auth.fixtures.js';
-import { createTable, type KeyedUser, publicError, seedItems, signUpWithKey } from './public-api.fixtures.js';
+import { type ApiScenario, runScenario } from '../auth/auth.fixtures.js';
+import { type KeyedUser, publicError, startItemsServer } from './public-api.fixtures.js';
 
 // Every error of the public record API, as {error: {code, message, details}}: 401 (missing or invalid key),
 // 403, 404 (table, record), 400 (the body, the query) with per-field details, and 409.
@@ -11,10 +11,7 @@ describe.each(testDialects)('public record API errors on %s', (dialect) => {
   let alice: KeyedUser;
 
   beforeAll(async () => {
-    server = await startAuthServer(dialect);
-    alice = await signUpWithKey(server, users.alice);
-    await createTable(server, alice, 'items');
-    await seedItems(server, alice, 'items', 1);
+    ({ server, alice } = await startItemsServer(dialect, 1));
   });
   afterAll(() => server.close());
 
@@ -336,9 +333,17 @@ describe.each(testDialects)('public record API errors on %s', (dialect) => {
       expected: publicError('INVALID_QUERY'),
     },
     {
-      name: 'a JSON path',
+      name: 'a JSON path on a text column',
       method: 'GET',
-      url: '/api/table/items?meta->>n=eq.1',
+      url: '/api/table/items?name->>n=eq.1',
+      headers: asAlice,
+      status: 400,
+      expected: publicError('INVALID_QUERY', 'operator does not exist: text ->> unknown'),
+    },
+    {
+      name: 'a step after ->>',
+      method: 'GET',
+      url: '/api/table/items?meta->>n->m=eq.1',
       headers: asAlice,
       status: 400,
       expected: publicError('INVALID_QUERY'),

@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
+import type { DialectName } from '../../db/dialect/dialect.js';
 import type { TestServer } from '../../testing/test-server.js';
-import { type SignedInTestUser, signUpUser, type TestUser } from '../auth/auth.fixtures.js';
+import { type SignedInTestUser, signUpUser, startAuthServer, type TestUser, users } from '../auth/auth.fixtures.js';
 
 // Named accounts with an API key and an `items` table, for the public API suites.
 
@@ -75,4 +76,16 @@ export async function seedItems(server: TestServer, user: KeyedUser, table: stri
       `item ${i}`,
     );
   }
+}
+
+/** startItemsServer starts a server with alice (and her key) and `seeded` items in her `items` table. */
+export async function startItemsServer(
+  dialect: DialectName,
+  seeded: number,
+): Promise<{ server: TestServer; alice: KeyedUser }> {
+  const server = await startAuthServer(dialect);
+  const alice = await signUpWithKey(server, users.alice);
+  await createTable(server, alice, 'items');
+  await seedItems(server, alice, 'items', seeded);
+  return { server, alice };
 }

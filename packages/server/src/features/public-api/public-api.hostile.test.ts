@@ -1,8 +1,7 @@
 import { isReservedTableName } from '@basalt/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestServer, testDialects } from '../../testing/test-server.js';
-import { startAuthServer, users } from '../auth/auth.fixtures.js';
-import { createTable, type KeyedUser, seedItems, signUpWithKey } from './public-api.fixtures.js';
+import { type KeyedUser, startItemsServer } from './public-api.fixtures.js';
 
 // Hostile input never changes data nor answers 500, and the short form /api/<name> never shadows one of
 // Basalt's own /api routes.
@@ -15,10 +14,7 @@ describe.each(testDialects)('public record API under hostile input on %s', (dial
   let alice: KeyedUser;
 
   beforeAll(async () => {
-    server = await startAuthServer(dialect);
-    alice = await signUpWithKey(server, users.alice);
-    await createTable(server, alice, 'items');
-    await seedItems(server, alice, 'items', SEEDED);
+    ({ server, alice } = await startItemsServer(dialect, SEEDED));
   });
   afterAll(() => server.close());
 

@@ -1,15 +1,23 @@
 import type { ColumnType } from '@basalt/shared';
 import type { SqlDialect } from '../../db/dialect/dialect.js';
-import { type Condition, columnTypeIn, isJsonType, type OrderTerm } from '../../db/user-tables.js';
+import { JSON_PATH_LIMITS, type JsonPath } from '../../db/jsonb.js';
+import { type Condition, columnTypeIn, isJsonType, type OrderTerm, operandType } from '../../db/user-tables.js';
 import type { CellValue } from '../tables/column-types/column-type.js';
 import { columnTypeOf } from '../tables/column-types/registry.js';
 import type { TableDefinition } from '../tables/table-definition.js';
-import { invalidFilter, invalidRegex, unknownFilterColumn } from './record-errors.js';
+import {
+  invalidFilter,
+  invalidJsonPath,
+  invalidRegex,
+  jsonPathNeedsJson,
+  unknownFilterColumn,
+} from './record-errors.js';
 
 // Conditions arrive from every API (rest filters, public API ids, console calls). checkCondition refuses
 // unknown columns (42703) and operators that do not fit a column's type, and converts values: a string for a
 // non-text column is read as query-string text by the column type (`qty=gt.10` → 10; 22P02 when it does not
-// convert), any other value must already be of the column's type.
+// convert), any other value must already be of the column's type. A leaf on a JSON path (`meta->>color`) reads
+// text after a final `->>` and JSON after `->`, and is checked as a text or json column would be.
 
 // Deeper trees are refused: no real filter nests this far, and the SQL builder recurses.
 const MAX_DEPTH = 32;
@@ -18,6 +26,38 @@ function typeOf(table: TableDefinition, column: string): ColumnType {
   const type = typeof column === 'string' ? columnTypeIn(table, column) : null;
   if (type === null) throw unknownFilterColumn(table, String(column));
   return type;
+}
+
+/** pathText writes a field as PostgREST does, `meta->a->>b`, for messages. */
+export function pathText(column: string, path: JsonPath | undefined): string {
+  return `${column}${(path ?? []).map((s) => `${s.arrow}${s.key}`).join('')}`;
+}
+
+/**
+ * checkJsonPath refuses a JSON path that PostgreSQL would not follow, or not as SQLite does: on a column that
+ * holds no JSON or after a `->>` step (42883), longer than a stored value can nest, with a NUL in a key or an
+ * index outside PostgreSQL's `integer`. Keys are bound values: any other text, quotes included, is just a key.
+ */
+export function checkJsonPath(column: string, type: ColumnType, path: JsonPath): void {
+  if (path.length === 0) return;
+  const field = pathText(column, path);
+  if (!isJsonType(type)) throw jsonPathNeedsJson(field, columnTypeOf(type).pgTypeName, path[0]?.arrow ?? '->');
+  if (path.length > JSON_PATH_LIMITS.maxSteps) {
+    throw invalidJsonPath(`A JSON path can have at most ${JSON_PATH_LIMITS.maxSteps} steps`, 'PGRST100');
+  }
+  path.forEach(({ arrow, key }, i) => {
+    // The dialects write the arrow into SQL: only the two operators pass, whoever built the path.
+    if ((arrow !== '->' && arrow !== '->>') || (typeof key !== 'string' && typeof key !== 'number')) {
+      throw invalidJsonPath('A JSON path step is `->key` or `->>key`', 'PGRST100');
+    }
+    if (i > 0 && path[i - 1]?.arrow === '->>') throw jsonPathNeedsJson(field, 'text', arrow);
+    if (typeof key === 'string' && key.includes('\0')) {
+      throw invalidJsonPath('invalid byte sequence for encoding "UTF8": 0x00', '22021');
+    }
+    if (typeof key === 'number' && !(Number.isSafeInteger(key) && Math.abs(key) <= JSON_PATH_LIMITS.maxIndex)) {
+      throw invalidJsonPath('integer out of range', '22003');
+    }
+  });
 }
 
 /** filterValue converts one filter value for a column type, or throws 22P02. */
@@ -49,26 +89,25 @@ function checkPattern(dialect: SqlDialect, condition: Extract<Condition, { kind:
 
 function checkLeaf(dialect: SqlDialect, table: TableDefinition, condition: Condition): Condition {
   if (!('column' in condition)) return condition;
-  const type = typeOf(table, condition.column);
+  const columnType = typeOf(table, condition.column);
+  if (condition.path) checkJsonPath(condition.column, columnType, condition.path);
+  const type = operandType(table, condition.column, condition.path) ?? columnType;
+  const field = pathText(condition.column, condition.path);
   const json = isJsonType(type);
   const typeName = columnTypeOf(type).pgTypeName;
   switch (condition.kind) {
     case 'compare':
-      if (json && condition.op !== 'eq' && condition.op !== 'neq' && condition.op !== 'isdistinct') {
-        throw invalidFilter(`operator ${condition.op} cannot compare the ${type} column "${condition.column}"`);
-      }
+      // JSON values compare in jsonb's order (`meta->size=gt.5`), as on PostgreSQL.
       return { ...condition, value: filterValue(type, condition.value) };
     case 'pattern':
       if (type !== 'text') {
-        throw invalidFilter(
-          `operator ${condition.op} needs a text column; "${condition.column}" is ${type} (${typeName})`,
-        );
+        throw invalidFilter(`operator ${condition.op} needs a text column; "${field}" is ${type} (${typeName})`);
       }
       checkPattern(dialect, condition);
       return condition;
     case 'is':
       if (typeof condition.value === 'boolean' && type !== 'boolean') {
-        throw invalidFilter(`is.${condition.value} needs a boolean column; "${condition.column}" is ${type}`);
+        throw invalidFilter(`is.${condition.value} needs a boolean column; "${field}" is ${type}`);
       }
       return condition;
     case 'in':
@@ -77,7 +116,7 @@ function checkLeaf(dialect: SqlDialect, table: TableDefinition, condition: Condi
     case 'contains': {
       if (!json || (condition.op === 'ov' && type !== 'array')) {
         throw invalidFilter(
-          `operator ${condition.op} needs ${condition.op === 'ov' ? 'an array' : 'a json or array'} column; "${condition.column}" is ${type}`,
+          `operator ${condition.op} needs ${condition.op === 'ov' ? 'an array' : 'a json or array'} column; "${field}" is ${type}`,
         );
       }
       const value = filterValue(type === 'array' || condition.op === 'ov' ? 'array' : 'json', condition.value);
@@ -111,7 +150,8 @@ export function checkCondition(
 /** checkOrder validates order terms: known columns, asc|desc, nulls first|last. */
 export function checkOrder(table: TableDefinition, order: OrderTerm[]): OrderTerm[] {
   return order.map((term) => {
-    typeOf(table, term.column);
+    const type = typeOf(table, term.column);
+    if (term.path) checkJsonPath(term.column, type, term.path);
     if (term.direction !== 'asc' && term.direction !== 'desc')
       throw invalidFilter('Order must be asc or desc', 'PGRST100');
     if (term.nulls !== undefined && term.nulls !== 'first' && term.nulls !== 'last') {

@@ -38,6 +38,24 @@ export function invalidFilter(message: string, code = '42883'): ApiError {
   return new ApiError(400, code, message);
 }
 
+/**
+ * jsonPathNeedsJson is PostgreSQL's 42883 for `->`/`->>` on what holds no JSON: a column of another type
+ * (`text -> unknown`), or the text a `->>` step gave (only the last step may be `->>`).
+ */
+export function jsonPathNeedsJson(field: string, pgTypeName: string, arrow: string): ApiError {
+  return new ApiError(400, '42883', `operator does not exist: ${pgTypeName} ${arrow} unknown`, {
+    hint:
+      pgTypeName === 'text' && field.includes('->>')
+        ? `"${shown(field)}": ->> gives text, which has no keys; use -> for every step but the last`
+        : `"${shown(field)}" is a ${pgTypeName} column; JSON paths need a json or array column`,
+  });
+}
+
+/** invalidJsonPath is a JSON path no engine follows alike: too long, a NUL in a key, an index past `integer`. */
+export function invalidJsonPath(message: string, code: 'PGRST100' | '22021' | '22003'): ApiError {
+  return new ApiError(400, code, message);
+}
+
 /** invalidRegex is a match/imatch pattern the engine refuses (2201B). */
 export function invalidRegex(message: string, hint?: string): ApiError {
   return new ApiError(400, '2201B', message, hint ? { hint } : {});
@@ -62,6 +80,16 @@ export function notNullViolation(table: TableDefinition, column: string): ApiErr
     { fieldErrors: { [column]: [`"${column}" is required`] } },
   );
 }
+
+/**
+ * uniqueDetail is PostgreSQL's detail of a unique violation, `Key (title)=(Apple) already exists.`, with the
+ * value as PostgreSQL prints it (db/pg-text.ts). The column is never quoted: PostgreSQL quotes `Title` or
+ * `order` there, and its keyword list changes between versions; SQLite's answer could not follow it.
+ */
+export const uniqueDetail = (column: string, valueText: string) => `Key (${column})=(${valueText}) already exists.`;
+
+// PostgreSQL's own detail, `Key ("Title")=(x) already exists.`, reworded with the bare column name.
+const PG_UNIQUE_DETAIL = /^Key \((.*?)\)=\((.*)\) already exists\.$/s;
 
 /** uniqueViolation is a value another record of the table already has (23505, 409). */
 export function uniqueViolation(table: TableDefinition, column: string, detail: string | null): ApiError {
@@ -98,7 +126,8 @@ export function translateDatabaseError(dialect: SqlDialect, error: unknown, tabl
   switch (info.kind) {
     case 'unique': {
       const column = uniqueColumnOf(table, info.column, info.constraint) ?? 'id';
-      return uniqueViolation(table, column, info.detail);
+      const value = info.detail === null ? undefined : PG_UNIQUE_DETAIL.exec(info.detail)?.[2];
+      return uniqueViolation(table, column, value === undefined ? info.detail : uniqueDetail(column, value));
     }
     case 'notNull':
       return notNullViolation(table, info.column ?? 'id');

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../db/database.js';
-import type { Condition } from '../../db/user-tables.js';
+import type { Condition, OrderTerm } from '../../db/user-tables.js';
 import { startTestServer, type TestServer, testDialects } from '../../testing/test-server.js';
 import { type SignedInAccount, signIn } from '../tables/tables.fixtures.js';
 import type { TableDefinition } from '../tables/tables.service.js';
@@ -31,6 +31,16 @@ const leaf = (column: string, op: string, value: unknown): Condition => {
   return { kind: 'compare', column, op: op as 'eq', value: value as never };
 };
 const not = (condition: Condition): Condition => ({ kind: 'not', condition });
+/** at reads a JSON path into a column: at('meta', '->size', '->>w', '->0'), keys of digits as indexes. */
+const at = (column: string, op: string, value: unknown, ...steps: string[]): Condition =>
+  ({
+    ...leaf(column, op, value),
+    path: steps.map((s) => {
+      const arrow = s.startsWith('->>') ? '->>' : '->';
+      const key = s.slice(arrow.length);
+      return { arrow, key: /^-?\d+$/.test(key) ? Number(key) : key };
+    }),
+  }) as Condition;
 
 // Each row: a condition and the titles it selects, in id order. Values given as strings are query-string text.
 const filters: Array<[string, Condition, string[]]> = [
@@ -96,6 +106,27 @@ const filters: Array<[string, Condition, string[]]> = [
   ['empty and', { kind: 'and', conditions: [] }, ['Apple', 'apricot', 'Banana', 'cherry']],
   ['empty or', { kind: 'or', conditions: [] }, []],
   ['hostile text is data', leaf('title', 'eq', "x' OR '1'='1"), []],
+  ['gt on json follows jsonb order', leaf('meta', 'gt', '[1,2]'), ['Apple', 'apricot', 'Banana']],
+  ['->> text', at('meta', 'eq', 'red', '->>color'), ['Apple']],
+  ['->> like', at('meta', 'like', 'o%', '->>color'), ['apricot']],
+  ['->> compares text', at('meta', 'gt', 'p', '->>color'), ['Apple']],
+  ['-> compares JSON', at('meta', 'eq', '"red"', '->color'), ['Apple']],
+  ['nested ->>', at('meta', 'eq', '1', '->size', '->>w'), ['Apple']],
+  ['->> of an object is jsonb text', at('meta', 'eq', '{"w": 1}', '->>size'), ['Apple']],
+  ['nested -> gt in jsonb order', at('meta', 'gt', '0', '->size', '->w'), ['Apple']],
+  ['array index', at('meta', 'eq', '1', '->0'), ['Banana']],
+  ['negative index', at('meta', 'eq', '3', '->-1'), ['Banana']],
+  ['index on an array column', at('tags', 'in', ['a', 'b'], '->>0'), ['Apple', 'apricot']],
+  ['->> is null where the path leads nowhere', at('meta', 'is', null, '->>color'), ['Banana', 'cherry']],
+  ['-> is not_null', at('meta', 'is', 'not_null', '->color'), ['Apple', 'apricot']],
+  ['cs on a path', at('meta', 'cs', '{"w":1}', '->size'), ['Apple']],
+  ['not on a path keeps NULLs out', not(at('meta', 'eq', 'red', '->>color')), ['apricot']],
+  ['isdistinct on a path', at('meta', 'isdistinct', 'red', '->>color'), ['apricot', 'Banana', 'cherry']],
+  ['match on a path', at('meta', 'imatch', '^RE', '->>color'), ['Apple']],
+  ['a hostile key is data', at('meta', 'eq', 'x', "->>'; DROP TABLE accounts; --"), []],
+  ['a quoted key is data', at('meta', 'is', 'not_null', '->"color"', "->>a'b"), []],
+  ['a unicode key', at('meta', 'eq', 'x', '->>ключ 🔑'), []],
+  ['a $ key is a key, not a path', at('meta', 'is', 'not_null', '->>$.color'), []],
   ['hostile pattern is data', leaf('note', 'like', "%'; DROP TABLE accounts; --"), []],
 ];
 
@@ -108,7 +139,15 @@ const refusals: Array<[string, Condition, string]> = [
   ['text for a boolean', leaf('done', 'eq', 'maybe'), '22P02'],
   ['text for a date', leaf('due', 'gt', 'now'), '22P02'],
   ['like on a number', leaf('qty', 'like', '1%'), '42883'],
-  ['gt on json', leaf('meta', 'gt', 1), '42883'],
+  ['a JSON path on text', at('title', 'eq', 'x', '->a'), '42883'],
+  ['a step after ->>', at('meta', 'eq', 'x', '->>size', '->w'), '42883'],
+  ['a JSON path too long', at('meta', 'eq', 'x', ...Array.from({ length: 101 }, () => '->a')), 'PGRST100'],
+  ['NUL in a JSON key', at('meta', 'eq', 'x', '->>a\u0000b'), '22021'],
+  ['an index past integer', at('meta', 'eq', '1', '->3000000000'), '22003'],
+  ['text that is not JSON after ->', at('meta', 'eq', 'red', '->color'), '22P02'],
+  ['like after ->', at('meta', 'like', 'r%', '->color'), '42883'],
+  ['is true after ->>', at('meta', 'is', true, '->>color'), '42883'],
+  ['ov after ->', at('meta', 'ov', '[1]', '->size'), '42883'],
   ['is true on text', leaf('title', 'is', true), '42883'],
   ['cs on text', leaf('title', 'cs', ['a']), '42883'],
   ['ov on json', leaf('meta', 'ov', [1]), '42883'],
@@ -145,7 +184,7 @@ describe.each(testDialects)('record filters on %s', (dialect) => {
     await expect(listRecords(db, alice, table, { where })).rejects.toMatchObject({ status: 400 });
   });
 
-  it.each<[string, Array<{ column: string; direction: 'asc' | 'desc'; nulls?: 'first' | 'last' }>, string[]]>([
+  it.each<[string, OrderTerm[], string[]]>([
     ['asc puts NULLs last', [{ column: 'qty', direction: 'asc' }], ['apricot', 'Apple', 'Banana', 'cherry']],
     ['desc puts NULLs first', [{ column: 'qty', direction: 'desc' }], ['cherry', 'Banana', 'Apple', 'apricot']],
     [
@@ -167,8 +206,40 @@ describe.each(testDialects)('record filters on %s', (dialect) => {
       ['cherry', 'Apple', 'apricot', 'Banana'],
     ],
     ['by date', [{ column: 'due', direction: 'asc' }], ['cherry', 'Apple', 'apricot', 'Banana']],
+    ['by json in jsonb order', [{ column: 'meta', direction: 'asc' }], ['Banana', 'apricot', 'Apple', 'cherry']],
+    [
+      'by a ->> path',
+      [
+        { column: 'meta', path: [{ arrow: '->>', key: 'color' }], direction: 'asc' },
+        { column: 'id', direction: 'asc' },
+      ],
+      ['apricot', 'Apple', 'Banana', 'cherry'],
+    ],
+    [
+      'by a -> path, descending',
+      [
+        { column: 'tags', path: [{ arrow: '->', key: 0 }], direction: 'desc' },
+        { column: 'id', direction: 'asc' },
+      ],
+      ['Banana', 'cherry', 'apricot', 'Apple'],
+    ],
   ])('orders: %s', async (_, order, titles) => {
     expect((await listRecords(db, alice, table, { order })).map((r) => r.title)).toEqual(titles);
+  });
+
+  it('refuses to order by a JSON path on text or after ->>', async () => {
+    for (const path of [
+      [{ arrow: '->', key: 'a' }],
+      [
+        { arrow: '->>', key: 'a' },
+        { arrow: '->', key: 'b' },
+      ],
+    ] as const) {
+      const column = path.length === 1 ? 'title' : 'meta';
+      await expect(
+        listRecords(db, alice, table, { order: [{ column, path, direction: 'asc' }] }),
+      ).rejects.toMatchObject({ status: 400, code: '42883' });
+    }
   });
 
   it('refuses to order by an unknown or hostile column', async () => {

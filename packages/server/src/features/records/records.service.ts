@@ -1,9 +1,8 @@
 import type { Transaction } from 'kysely';
 import type { Db } from '../../db/database.js';
-import type { StoredValue } from '../../db/dialect/dialect.js';
 import type { SystemDatabase } from '../../db/schema.js';
 import type { Condition, OrderTerm } from '../../db/user-tables.js';
-import { ApiError, notFound } from '../../http/errors.js';
+import { notFound } from '../../http/errors.js';
 import { type ActivityAction, recordActivity } from '../activity/activity.service.js';
 import { recordChanges } from '../history/history.service.js';
 import type { ChangeInput, ChangeType } from '../history/history.store.js';
@@ -11,9 +10,10 @@ import type { InputSource } from '../tables/column-types/column-type.js';
 import { tableCacheOf } from '../tables/table-cache.js';
 import type { TableDefinition } from '../tables/table-definition.js';
 import { checkCondition, checkOrder, recordIdCondition } from './record-conditions.js';
-import { invalidFilter, translateDatabaseError, uniqueViolation, unknownColumn } from './record-errors.js';
+import { invalidFilter, translateDatabaseError, unknownColumn } from './record-errors.js';
 import { emitRecordChanges, type RecordChangeEvent } from './record-events.js';
 import { insertStoredRows, upsertStoredRows } from './record-inserts.js';
+import { withConflictingValue } from './record-unique.js';
 import { type RecordInput, type RecordRow, storedInputRow, toRecordRow } from './record-values.js';
 import {
   countRows,
@@ -21,7 +21,6 @@ import {
   type RawRow,
   type StoredRow,
   selectRows,
-  selectRowsByColumnValues,
   selectRowsForChange,
   updateRowsById,
 } from './records.store.js';
@@ -57,9 +56,12 @@ export interface CreateOptions extends WriteOptions {
   columns?: string[];
 }
 
-/** UpsertOptions resolve conflicts on `onConflict` (default id, else a unique column). */
+/**
+ * UpsertOptions resolve conflicts on `onConflict` (default id): a column, or columns (PostgREST's
+ * `on_conflict=a,b`) of which id or a unique column decides; see record-inserts.ts.
+ */
 export interface UpsertOptions extends CreateOptions {
-  onConflict?: string;
+  onConflict?: string | readonly string[];
   /** Keep the existing row on conflict (and return only inserted rows); default: merge the sent columns. */
   ignoreDuplicates?: boolean;
 }
@@ -74,7 +76,8 @@ export interface ReadOptions {
 
 type Trx = Transaction<SystemDatabase>;
 
-interface WriteLog {
+/** WriteLog collects one write's history entries and change events (records-in-transaction.ts shares it). */
+export interface WriteLog {
   changes: ChangeInput[];
   events: RecordChangeEvent[];
 }
@@ -90,12 +93,14 @@ const ACTION_OF: Record<string, ActivityAction> = {
   RECORD_DELETE: 'DELETE',
 };
 
-function assertOwner(caller: RecordCaller, table: TableDefinition): void {
+/** assertOwner refuses a table of another account with the 404 of a missing one. */
+export function assertOwner(caller: RecordCaller, table: TableDefinition): void {
   // Principle 5: a table is only ever reached by its owner; another account sees the same 404 as for no table.
   if (table.accountId !== caller.accountId) throw notFound(`Could not find the table '${table.name}'`, 'PGRST205');
 }
 
-function logChange(
+/** logChange adds one record's change to a write's history entries and events. */
+export function logChange(
   log: WriteLog,
   caller: RecordCaller,
   table: TableDefinition,
@@ -125,7 +130,15 @@ function logChange(
   });
 }
 
-async function finishWrite(trx: Trx, db: Db, caller: RecordCaller, table: TableDefinition, log: WriteLog, now: Date) {
+/** finishWrite stores a write's history and activity entries in its transaction. */
+export async function finishWrite(
+  trx: Trx,
+  db: Db,
+  caller: RecordCaller,
+  table: TableDefinition,
+  log: WriteLog,
+  now: Date,
+) {
   await recordChanges(trx, db.dialect, log.changes, now);
   const counts = new Map<string, number>();
   for (const change of log.changes) counts.set(change.changeType, (counts.get(change.changeType) ?? 0) + 1);
@@ -172,35 +185,8 @@ async function runWrite(
   return rows;
 }
 
-/**
- * withConflictingValue completes a unique violation's details as PostgreSQL words them, `Key (title)=(Apple)
- * already exists.`, when the engine did not say which value it was (SQLite): the one value sent for the column,
- * a value sent twice, or the first sent value that a stored record already holds (read after the rollback;
- * this is the error path).
- */
-async function withConflictingValue(db: Db, table: TableDefinition, error: unknown, sent: StoredRow[]) {
-  if (!(error instanceof ApiError) || error.code !== '23505' || sent.length === 0) return error;
-  const column = Object.keys(error.details.fieldErrors ?? {})[0];
-  if (!column || error.details.details !== `Key (${column}) already exists.`) return error;
-  const values = sent.map((row) => row[column]).filter((v): v is StoredValue => v !== undefined && v !== null);
-  let value: StoredValue | undefined = values.length === 1 ? values[0] : undefined;
-  const seen = new Set<string>();
-  for (const v of values) {
-    if (value !== undefined) break;
-    const key = JSON.stringify(v);
-    if (seen.has(key)) value = v;
-    seen.add(key);
-  }
-  if (value === undefined && values.length > 0) {
-    const [existing] = await selectRowsByColumnValues(db.kysely, db.dialect, table, column, values).catch(() => []);
-    value = existing ? (existing[column] as StoredValue) : undefined;
-  }
-  if (value === undefined || value === null) return error;
-  const text = typeof value === 'boolean' ? (value ? 't' : 'f') : String(value);
-  return uniqueViolation(table, column, `Key (${column})=(${text}) already exists.`);
-}
-
-function translated(db: Db, error: unknown, table: TableDefinition): unknown {
+/** translated turns an engine error of a write into the records service's ApiError (or returns it as is). */
+export function translated(db: Db, error: unknown, table: TableDefinition): unknown {
   const apiError = translateDatabaseError(db.dialect, error, table);
   if (apiError?.code === 'table_changed') tableCacheOf(db).evict(table.id);
   return apiError ?? error;
@@ -293,7 +279,7 @@ export async function upsertRecordsWithOutcome(
   let inserted = 0;
   const written = await runWrite(db, caller, table, options, rows, async (trx, log, now) => {
     const { written, previous } = await upsertStoredRows(trx, db.dialect, table, rows, now, {
-      onConflict: options.onConflict ?? 'id',
+      onConflict: typeof options.onConflict === 'string' ? [options.onConflict] : (options.onConflict ?? ['id']),
       ignoreDuplicates: options.ignoreDuplicates ?? false,
     });
     const before = new Map(previous.map((raw) => [Number(raw.id), toRecordRow(db.dialect.name, table, raw)]));

@@ -76,7 +76,7 @@ export async function selectRows(
   const order = options.order && options.order.length > 0 ? options.order : ID_ORDER;
   const out = statement(dialect).raw(`SELECT * FROM ${quotedTable(shape.id)}`);
   writeWhere(out, dialect, shape, options.where).raw(' ORDER BY ');
-  writeOrder(out, order);
+  writeOrder(out, dialect, shape, order);
   out.raw(pagingSql(options.limit ?? null, options.offset ?? 0));
   return rowsOf(db, out);
 }
@@ -212,7 +212,12 @@ export async function selectRowsByColumnValues(
   return found;
 }
 
-/** syncIdCounter moves the table's id counter past rows inserted with explicit ids. */
-export async function syncIdCounter(db: Executor, dialect: SqlDialect, shape: UserTableShape): Promise<void> {
-  await dialect.userTables.syncIdSequence(db, userTableName(shape.id));
+/** syncIdCounter moves the table's id counter past rows inserted with explicit ids (and past atLeast). */
+export async function syncIdCounter(
+  db: Executor,
+  dialect: SqlDialect,
+  shape: UserTableShape,
+  atLeast = 0,
+): Promise<void> {
+  await dialect.userTables.syncIdSequence(db, userTableName(shape.id), atLeast);
 }

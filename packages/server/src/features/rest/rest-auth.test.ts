@@ -1,15 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestServer, testDialects } from '../../testing/test-server.js';
 import { signTestToken, tamper } from '../auth/auth.fixtures.js';
-import {
-  pgrst,
-  type RestScenario,
-  type RestUser,
-  runRestScenario,
-  seedTodos,
-  signUpRestUser,
-  startRestServer,
-} from './rest.fixtures.js';
+import { pgrst, type RestScenario, type RestUser, runRestScenario, startSeededRestServer } from './rest.fixtures.js';
 
 // Who may call /rest/v1, which profiles, verbs and resources exist (protocol §1.3, §3.1, §3.8, §5): the
 // gateway's apikey check, the role of the bearer token, and their exact bodies and headers.
@@ -22,9 +14,7 @@ describe.each(testDialects)('/rest/v1 gateway, roles and resources on %s', (dial
   let expired: string;
 
   beforeAll(async () => {
-    server = await startRestServer(dialect);
-    alice = await signUpRestUser(server);
-    await seedTodos(alice, T);
+    ({ server, alice } = await startSeededRestServer(dialect, T));
     expired = await signTestToken(
       server,
       { role: 'authenticated', aud: 'authenticated' },

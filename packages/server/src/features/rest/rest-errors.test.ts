@@ -1,14 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestServer, testDialects } from '../../testing/test-server.js';
-import {
-  pgrst,
-  type RestScenario,
-  type RestUser,
-  runRestScenario,
-  seedTodos,
-  signUpRestUser,
-  startRestServer,
-} from './rest.fixtures.js';
+import { pgrst, type RestScenario, type RestUser, runRestScenario, startSeededRestServer } from './rest.fixtures.js';
 
 // The request and data errors of the protocol's P0 list over raw HTTP, with their exact status and body
 // (protocol §3.2–3.5, §3.8): a table of scenarios, as PocketBase's ApiScenario. None may change the data.
@@ -20,9 +12,7 @@ describe.each(testDialects)('/rest/v1 errors on %s', (dialect) => {
   let alice: RestUser;
 
   beforeAll(async () => {
-    server = await startRestServer(dialect);
-    alice = await signUpRestUser(server);
-    await seedTodos(alice, T);
+    ({ server, alice } = await startSeededRestServer(dialect, T));
   });
   afterAll(() => server.close());
 

@@ -1,17 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { RestQueryError } from './rest-query.errors.js';
 import { parseFilter, parseFilterKey, parseLogicTree } from './rest-query.filters.js';
+import { errorOf, parseFailure } from './rest-query.fixtures.js';
 import type { LogicTree, Operation } from './rest-query.types.js';
-
-const errorOf = (run: () => unknown) => {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof RestQueryError) return { status: error.status, ...error.body() };
-    throw error;
-  }
-  throw new Error('no error');
-};
 
 describe('parseFilter: every operator', () => {
   it.each<[string, Operation, boolean?]>([
@@ -142,13 +132,7 @@ describe('parseFilter: errors', () => {
     ['wfts(english).a+b', 1, 'Full-text search (wfts) is not supported'],
     ['adj.[1,2]', 1, 'Range operators (adj) are not supported'],
   ])('qty=%s', (value, column, details) => {
-    expect(errorOf(() => parseFilter('qty', value))).toEqual({
-      status: 400,
-      code: 'PGRST100',
-      message: `"failed to parse filter (${value})" (line 1, column ${column})`,
-      details,
-      hint: null,
-    });
+    expect(errorOf(() => parseFilter('qty', value))).toEqual(parseFailure(`filter (${value})`, column, details));
   });
 
   it('answers 22P02 for a quantified value that is not an array literal', () => {
@@ -332,13 +316,7 @@ describe('parseLogicTree', () => {
     ['or', '', 3, 'unexpected end of input expecting "("'],
     ['not.or', '(a.xx.1)', 10, 'unexpected "x" expecting "not" or operator (eq, gt, ...)'],
   ])('%s=%s fails at column %d', (key, value, column, details) => {
-    expect(errorOf(() => parseLogicTree(key, value))).toEqual({
-      status: 400,
-      code: 'PGRST100',
-      message: `"failed to parse logic tree (${value})" (line 1, column ${column})`,
-      details,
-      hint: null,
-    });
+    expect(errorOf(() => parseLogicTree(key, value))).toEqual(parseFailure(`logic tree (${value})`, column, details));
   });
 
   it('refuses hostile nesting without exhausting the stack', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RestQueryError } from './rest-query.errors.js';
+import { errorOf } from './rest-query.fixtures.js';
 import {
   checkProfile,
   headerValue,
@@ -9,16 +9,6 @@ import {
   preferenceApplied,
 } from './rest-query.headers.js';
 import type { Preferences } from './rest-query.types.js';
-
-const errorOf = (run: () => unknown) => {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof RestQueryError) return { status: error.status, ...error.body() };
-    throw error;
-  }
-  throw new Error('no error');
-};
 
 const none: Preferences = { return: null, count: null, resolution: null, missing: null };
 

@@ -1,16 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { offsetBeyondTotal, RestQueryError, undefinedColumn, unknownBodyColumn } from './rest-query.errors.js';
+import { offsetBeyondTotal, undefinedColumn, unknownBodyColumn } from './rest-query.errors.js';
+import { errorOf, parseFailure } from './rest-query.fixtures.js';
 import { columnReferences, combineRange, hasFilters, parseRestQuery, queryPairs } from './rest-query.parse.js';
-
-const errorOf = (run: () => unknown) => {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof RestQueryError) return { status: error.status, ...error.body() };
-    throw error;
-  }
-  throw new Error('no error');
-};
 
 describe('the wire strings of protocol §3.6', () => {
   it('select, filter, order and range', () => {
@@ -161,13 +152,7 @@ describe('limit, offset and Range', () => {
     ['offset=1e3', 'offset parameter (1e3)', 2, 'unexpected "e" expecting digit'],
     ['offset=-x', 'offset parameter (-x)', 2, 'unexpected "x" expecting digit'],
   ])('answers PGRST100 for %s', (query, target, column, details) => {
-    expect(errorOf(() => parseRestQuery(query))).toEqual({
-      status: 400,
-      code: 'PGRST100',
-      message: `"failed to parse ${target}" (line 1, column ${column})`,
-      details,
-      hint: null,
-    });
+    expect(errorOf(() => parseRestQuery(query))).toEqual(parseFailure(target, column, details));
   });
 
   it('intersects the Range header with limit and offset on GET and HEAD only', () => {

@@ -1,17 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { RestQueryError } from './rest-query.errors.js';
+import { errorOf, parseFailure } from './rest-query.fixtures.js';
 import { parseColumnList, parseOrder, parseSelect } from './rest-query.select.js';
 import type { OrderTerm, SelectItem } from './rest-query.types.js';
-
-const errorOf = (run: () => unknown) => {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof RestQueryError) return { status: error.status, ...error.body() };
-    throw error;
-  }
-  throw new Error('no error');
-};
 
 const col = (column: string, extra: Partial<Extract<SelectItem, { kind: 'field' }>> = {}): SelectItem => ({
   kind: 'field',
@@ -91,13 +81,7 @@ describe('parseSelect', () => {
     ['a:author(id)', 9, 'Embedded resources (author) are not supported: Basalt tables have no relationships'],
     ['...author(name)', 1, 'Spread of embedded resources is not supported'],
   ])('refuses %j at column %d', (value, column, details) => {
-    expect(errorOf(() => parseSelect(value))).toEqual({
-      status: 400,
-      code: 'PGRST100',
-      message: `"failed to parse select parameter (${value})" (line 1, column ${column})`,
-      details,
-      hint: null,
-    });
+    expect(errorOf(() => parseSelect(value))).toEqual(parseFailure(`select parameter (${value})`, column, details));
   });
 
   it.each(['count()', 'total:count()', 'qty.sum()', 'qty.avg()', 'qty::text.max()', 'id,qty.min()'])(
@@ -165,13 +149,7 @@ describe('parseOrder', () => {
     ['id,', 4, 'unexpected end of input expecting field name (* or [a..z0..9_$])'],
     ['clients(name)', 8, 'Ordering by embedded resources is not supported'],
   ])('refuses %j at column %d', (value, column, details) => {
-    expect(errorOf(() => parseOrder(value))).toEqual({
-      status: 400,
-      code: 'PGRST100',
-      message: `"failed to parse order (${value})" (line 1, column ${column})`,
-      details,
-      hint: null,
-    });
+    expect(errorOf(() => parseOrder(value))).toEqual(parseFailure(`order (${value})`, column, details));
   });
 });
 
@@ -188,13 +166,9 @@ describe('parseColumnList', () => {
   });
 
   it('refuses what is not a list of names', () => {
-    expect(errorOf(() => parseColumnList('on_conflict parameter', 'a;b'))).toEqual({
-      status: 400,
-      code: 'PGRST100',
-      message: '"failed to parse on_conflict parameter (a;b)" (line 1, column 2)',
-      details: 'unexpected ";" expecting "," or end of input',
-      hint: null,
-    });
+    expect(errorOf(() => parseColumnList('on_conflict parameter', 'a;b'))).toEqual(
+      parseFailure('on_conflict parameter (a;b)', 2, 'unexpected ";" expecting "," or end of input'),
+    );
     expect(errorOf(() => parseColumnList('columns parameter', '"a",')).message).toBe(
       '"failed to parse columns parameter ("a",)" (line 1, column 5)',
     );

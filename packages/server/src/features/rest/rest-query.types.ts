@@ -2,11 +2,9 @@
 // are raw strings (possibly hostile) that the wiring checks against the table definition (42703 / PGRST204)
 // and writes only through the identifier gate; every value stays a string until a column type converts it.
 
-/** JsonPathStep is one `->key` / `->>key` step; a number is an array index (`->0`, `->-1`). */
-export interface JsonPathStep {
-  arrow: '->' | '->>';
-  key: string | number;
-}
+import type { JsonPathStep } from '../../db/jsonb.js';
+
+export type { JsonPathStep } from '../../db/jsonb.js';
 
 /** FieldRef is a column with an optional JSON path (`meta->a->>b`). */
 export interface FieldRef {

@@ -61,6 +61,19 @@ const filters: Array<[string, (q: Query) => Query, string[]]> = [
   ],
   ['filter on id', (q) => q.eq('id', 2), ['banana']],
   ['filter values are data, never SQL', (q) => q.eq('title', "x' OR '1'='1"), []],
+  // JSON paths (protocol §3.2, P1): `->>` reads text, `->` JSON, on json and array columns.
+  ['eq on a ->> path', (q) => q.eq('meta->>a', '1'), ['Apple', 'date 100%']],
+  ['eq on a -> path compares JSON', (q) => q.eq('meta->a', 2), ['banana']],
+  ['gt on a -> path in jsonb order', (q) => q.gt('meta->a', 1), ['banana']],
+  ['a nested path', (q) => q.eq('meta->b->>c', '2'), ['Apple']],
+  ['is null where the path leads nowhere', (q) => q.is('meta->b', null), ['banana', 'Cherry pie', 'date 100%']],
+  ['like on an array element', (q) => q.like('tags->>0', '*e*'), ['Apple', 'banana']],
+  ['in on an array element', (q) => q.in('tags->>0', ['red', 'brown']), ['Apple', 'date 100%']],
+  ['cs on a path', (q) => q.contains('meta->b', { c: 2 }), ['Apple']],
+  ['not on a path', (q) => q.not('meta->>a', 'eq', '1'), ['banana']],
+  ['paths in an or tree', (q) => q.or('meta->>a.eq.2,tags->>0.eq.brown'), ['banana', 'date 100%']],
+  ['match on paths', (q) => q.match({ 'meta->>a': '1', 'tags->>0': 'brown' }), ['date 100%']],
+  ['a path to a key no row has', (q) => q.eq('meta->>"x\'); DROP TABLE accounts; --"', '1'), []],
 ];
 
 describe.each(testDialects)('/rest/v1 reads with supabase-js on %s', (dialect) => {
@@ -122,8 +135,15 @@ describe.each(testDialects)('/rest/v1 reads with supabase-js on %s', (dialect) =
       ['Cherry pie', 'Apple', 'date 100%', 'banana'],
     ],
     ['text', { column: 'title', ascending: false }, ['date 100%', 'banana', 'Cherry pie', 'Apple']],
+    [
+      'a -> path descending, ties by id',
+      { column: 'meta->a', ascending: false },
+      ['Cherry pie', 'banana', 'Apple', 'date 100%'],
+    ],
+    ['a ->> path', { column: 'tags->>0', ascending: true }, ['date 100%', 'Apple', 'banana', 'Cherry pie']],
+    ['json in jsonb order', { column: 'meta', ascending: true }, ['date 100%', 'banana', 'Apple', 'Cherry pie']],
   ])('orders by %s', async (_name, { column, ...options }, expected) => {
-    const { data } = await alice.client.from(table).select('title').order(column, options);
+    const { data } = await alice.client.from(table).select('title').order(column, options).order('id');
     expect(data?.map((row) => row.title)).toEqual(expected);
   });
 

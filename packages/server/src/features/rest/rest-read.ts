@@ -1,8 +1,8 @@
 import type { Db } from '../../db/database.js';
 import { columnTypeIn } from '../../db/user-tables.js';
+import { filtersCondition, orderTerms } from '../records/record-filters.js';
 import { countRecords, listRecords, type RecordRow } from '../records/records.service.js';
 import type { TableDefinition } from '../tables/table-definition.js';
-import { conditionOf, orderOf } from './rest-conditions.js';
 import type { RestCaller } from './rest-gateway.js';
 import { undefinedColumn } from './rest-query.errors.js';
 import type { RestQuery } from './rest-query.types.js';
@@ -42,8 +42,8 @@ export async function readRows(
   head: boolean,
 ): Promise<RestReply> {
   checkColumns(table, query);
-  const where = conditionOf(query);
-  const order = orderOf(query);
+  const where = filtersCondition(query);
+  const order = orderTerms(query.order);
   const { offset, limit } = query.range;
   const singular = query.format === 'object';
   const counting = query.prefer.count !== null;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestServer, testDialects } from '../../testing/test-server.js';
-import { type RestUser, seedTodos, signUpRestUser, startRestServer } from './rest.fixtures.js';
+import { type RestUser, startSeededRestServer } from './rest.fixtures.js';
 
 // The shape of successful responses over raw HTTP (protocol §3.4–3.5): status, Content-Range, Range-Unit,
 // Preference-Applied, Content-Type and whether there is a body. The rows run in order on one table.
@@ -214,9 +214,7 @@ describe.each(testDialects)('/rest/v1 responses on %s', (dialect) => {
   let alice: RestUser;
 
   beforeAll(async () => {
-    server = await startRestServer(dialect);
-    alice = await signUpRestUser(server);
-    await seedTodos(alice, T);
+    ({ server, alice } = await startSeededRestServer(dialect, T));
   });
   afterAll(() => server.close());
 

@@ -27,7 +27,9 @@ describe('projectRow', () => {
     ['title,id', { title: 'Apple', id: 1 }],
     ['label:title', { label: 'Apple' }],
     ['t:qty::text,qty::int,done::text,id::boolean', { t: '5.5', qty: 6, done: 'true', id: true }],
-    ['meta->a,meta->>s,second:meta->b->c->1,meta->b->>c', { a: 1, s: 'x', second: 20, c: '[10,20]' }],
+    // `->>` on a container gives PostgreSQL's jsonb text, with its spaces.
+    ['meta->a,meta->>s,second:meta->b->c->1,meta->b->>c', { a: 1, s: 'x', second: 20, c: '[10, 20]' }],
+    ['meta->>b', { b: '{"c": [10, 20]}' }],
     ['meta->b->c->0', { c: 10 }],
     ['first:tags->0,last:tags->-1,tags->>5', { first: 'red', last: 'fruit', tags: null }],
     ['meta->missing->deeper,meta->>a->x', { deeper: null, x: null }],
@@ -50,7 +52,7 @@ describe('castValue', () => {
     ['1.5', 'double precision', 1.5],
     ['yes', 'boolean', true],
     [0, 'boolean', false],
-    [{ a: 1 }, 'text', '{"a":1}'],
+    [{ b: 1, a: [1, 2] }, 'text', '{"a": [1, 2], "b": 1}'],
     [null, 'text', null],
     ['x', 'jsonb', 'x'],
   ] as const)('%j::%s is %j', (value, cast, expected) => {
@@ -73,6 +75,9 @@ describe('checkSelect', () => {
     );
     expect(() => checkSelect(parseSelect('title->a'), 'todos', typeOf)).toThrow(
       expect.objectContaining({ code: '42883' }),
+    );
+    expect(() => checkSelect(parseSelect('meta->>a->b'), 'todos', typeOf)).toThrow(
+      expect.objectContaining({ code: '42883', message: 'operator does not exist: text -> unknown' }),
     );
     expect(() => checkSelect(parseSelect('*,meta->a,tags->0,x:id'), 'todos', typeOf)).not.toThrow();
   });

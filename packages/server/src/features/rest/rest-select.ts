@@ -1,10 +1,13 @@
 import type { ColumnType } from '@basalt/shared';
+import { jsonbText, jsonPathValue } from '../../db/jsonb.js';
+import { checkJsonPath } from '../records/record-conditions.js';
 import { RestQueryError, undefinedColumn } from './rest-query.errors.js';
-import type { JsonPathStep, SelectCast, SelectItem } from './rest-query.types.js';
+import type { SelectCast, SelectItem } from './rest-query.types.js';
 
 // `select` applied to rows the records service returned (protocol §3.2): the listed columns in the listed
-// order, renamed (`label:title`), narrowed by a JSON path (`meta->a->>b`) and cast (`qty::text`). `*` alone
-// (the usual case, and the hot path) returns the rows as they are, with no copy.
+// order, renamed (`label:title`), narrowed by a JSON path (`meta->a->>b`, followed as PostgreSQL does, see
+// db/jsonb.ts) and cast (`qty::text`). `*` alone (the usual case, and the hot path) returns the rows as they
+// are, with no copy.
 
 type Row = Record<string, unknown>;
 
@@ -17,8 +20,8 @@ export function isStarOnly(select: SelectItem[]): boolean {
 }
 
 /**
- * checkSelect refuses a column the table does not have (42703) and a JSON path on a column that holds no
- * JSON (42883, as PostgreSQL says for `text -> unknown`), before anything runs.
+ * checkSelect refuses a column the table does not have (42703) and a JSON path PostgreSQL would refuse (42883
+ * on a column that holds no JSON, or after `->>`), before anything runs.
  */
 export function checkSelect(select: SelectItem[], tableName: string, typeOf: ColumnTypeOf): void {
   for (const item of select) {
@@ -26,44 +29,15 @@ export function checkSelect(select: SelectItem[], tableName: string, typeOf: Col
     const { column, jsonPath } = item.field;
     const type = typeOf(column);
     if (type === null) throw undefinedColumn(tableName, column);
-    if (jsonPath.length > 0 && type !== 'json' && type !== 'array') {
-      throw new RestQueryError(
-        400,
-        '42883',
-        `operator does not exist: ${column} ${jsonPath[0]?.arrow} unknown`,
-        null,
-        `"${column}" is a ${type} column; JSON paths need a json or array column`,
-      );
-    }
+    checkJsonPath(column, type, jsonPath);
   }
 }
 
-function step(value: unknown, { key }: JsonPathStep): unknown {
-  if (Array.isArray(value)) {
-    if (typeof key !== 'number') return null;
-    return value[key < 0 ? value.length + key : key] ?? null;
-  }
-  if (typeof value === 'object' && value !== null && typeof key === 'string') {
-    return Object.hasOwn(value, key) ? (value as Row)[key] : null;
-  }
-  return null;
-}
-
+// `::text` of a value: arrays and objects as PostgreSQL prints jsonb (`{"a": 1}`).
 function asText(value: unknown): string | null {
   if (value === null || value === undefined) return null;
-  return typeof value === 'string' ? value : JSON.stringify(value);
-}
-
-function walk(value: unknown, path: JsonPathStep[]): unknown {
-  let current = value;
-  for (const s of path) {
-    current = step(current, s);
-    if (s.arrow === '->>') {
-      // `->>` yields text, which has no keys: it can only be the last step.
-      return s === path.at(-1) ? asText(current) : null;
-    }
-  }
-  return current ?? null;
+  if (typeof value === 'string') return value;
+  return typeof value === 'object' ? jsonbText(value) : String(value);
 }
 
 const invalidCast = (type: string, value: unknown) =>
@@ -122,7 +96,7 @@ export function projectRow(row: Row, select: SelectItem[]): Row {
       continue;
     }
     let value: unknown = row[item.field.column] ?? null;
-    if (item.field.jsonPath.length > 0) value = walk(value, item.field.jsonPath);
+    if (item.field.jsonPath.length > 0) value = jsonPathValue(value, item.field.jsonPath) ?? null;
     if (item.cast !== null) value = castValue(value, item.cast);
     out[outputName(item)] = value;
   }

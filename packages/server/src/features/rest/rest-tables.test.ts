@@ -129,6 +129,8 @@ describe.each(testDialects)('/rest/v1/tables on %s', (dialect) => {
     ],
     ['an id that is no number: 22P02', 'GET', '/rest/v1/tables?id=eq.x', 400, { code: '22P02' }],
     ['a bulk create: PGRST102', 'POST', '/rest/v1/tables', 400, { code: 'PGRST102' }],
+    ['a JSON path filter: 0A000', 'GET', '/rest/v1/tables?schema->>title=eq.x', 400, { code: '0A000' }],
+    ['ordering by a JSON path: 0A000', 'GET', '/rest/v1/tables?order=schema->title', 400, { code: '0A000' }],
   ])('%s', async (_name, method, url, status, expected) => {
     const json =
       method === 'POST'

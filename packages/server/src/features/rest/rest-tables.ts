@@ -1,9 +1,9 @@
 import type { ColumnType } from '@basalt/shared';
 import type { Db } from '../../db/database.js';
 import { likeMatches } from '../../db/like-pattern.js';
-import type { Condition } from '../../db/user-tables.js';
+import type { Condition, OrderTerm } from '../../db/user-tables.js';
+import { filtersCondition, orderTerms } from '../records/record-filters.js';
 import { createTable, deleteTable, listTables, type TableResponse, updateTable } from '../tables/tables.service.js';
-import { conditionOf, orderOf } from './rest-conditions.js';
 import type { RestCaller } from './rest-gateway.js';
 import { invalidTextRepresentation, RestQueryError, undefinedColumn } from './rest-query.errors.js';
 import { hasFilters } from './rest-query.parse.js';
@@ -76,6 +76,7 @@ const COMPARE: Record<string, (a: string | number, b: string | number) => boolea
 
 /** matches evaluates a condition against one table definition. */
 function matches(row: Row, condition: Condition): boolean {
+  if ('path' in condition && condition.path) throw unsupported('Filtering on a JSON path');
   switch (condition.kind) {
     case 'and':
       return condition.conditions.every((c) => matches(row, c));
@@ -110,7 +111,7 @@ function matches(row: Row, condition: Condition): boolean {
   }
 }
 
-function compareRows(a: Row, b: Row, order: ReturnType<typeof orderOf>): number {
+function compareRows(a: Row, b: Row, order: OrderTerm[]): number {
   for (const term of order) {
     const x = a[term.column] ?? null;
     const y = b[term.column] ?? null;
@@ -124,9 +125,12 @@ function compareRows(a: Row, b: Row, order: ReturnType<typeof orderOf>): number 
 
 async function selectedTables(db: Db, caller: RestCaller, query: RestQuery): Promise<TableResponse[]> {
   checkSelect(query.select, TABLES_RESOURCE, fieldType);
-  const where = conditionOf(query);
-  const order = orderOf(query);
-  for (const term of order) if (fieldType(term.column) === null) throw undefinedColumn(TABLES_RESOURCE, term.column);
+  const where = filtersCondition(query);
+  const order = orderTerms(query.order);
+  for (const term of order) {
+    if (fieldType(term.column) === null) throw undefinedColumn(TABLES_RESOURCE, term.column);
+    if (term.path) throw unsupported('Ordering by a JSON path');
+  }
   let tables = await listTables(db, caller);
   if (where) tables = tables.filter((table) => matches({ ...table }, where));
   if (order.length > 0) tables.sort((a, b) => compareRows({ ...a }, { ...b }, order));

@@ -45,6 +45,75 @@ describe.each(testDialects)('/rest/v1 write outcomes on %s', (dialect) => {
     expect(res.body).toMatchObject({ code: '23505', details });
   });
 
+  it('names the first clash in row order, as PostgreSQL meets it', async () => {
+    const table = await fresh();
+    await post(table, { title: 'Apple', qty: 7 });
+    const res = await post(table, [{ title: 'Pear' }, { title: 'Apple' }, { title: 'Pear' }]);
+    expect(res.body).toMatchObject({ code: '23505', details: 'Key (title)=(Apple) already exists.' });
+  });
+
+  it('names the value of a PATCH and of an upsert that clash', async () => {
+    const table = await fresh();
+    await post(table, [
+      { title: 'Apple', qty: 1 },
+      { title: 'Pear', qty: 2 },
+    ]);
+    const patch = await server.request('PATCH', `/rest/v1/${table}?title=eq.Pear`, {
+      headers: alice.headers,
+      json: { qty: 1 },
+    });
+    expect({ status: patch.status, body: patch.body }).toEqual({
+      status: 409,
+      body: {
+        code: '23505',
+        details: 'Key (qty)=(1) already exists.',
+        hint: null,
+        message: `duplicate key value violates unique constraint "${table}_qty_key"`,
+      },
+    });
+    const upsert = await post(table, { title: 'Pear', qty: 1 }, '?on_conflict=title', 'resolution=merge-duplicates');
+    expect(upsert.body).toMatchObject({ code: '23505', details: 'Key (qty)=(1) already exists.' });
+  });
+
+  // Each column type's value as PostgreSQL prints it (sessions in UTC), and a name PostgreSQL would quote.
+  it.each([
+    ['a number in exponent form', { qty: 1e21 }, 'qty', 'Key (qty)=(1e+21) already exists.'],
+    ['a small number', { qty: 0.00001 }, 'qty', 'Key (qty)=(1e-05) already exists.'],
+    ['a fraction', { qty: -2.5 }, 'qty', 'Key (qty)=(-2.5) already exists.'],
+    ['a boolean', { flag: false }, 'flag', 'Key (flag)=(f) already exists.'],
+    ['a date', { due: '2025-01-01T10:00:00.5Z' }, 'due', 'Key (due)=(2025-01-01 10:00:00.5+00) already exists.'],
+    ['a whole date', { due: '2025-01-01' }, 'due', 'Key (due)=(2025-01-01 00:00:00+00) already exists.'],
+    [
+      'json, as jsonb prints it',
+      { meta: { bb: [1, 2.5], a: 'x"y', c: null } },
+      'meta',
+      'Key (meta)=({"a": "x\\"y", "c": null, "bb": [1, 2.5]}) already exists.',
+    ],
+    ['an array', { tags: ['a', 'b'] }, 'tags', 'Key (tags)=(["a", "b"]) already exists.'],
+    ['text with parentheses', { Code: 'x)=(y' }, 'Code', 'Key (Code)=(x)=(y) already exists.'],
+  ])('words %s alike on both engines', async (_name, row, column, details) => {
+    const table = `typed_${++n}`;
+    await createRestTable(alice, table, {
+      qty: { type: 'number', unique: true },
+      flag: { type: 'boolean', unique: true },
+      due: { type: 'date', unique: true },
+      meta: { type: 'json', unique: true },
+      tags: { type: 'array', unique: true },
+      Code: { type: 'text', unique: true },
+    });
+    expect((await post(table, row)).status).toBe(201);
+    const res = await post(table, row);
+    expect({ status: res.status, body: res.body }).toEqual({
+      status: 409,
+      body: {
+        code: '23505',
+        details,
+        hint: null,
+        message: `duplicate key value violates unique constraint "${table}_${column}_key"`,
+      },
+    });
+  });
+
   it('answers 201 when an upsert creates a record and 200 when it only merges', async () => {
     const table = await fresh();
     const merge = 'return=representation,resolution=merge-duplicates';

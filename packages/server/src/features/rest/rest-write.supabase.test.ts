@@ -131,6 +131,52 @@ describe.each(testDialects)('/rest/v1 writes with supabase-js on %s', (dialect) 
     expect(await titles(table)).toEqual(['a2', 'b']);
   });
 
+  it('upserts on several columns: a conflict matches all of them, through id or a unique column', async () => {
+    const table = await fresh();
+    await alice.client.from(table).insert([{ title: 'a', code: 'A', qty: 1 }]);
+    const onBoth = { onConflict: 'code,title' };
+    const merged = await alice.client
+      .from(table)
+      .upsert({ title: 'a', code: 'A', qty: 2 }, onBoth)
+      .select('id, title, code, qty')
+      .single();
+    expect(merged).toMatchObject({ status: 200, data: { id: 1, title: 'a', code: 'A', qty: 2 } });
+    const inserted = await alice.client.from(table).upsert({ title: 'b', code: 'B' }, onBoth).select('code').single();
+    expect(inserted).toMatchObject({ status: 201, data: { code: 'B' } });
+    // Same code, another title: no conflict on (code, title), so the insert meets code's unique index.
+    const clash = await alice.client.from(table).upsert({ title: 'other', code: 'A' }, onBoth);
+    expect(clash.status).toBe(409);
+    expect(clash.error).toMatchObject({
+      code: '23505',
+      details: 'Key (code)=(A) already exists.',
+      message: `duplicate key value violates unique constraint "${table}_code_key"`,
+    });
+    const ignored = await alice.client
+      .from(table)
+      .upsert(
+        [
+          { title: 'a', code: 'A', qty: 9 },
+          { title: 'c', code: 'C' },
+        ],
+        { onConflict: 'title,code', ignoreDuplicates: true },
+      )
+      .select('code');
+    expect(ignored.data).toEqual([{ code: 'C' }]);
+    const byId = await alice.client
+      .from(table)
+      .upsert({ id: 1, title: 'a', qty: 5 }, { onConflict: 'id,title' })
+      .select('qty')
+      .single();
+    expect(byId.data).toEqual({ qty: 5 });
+    const noUnique = await alice.client
+      .from(table)
+      .upsert({ title: 'z', qty: 1, note: 'n' }, { onConflict: 'qty,note' });
+    expect(noUnique).toMatchObject({ status: 400, error: { code: '42P10' } });
+    const unknown = await alice.client.from(table).upsert({ title: 'z' }, { onConflict: 'title,banana' });
+    expect(unknown).toMatchObject({ status: 400, error: { code: '42703' } });
+    expect(await titles(table)).toEqual(['a', 'b', 'c']);
+  });
+
   it('updates the filtered rows: 204, or the rows with .select() and a count', async () => {
     const table = await fresh();
     await alice.client.from(table).insert([

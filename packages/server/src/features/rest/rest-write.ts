@@ -1,5 +1,6 @@
 import type { Db } from '../../db/database.js';
 import { columnTypeIn } from '../../db/user-tables.js';
+import { filtersCondition } from '../records/record-filters.js';
 import {
   type CreateOptions,
   createRecords,
@@ -10,7 +11,6 @@ import {
   upsertRecordsWithOutcome,
 } from '../records/records.service.js';
 import type { TableDefinition } from '../tables/table-definition.js';
-import { conditionOf } from './rest-conditions.js';
 import type { RestCaller } from './rest-gateway.js';
 import { RestQueryError, undefinedColumn, unknownBodyColumn } from './rest-query.errors.js';
 import { hasFilters } from './rest-query.parse.js';
@@ -63,20 +63,11 @@ function writeHeaders(query: RestQuery, contentRange: string): Record<string, st
   return appliedHeader(headers, query.prefer);
 }
 
-function conflictColumn(table: TableDefinition, query: RestQuery): string {
+// on_conflict names columns; the records service picks the one that decides (id or a unique column).
+function conflictColumns(table: TableDefinition, query: RestQuery): string[] {
   const columns = query.onConflict ?? ['id'];
   for (const column of columns) if (columnTypeIn(table, column) === null) throw undefinedColumn(table.name, column);
-  const [column] = columns;
-  if (columns.length !== 1 || column === undefined) {
-    throw new RestQueryError(
-      400,
-      '42P10',
-      'there is no unique or exclusion constraint matching the ON CONFLICT specification',
-      null,
-      'Basalt resolves conflicts on one column: id or a unique column',
-    );
-  }
-  return column;
+  return columns;
 }
 
 /** insertRows answers POST: insert, or upsert with `Prefer: resolution=…` on on_conflict (default id). */
@@ -96,7 +87,7 @@ export async function insertRows(
   if (resolution === null) {
     rows = await createRecords(db, caller, table, inputs, options);
   } else {
-    const onConflict = conflictColumn(table, query);
+    const onConflict = conflictColumns(table, query);
     const ignoreDuplicates = resolution === 'ignore-duplicates';
     const outcome = await upsertRecordsWithOutcome(db, caller, table, inputs, {
       ...options,
@@ -128,7 +119,7 @@ export async function updateRows(
   }
   checkSelect(query.select, table.name, (column) => columnTypeIn(table, column));
   if (!hasFilters(query)) throw missingWhere('UPDATE');
-  const rows = await updateRecords(db, caller, table, conditionOf(query), body, singularCheck(query));
+  const rows = await updateRecords(db, caller, table, filtersCondition(query), body, singularCheck(query));
   const payload = representation(query, rows);
   return {
     status: payload === undefined ? 204 : 200,
@@ -146,7 +137,7 @@ export async function deleteRows(
 ): Promise<RestReply> {
   checkSelect(query.select, table.name, (column) => columnTypeIn(table, column));
   if (!hasFilters(query)) throw missingWhere('DELETE');
-  const rows = await deleteRecords(db, caller, table, conditionOf(query), singularCheck(query));
+  const rows = await deleteRecords(db, caller, table, filtersCondition(query), singularCheck(query));
   const body = representation(query, rows);
   const total = query.prefer.count === null ? '*' : String(rows.length);
   return { status: body === undefined ? 204 : 200, headers: writeHeaders(query, `*/${total}`), body };

@@ -3,6 +3,7 @@ import { expect } from 'vitest';
 import type { DialectName } from '../../db/dialect/dialect.js';
 import type { TestServer } from '../../testing/test-server.js';
 import { startAuthServer, type TestUser, users } from '../auth/auth.fixtures.js';
+import { ITEMS_SCHEMA } from '../records/records.fixtures.js';
 
 // Fixtures of the /rest/v1 suites: a server, users signed up through supabase-js itself (so every REST call
 // carries a real access token), and a `todos` table with one column of every type, created through
@@ -18,16 +19,7 @@ export interface RestUser {
 }
 
 /** TODOS_SCHEMA has one column of every type, a required unique title and a second unique column, code. */
-export const TODOS_SCHEMA = {
-  title: { type: 'text', required: true, unique: true },
-  qty: { type: 'number' },
-  done: { type: 'boolean' },
-  due: { type: 'date' },
-  meta: { type: 'json' },
-  tags: { type: 'array' },
-  note: { type: 'text' },
-  code: { type: 'text', unique: true },
-} as const;
+export const TODOS_SCHEMA = { ...ITEMS_SCHEMA, code: { type: 'text', unique: true } } as const;
 
 /** TODOS are the rows the read suites filter: nulls, mixed case, JSON and arrays, a `%` and a `_`. */
 export const TODOS = [
@@ -109,6 +101,17 @@ export async function seedTodos(user: RestUser, name: string): Promise<Array<Rec
   const { data, error } = await user.client.from(name).insert(TODOS).select();
   if (error || !data) throw new Error(`seeding ${name} failed: ${error?.message}`);
   return data;
+}
+
+/** startSeededRestServer starts a server with alice signed up and TODOS in her table `table`: most suites' start. */
+export async function startSeededRestServer(
+  dialect: DialectName,
+  table: string,
+): Promise<{ server: TestServer; alice: RestUser }> {
+  const server = await startRestServer(dialect);
+  const alice = await signUpRestUser(server);
+  await seedTodos(alice, table);
+  return { server, alice };
 }
 
 /** RestScenario is one row of a table-driven raw-HTTP test (PocketBase's ApiScenario). */

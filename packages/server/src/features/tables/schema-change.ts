@@ -1,4 +1,4 @@
-import type { TableSchema } from '@basalt/shared';
+import type { ColumnType, TableSchema } from '@basalt/shared';
 import type { SqlDialect } from '../../db/dialect/dialect.js';
 import {
   addColumn,
@@ -32,7 +32,10 @@ import {
 // what converts, on both engines: the values are read, the column is re-created with the new type, and the
 // converted values are written back.
 
-/** DroppedColumnData keeps the values of dropped columns by record id, so history can bring them back. */
+/**
+ * DroppedColumnData keeps the values of columns by record id (only values that are not NULL), under each
+ * column's name before the change: what a change dropped or retyped, so that history can bring it back.
+ */
 export type DroppedColumnData = Record<string, Record<string, unknown>>;
 
 interface Table {
@@ -103,29 +106,50 @@ async function applyStep(db: Executor, dialect: SqlDialect, before: Table, after
   }
 }
 
+async function columnData(db: Executor, dialect: SqlDialect, tableId: number, column: string, type: ColumnType) {
+  const definition = columnTypeOf(type);
+  const values = await selectColumnValues(db, tableId, column);
+  return Object.fromEntries(values.map(({ id, value }) => [id, definition.fromStorage(value, dialect.name)]));
+}
+
+/** AppliedSchemaChange is what a change did: the schema it ends with, and the data it dropped or converted. */
+export interface AppliedSchemaChange {
+  schema: TableSchema;
+  /** The values of the columns it dropped. */
+  dropped: DroppedColumnData;
+  /** The values of the columns it retyped, as they were before the conversion. */
+  retyped: DroppedColumnData;
+}
+
 /**
  * applySchemaChange runs a plan's steps on a table inside the caller's transaction and returns the schema it
- * ends with and the data of the columns it dropped; it throws the 409 of the first precondition rows break.
+ * ends with and the data of the columns it dropped or retyped (keyed by their names before the change); it
+ * throws the 409 of the first precondition rows break.
  */
 export async function applySchemaChange(
   db: Executor,
   dialect: SqlDialect,
   table: Table,
   plan: SchemaChangePlan,
-): Promise<{ schema: TableSchema; dropped: DroppedColumnData }> {
+): Promise<AppliedSchemaChange> {
   let current: Table = { id: table.id, schema: table.schema };
   const dropped: DroppedColumnData = {};
+  const retyped: DroppedColumnData = {};
+  // Each renamed column's name before the change, so that the data is filed under it.
+  const renamedFrom = new Map<string, string>();
+  const originalName = (column: string) => renamedFrom.get(column) ?? column;
   for (const [index, step] of plan.steps.entries()) {
     for (const precondition of plan.preconditions.filter((p) => p.step === index)) {
       const count = await offendingRows(db, dialect, current, precondition);
       if (count > 0) throw schemaChangeRefused(precondition, count);
     }
     if (step.kind === 'dropColumn') {
-      const type = columnTypeOf(step.definition.type);
-      const values = await selectColumnValues(db, table.id, step.column);
-      dropped[step.column] = Object.fromEntries(
-        values.map(({ id, value }) => [id, type.fromStorage(value, dialect.name)]),
-      );
+      dropped[originalName(step.column)] = await columnData(db, dialect, table.id, step.column, step.definition.type);
+    } else if (step.kind === 'retypeColumn') {
+      retyped[originalName(step.column)] = await columnData(db, dialect, table.id, step.column, step.from);
+    } else if (step.kind === 'renameColumn') {
+      renamedFrom.set(step.to, originalName(step.column));
+      renamedFrom.delete(step.column);
     }
     const next: Table = {
       id: table.id,
@@ -134,5 +158,5 @@ export async function applySchemaChange(
     await applyStep(db, dialect, current, next, step);
     current = next;
   }
-  return { schema: current.schema, dropped };
+  return { schema: current.schema, dropped, retyped };
 }

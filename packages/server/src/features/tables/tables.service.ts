@@ -9,12 +9,15 @@ import { parseInput } from '../../http/validation.js';
 import { type ActivityAction, recordActivity } from '../activity/activity.service.js';
 import { recordChanges } from '../history/history.service.js';
 import type { ChangeType } from '../history/history.store.js';
-import { toRecordRow } from '../records/record-values.js';
-import { selectRows } from '../records/records.store.js';
-import { applySchemaChange, type DroppedColumnData } from './schema-change.js';
+import { insertStoredRows } from '../records/record-inserts.js';
+import { type RecordInput, toRecordRow } from '../records/record-values.js';
+import { selectRows, syncIdCounter } from '../records/records.store.js';
+import { storedAsItWas } from '../records/records-in-transaction.js';
+import { applySchemaChange } from './schema-change.js';
 import { describePlan, planSchemaChange } from './schema-plan.js';
 import { tableCacheOf } from './table-cache.js';
 import { type TableDefinition, type TableResponse, toTableResponse } from './table-definition.js';
+import { applyTableSchema, type TableSchemaChange } from './table-schema-apply.js';
 import {
   countTableDefinitions,
   deleteTableDefinition,
@@ -28,7 +31,9 @@ import {
 // Table definitions and their real tables. Every change runs in one transaction with its history entry
 // (SCHEMA_CREATE / SCHEMA_UPDATE / SCHEMA_DELETE) and activity entry, and refreshes this process's definition
 // cache after the commit. Callers are the console routes and the /rest/v1/tables resource; both pass the
-// caller's account, and another account's table answers exactly like a missing one (404).
+// caller's account, and another account's table answers exactly like a missing one (404). History's revert
+// and restore change tables inside their own transaction with the *In functions (lockTableIn, changeTableIn,
+// dropTableIn, recreateTableIn), which record the change the same way and leave the cache to their caller.
 
 export type { TableDefinition, TableResponse } from './table-definition.js';
 
@@ -52,13 +57,19 @@ function isNameClash(db: Db, error: unknown): boolean {
   );
 }
 
+/** ChangeOptions say when a change happens and, for history's revert and restore, which change it reverts. */
+export interface ChangeOptions {
+  now: Date;
+  revertOf?: number | null;
+}
+
 async function record(
   db: Db,
   trx: Trx,
   caller: TableCaller,
   table: TableDefinition,
   change: { type: ChangeType; action: ActivityAction; previous: unknown; next: unknown },
-  now: Date,
+  { now, revertOf = null }: ChangeOptions,
 ) {
   await recordChanges(
     trx,
@@ -73,6 +84,7 @@ async function record(
         previousState: change.previous,
         newState: change.next,
         actorId: caller.accountId,
+        revertOf,
       },
     ],
     now,
@@ -112,7 +124,7 @@ export async function createTable(db: Db, caller: TableCaller, input: unknown): 
         caller,
         table,
         { type: 'SCHEMA_CREATE', action: 'CREATE', previous: null, next: toTableResponse(table) },
-        now,
+        { now },
       );
       return table;
     });
@@ -161,14 +173,22 @@ export async function getTable(db: Db, caller: TableCaller, id: number): Promise
   return toTableResponse(table);
 }
 
-// Reads the definition inside the transaction and locks its real table, so that no write runs against a
-// schema that is about to change.
-async function lockOwnTable(trx: Trx, db: Db, caller: TableCaller, id: number): Promise<TableDefinition> {
-  if (!Number.isSafeInteger(id) || id < 1) throw tableNotFound();
+/**
+ * lockTableIn reads one of the caller's definitions inside a transaction and locks its real table, so that no
+ * write runs against a schema that is about to change; null when the caller has no such table.
+ */
+export async function lockTableIn(trx: Trx, db: Db, caller: TableCaller, id: number): Promise<TableDefinition | null> {
+  if (!Number.isSafeInteger(id) || id < 1) return null;
   const found = await findTableDefinitionById(trx, caller.accountId, id);
-  if (!found) throw tableNotFound();
+  if (!found) return null;
   await db.dialect.userTables.lockTable(trx, userTableName(id));
   return (await findTableDefinitionById(trx, caller.accountId, id)) ?? found;
+}
+
+async function lockOwnTable(trx: Trx, db: Db, caller: TableCaller, id: number): Promise<TableDefinition> {
+  const table = await lockTableIn(trx, db, caller, id);
+  if (!table) throw tableNotFound();
+  return table;
 }
 
 /** TableChangePreview is what a change would do: the steps in words, and the refusal the rows give, if any. */
@@ -190,40 +210,63 @@ export async function updateTable(db: Db, caller: TableCaller, id: number, input
   const now = new Date();
   let updated: TableDefinition;
   try {
-    updated = await db.transaction(async (trx) => {
-      const current = await lockOwnTable(trx, db, caller, id);
-      const renamed = request.name !== undefined && request.name !== current.name;
-      if (renamed && request.name && request.name.toLowerCase() !== current.name.toLowerCase()) {
-        if (await findTableDefinitionByName(trx, caller.accountId, request.name)) throw nameTaken(request.name);
-      }
-      let schema: TableSchema | undefined;
-      let dropped: DroppedColumnData = {};
-      if (request.schema) {
-        const plan = planSchemaChange(current.schema, request.schema, request.renames ?? {});
-        if (plan.steps.length > 0) ({ schema, dropped } = await applySchemaChange(trx, db.dialect, current, plan));
-      }
-      const described = request.description !== undefined && (request.description ?? null) !== current.description;
-      if (!renamed && !described && !schema) return current;
-      const next = await updateTableDefinition(trx, id, {
-        ...(renamed ? { name: request.name } : {}),
-        ...(described ? { description: request.description ?? null } : {}),
-        ...(schema ? { schema } : {}),
-        now: now.toISOString(),
-      });
-      const previous = {
-        ...definitionState(current),
-        ...(Object.keys(dropped).length > 0 ? { droppedColumns: dropped } : {}),
-      };
-      const nextState = { ...definitionState(next), ...(request.renames ? { renames: request.renames } : {}) };
-      await record(db, trx, caller, next, { type: 'SCHEMA_UPDATE', action: 'UPDATE', previous, next: nextState }, now);
-      return next;
-    });
+    updated = await db.transaction(async (trx) =>
+      changeTableIn(trx, db, caller, await lockOwnTable(trx, db, caller, id), request, { now }),
+    );
   } catch (error) {
     tableCacheOf(db).evict(id);
     throw isNameClash(db, error) && request.name ? nameTaken(request.name) : error;
   }
   tableCacheOf(db).remember(updated);
   return toTableResponse(updated);
+}
+
+/** TableChange is a validated change of a table's name, description and/or schema (see TableSchemaChange). */
+export interface TableChange extends Partial<TableSchemaChange> {
+  name?: string | undefined;
+  description?: string | null | undefined;
+}
+
+/**
+ * changeTableIn changes a table that lockTableIn locked, inside the caller's transaction, and records its
+ * SCHEMA_UPDATE: both definitions, the renames, and the data of the columns it dropped or retyped (so that the
+ * change can be reverted). It returns the table as it now is (`current` when nothing changed).
+ */
+export async function changeTableIn(
+  trx: Trx,
+  db: Db,
+  caller: TableCaller,
+  current: TableDefinition,
+  change: TableChange,
+  options: ChangeOptions,
+): Promise<TableDefinition> {
+  const renamed = change.name !== undefined && change.name !== current.name;
+  if (renamed && change.name && change.name.toLowerCase() !== current.name.toLowerCase()) {
+    if (await findTableDefinitionByName(trx, caller.accountId, change.name)) throw nameTaken(change.name);
+  }
+  const applied = change.schema
+    ? await applyTableSchema(trx, db.dialect, current, {
+        schema: change.schema,
+        renames: change.renames ?? {},
+        columnData: change.columnData ?? {},
+      })
+    : null;
+  const described = change.description !== undefined && (change.description ?? null) !== current.description;
+  if (!renamed && !described && !applied) return current;
+  const next = await updateTableDefinition(trx, current.id, {
+    ...(renamed ? { name: change.name } : {}),
+    ...(described ? { description: change.description ?? null } : {}),
+    ...(applied ? { schema: applied.schema } : {}),
+    now: options.now.toISOString(),
+  });
+  const previous = {
+    ...definitionState(current),
+    ...(applied && Object.keys(applied.dropped).length > 0 ? { droppedColumns: applied.dropped } : {}),
+    ...(applied && Object.keys(applied.retyped).length > 0 ? { retypedColumns: applied.retyped } : {}),
+  };
+  const nextState = { ...definitionState(next), ...(change.renames ? { renames: change.renames } : {}) };
+  await record(db, trx, caller, next, { type: 'SCHEMA_UPDATE', action: 'UPDATE', previous, next: nextState }, options);
+  return next;
 }
 
 /**
@@ -268,23 +311,69 @@ export async function deleteTable(db: Db, caller: TableCaller, id: number): Prom
   try {
     deleted = await db.transaction(async (trx) => {
       const table = await lockOwnTable(trx, db, caller, id);
-      const rows = (await selectRows(trx, db.dialect, table, {})).map((raw) =>
-        toRecordRow(db.dialect.name, table, raw),
-      );
-      await dropUserTable(trx, table.id);
-      await deleteTableDefinition(trx, table.id);
-      await record(
-        db,
-        trx,
-        caller,
-        table,
-        { type: 'SCHEMA_DELETE', action: 'DELETE', previous: { table: toTableResponse(table), rows }, next: null },
-        now,
-      );
+      await dropTableIn(trx, db, caller, table, { now });
       return table;
     });
   } finally {
     tableCacheOf(db).evict(id);
   }
   return toTableResponse(deleted);
+}
+
+/** dropTableIn drops a table that lockTableIn locked, inside the caller's transaction, and records SCHEMA_DELETE. */
+export async function dropTableIn(
+  trx: Trx,
+  db: Db,
+  caller: TableCaller,
+  table: TableDefinition,
+  options: ChangeOptions,
+): Promise<void> {
+  const rows = (await selectRows(trx, db.dialect, table, {})).map((raw) => toRecordRow(db.dialect.name, table, raw));
+  await dropUserTable(trx, table.id);
+  await deleteTableDefinition(trx, table.id);
+  const previous = { table: toTableResponse(table), rows };
+  await record(db, trx, caller, table, { type: 'SCHEMA_DELETE', action: 'DELETE', previous, next: null }, options);
+}
+
+/** SavedTable is a dropped table as its SCHEMA_DELETE change keeps it: the definition and every record. */
+export interface SavedTable {
+  id: number;
+  name: string;
+  description: string | null;
+  /** The user's columns (a system column named here is ignored). */
+  schema: TableSchema;
+  createdAt: string;
+  rows: RecordInput[];
+}
+
+/**
+ * recreateTableIn brings a dropped table back inside the caller's transaction: the same id, name, description,
+ * schema and createdAt, every record with its id and created_at, and an id counter past `idFloor` (the largest
+ * record id its history names, so that no id is handed out twice). It records SCHEMA_CREATE; 409 when the
+ * account has another table of that name now.
+ */
+export async function recreateTableIn(
+  trx: Trx,
+  db: Db,
+  caller: TableCaller,
+  saved: SavedTable,
+  options: ChangeOptions & { idFloor: number },
+): Promise<TableDefinition> {
+  if (await findTableDefinitionByName(trx, caller.accountId, saved.name)) throw nameTaken(saved.name);
+  const table = await insertTableDefinition(trx, {
+    id: saved.id,
+    accountId: caller.accountId,
+    name: saved.name,
+    description: saved.description,
+    schema: userColumnsOf(saved.schema),
+    createdAt: saved.createdAt,
+    now: options.now.toISOString(),
+  });
+  await createUserTable(trx, db.dialect, table);
+  const rows = saved.rows.map((row) => storedAsItWas(db.dialect.name, table, row));
+  if (rows.length > 0) await insertStoredRows(trx, db.dialect, table, rows, options.now);
+  await syncIdCounter(trx, db.dialect, table, options.idFloor);
+  const next = toTableResponse(table);
+  await record(db, trx, caller, table, { type: 'SCHEMA_CREATE', action: 'CREATE', previous: null, next }, options);
+  return table;
 }

@@ -21,13 +21,15 @@ function toDefinition(row: TableRow): TableDefinition {
   };
 }
 
-/** NewTableRow is what creating a definition stores. */
+/** NewTableRow is what creating a definition stores; a table brought back from history keeps its id and createdAt. */
 export interface NewTableRow {
   accountId: string;
   name: string;
   description: string | null;
   schema: TableSchema;
   now: string;
+  id?: number;
+  createdAt?: string;
 }
 
 /** insertTableDefinition stores a new definition and returns it with its id. */
@@ -35,13 +37,14 @@ export async function insertTableDefinition(db: Db, row: NewTableRow): Promise<T
   const inserted = await db
     .insertInto('user_tables')
     .values({
+      ...(row.id === undefined ? {} : { id: row.id }),
       account_id: row.accountId,
       name: row.name,
       name_key: row.name.toLowerCase(),
       description: row.description,
       schema: JSON.stringify(row.schema),
       schema_version: 1,
-      created_at: row.now,
+      created_at: row.createdAt ?? row.now,
       updated_at: row.now,
     })
     .returningAll()

@@ -35,6 +35,7 @@ export const arrayType = defineColumnType({
   type: 'array',
   sqlType: { sqlite: 'TEXT', postgres: 'jsonb' },
   pgTypeName: 'json',
+  jsonSchema: { type: 'array', items: {}, description: 'A JSON array' },
   conversions: { text: 'check', json: 'check' },
   parseInput(value, { from }) {
     if (from === 'form' && typeof value === 'string') return parseArrayText(value);

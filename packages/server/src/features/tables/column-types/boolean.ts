@@ -24,6 +24,7 @@ export const booleanType = defineColumnType({
   type: 'boolean',
   sqlType: { sqlite: 'INTEGER', postgres: 'boolean' },
   pgTypeName: 'boolean',
+  jsonSchema: { type: 'boolean' },
   conversions: { text: 'check', number: 'check', json: 'check' },
   parseInput(value, { from }) {
     if (typeof value === 'boolean') return ok(value);

@@ -4,6 +4,9 @@ import type { DialectName } from '../../../db/dialect/dialect.js';
 /** JsonValue is any value JSON can carry. */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
+/** JsonSchema is a JSON Schema (2020-12, as OpenAPI 3.1 uses it) of a column's values. */
+export type JsonSchema = { [keyword: string]: JsonValue };
+
 /** CellValue is one column's value as the API sees it: null is SQL NULL, dates are ISO 8601 strings. */
 export type CellValue = JsonValue;
 
@@ -38,6 +41,8 @@ export interface ColumnTypeDefinition {
   readonly sqlType: Readonly<Record<DialectName, string>>;
   /** pgTypeName is the PostgreSQL type named in 22P02 messages. */
   readonly pgTypeName: string;
+  /** jsonSchema describes a present value as the APIs send and return it (the OpenAPI document's schemas). */
+  readonly jsonSchema: Readonly<JsonSchema>;
   /**
    * parseInput converts a record value (body field or form input) to the column's value; a failure's message
    * is a predicate to put after the column name: `"qty" must be a number`.
@@ -67,6 +72,7 @@ export interface ColumnTypeSpec {
   readonly type: ColumnType;
   readonly sqlType: Readonly<Record<DialectName, string>>;
   readonly pgTypeName: string;
+  readonly jsonSchema: Readonly<JsonSchema>;
   /** conversions lists the conversion from each other type; unlisted types are 'never'. */
   readonly conversions: Readonly<Partial<Record<ColumnType, Conversion>>>;
   parseInput(value: NonNullable<unknown>, options: { from: InputSource }): ParseResult;
@@ -84,6 +90,7 @@ export function defineColumnType(spec: ColumnTypeSpec): ColumnTypeDefinition {
     type: spec.type,
     sqlType: spec.sqlType,
     pgTypeName: spec.pgTypeName,
+    jsonSchema: spec.jsonSchema,
     parseInput: (value, options) =>
       value === null || value === undefined ? ok(null) : spec.parseInput(value, options),
     toStorage: (value, dialect) => (value === null ? null : spec.toStorage(value, dialect)),

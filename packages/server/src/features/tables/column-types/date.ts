@@ -51,6 +51,11 @@ export const dateType = defineColumnType({
   type: 'date',
   sqlType: { sqlite: 'TEXT', postgres: 'timestamptz' },
   pgTypeName: 'timestamp with time zone',
+  jsonSchema: {
+    type: 'string',
+    format: 'date-time',
+    description: 'ISO 8601; a date alone (2025-05-01) is accepted on input and read back as midnight UTC',
+  },
   conversions: { text: 'check', json: 'check' },
   parseInput(value) {
     const iso = typeof value === 'string' ? parseIsoDate(value) : null;

@@ -47,6 +47,7 @@ export const jsonType = defineColumnType({
   type: 'json',
   sqlType: { sqlite: 'TEXT', postgres: 'jsonb' },
   pgTypeName: 'json',
+  jsonSchema: { description: 'Any JSON value' },
   conversions: { text: 'always', number: 'always', boolean: 'always', date: 'always', array: 'always' },
   parseInput(value, { from }) {
     if (from === 'form' && typeof value === 'string') return parseJsonOrKeepText(value);

@@ -19,6 +19,7 @@ export const numberType = defineColumnType({
   type: 'number',
   sqlType: { sqlite: 'REAL', postgres: 'double precision' },
   pgTypeName: 'double precision',
+  jsonSchema: { type: 'number' },
   conversions: { text: 'check', boolean: 'always', json: 'check' },
   parseInput(value, { from }) {
     if (typeof value === 'number') return Number.isFinite(value) ? ok(value) : fail('must be a finite number');

@@ -16,6 +16,7 @@ export const textType = defineColumnType({
   type: 'text',
   sqlType: { sqlite: 'TEXT', postgres: 'text' },
   pgTypeName: 'text',
+  jsonSchema: { type: 'string' },
   conversions: { number: 'always', boolean: 'always', date: 'always', json: 'always', array: 'always' },
   parseInput(value, { from }) {
     if (typeof value === 'string') return value.includes('\0') ? fail(NUL_MESSAGE) : ok(value);

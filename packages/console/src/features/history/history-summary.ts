@@ -1,6 +1,6 @@
 import type { HistoryChange } from '@basalt/shared';
 
-// One line per change for the History tab.
+// One line per change for the Table View and the comparison list.
 
 const CHANGE_LABELS: Record<string, string> = {
   SCHEMA_CREATE: 'Table created',

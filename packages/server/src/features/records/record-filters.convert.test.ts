@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Condition } from '../../db/user-tables.js';
-import { conditionOf, orderOf } from './rest-conditions.js';
-import { parseRestQuery } from './rest-query.parse.js';
-import { checkSingular, rangeHeader, readStatus } from './rest-response.js';
+import { parseListQuery } from '../public-api/public-api.query.js';
+import { parseRestQuery } from '../rest/rest-query.parse.js';
+import { filtersCondition, orderTerms } from './record-filters.js';
 
-// The mapping of parsed requests onto the records service's condition tree, and the response arithmetic
-// (protocol §3.5), without a database.
+// The one converter of parsed PostgREST filters into the records service's condition tree, as /rest/v1 and
+// the public record API use it, without a database.
 
-const where = (query: string) => conditionOf(parseRestQuery(query));
+const where = (query: string) => filtersCondition(parseRestQuery(query));
+const order = (query: string) => orderTerms(parseRestQuery(query).order);
 
 const conditions: Array<[string, Condition | undefined]> = [
   ['', undefined],
@@ -76,57 +77,71 @@ const conditions: Array<[string, Condition | undefined]> = [
   ],
 ];
 
-describe('conditionOf', () => {
+describe('filtersCondition', () => {
   it.each(conditions)('%s', (query, expected) => {
     expect(where(query)).toEqual(expected);
   });
 
-  it('refuses JSON paths in filters and order until the records service takes them', () => {
-    expect(() => where('meta->>a=eq.1')).toThrow(expect.objectContaining({ status: 400, code: '0A000' }));
-    expect(() => orderOf(parseRestQuery('order=meta->a.desc'))).toThrow(expect.objectContaining({ code: '0A000' }));
+  it('is what the public record API filters with', () => {
+    for (const [query, expected] of conditions) {
+      if (!query.includes('select=')) expect(parseListQuery(query).where).toEqual(expected);
+    }
+  });
+
+  it.each([
+    [
+      'meta->>color=eq.red',
+      { kind: 'compare', column: 'meta', path: [{ arrow: '->>', key: 'color' }], op: 'eq', value: 'red' },
+    ],
+    [
+      'meta->size->0=gt.5',
+      {
+        kind: 'compare',
+        column: 'meta',
+        path: [
+          { arrow: '->', key: 'size' },
+          { arrow: '->', key: 0 },
+        ],
+        op: 'gt',
+        value: '5',
+      },
+    ],
+    [
+      'or=(meta->>a.eq.1,tags->0.is.null)',
+      {
+        kind: 'or',
+        conditions: [
+          { kind: 'compare', column: 'meta', path: [{ arrow: '->>', key: 'a' }], op: 'eq', value: '1' },
+          { kind: 'is', column: 'tags', path: [{ arrow: '->', key: 0 }], value: null },
+        ],
+      },
+    ],
+    [
+      'meta->>k=like(any).{a*,b*}',
+      {
+        kind: 'or',
+        conditions: [
+          { kind: 'pattern', column: 'meta', path: [{ arrow: '->>', key: 'k' }], op: 'like', pattern: 'a%' },
+          { kind: 'pattern', column: 'meta', path: [{ arrow: '->>', key: 'k' }], op: 'like', pattern: 'b%' },
+        ],
+      },
+    ],
+  ] as Array<[string, Condition]>)('keeps the JSON path of %s', (query, expected) => {
+    expect(where(query)).toEqual(expected);
   });
 });
 
-describe('orderOf', () => {
-  it('keeps direction and resolved null placement', () => {
-    expect(orderOf(parseRestQuery('order=qty.desc,title,id.asc.nullsfirst'))).toEqual([
+describe('orderTerms', () => {
+  it('keeps direction, resolved null placement and JSON paths', () => {
+    expect(order('order=qty.desc,title,id.asc.nullsfirst,meta->size.desc')).toEqual([
       { column: 'qty', direction: 'desc', nulls: 'first' },
       { column: 'title', direction: 'asc', nulls: 'last' },
       { column: 'id', direction: 'asc', nulls: 'first' },
+      { column: 'meta', path: [{ arrow: '->', key: 'size' }], direction: 'desc', nulls: 'first' },
     ]);
   });
-});
 
-describe('response arithmetic', () => {
-  it.each([
-    [0, 10, null, '0-9/*'],
-    [0, 10, 57, '0-9/57'],
-    [20, 5, 25, '20-24/25'],
-    [0, 0, 0, '*/0'],
-    [5, 0, null, '*/*'],
-  ])('Content-Range of offset %i, %i rows, total %s is %s', (offset, rows, total, expected) => {
-    expect(rangeHeader(offset, rows, total)).toBe(expected);
-  });
-
-  it.each([
-    [0, 10, null, 200],
-    [0, 10, 57, 206],
-    [0, 57, 57, 200],
-    [0, 0, 0, 200],
-    [25, 0, 25, 206],
-  ])('offset %i with %i rows of %s: %i', (offset, rows, total, status) => {
-    expect(readStatus(offset, rows, total)).toBe(status);
-  });
-
-  it('answers 416 PGRST103 past the total and 406 PGRST116 for a non-single result', () => {
-    expect(() => readStatus(30, 0, 25)).toThrow(
-      expect.objectContaining({
-        status: 416,
-        code: 'PGRST103',
-        details: expect.objectContaining({ details: 'An offset of 30 was requested, but there are only 25 rows.' }),
-      }),
-    );
-    expect(() => checkSingular('object', 2)).toThrow(expect.objectContaining({ status: 406, code: 'PGRST116' }));
-    expect(() => checkSingular('json', 2)).not.toThrow();
+  it('sets no path for a plain column', () => {
+    expect(order('order=qty')[0]).not.toHaveProperty('path');
   });
 });

@@ -1,0 +1,368 @@
+import fs from 'node:fs/promises';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { browserSkipReason } from './support/chromium.js';
+import { type ConsoleSession, screenshot, startConsoleSession } from './support/console-server.js';
+
+// Settings and System Logs as an account holder uses them: change the profile (and meet a taken username),
+// change the password and sign in with the new one, switch the theme, run a health check, filter and export
+// the logs, page through /logs, and delete the account. Screenshots at desktop and 375 px, light and dark.
+
+const skip = browserSkipReason();
+const ada = { username: 'ada_lovelace', email: 'ada@example.com', password: 'Engine!1843' };
+// What ada becomes in the profile and password steps.
+const adaLater = { username: 'ada_l', email: 'ada.l@example.com', password: 'Engine!1852' };
+const grace = { username: 'grace_h', email: 'grace@example.com', password: 'Cobol!1959' };
+const ONBOARDING_DONE = 'basalt-onboarding-completed';
+const VISIBLE = { timeout: 15_000 } as const;
+
+const visible = (locator: Locator) => locator.first().waitFor({ state: 'visible', ...VISIBLE });
+const toast = (page: Page, title: string) => visible(page.getByText(title, { exact: true }));
+const isDark = (page: Page) => page.evaluate(() => document.documentElement.classList.contains('dark'));
+
+async function shot(page: Page, name: string) {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await screenshot(page, name);
+}
+
+async function openContext(
+  session: ConsoleSession,
+  viewport: 'desktop' | 'phone',
+  theme: 'light' | 'dark' = 'light',
+): Promise<{ context: BrowserContext; page: Page }> {
+  const opened = await session.newPage(viewport);
+  await opened.context.addInitScript(
+    ([key, chosen]) => {
+      localStorage.setItem(key, 'true');
+      // Only the first load: a theme chosen during the test must survive a reload.
+      if (!localStorage.getItem('basalt-theme')) localStorage.setItem('basalt-theme', chosen);
+    },
+    [ONBOARDING_DONE, theme] as const,
+  );
+  return opened;
+}
+
+async function register(page: Page, who: typeof ada) {
+  await page.goto('/auth');
+  await page.getByRole('tab', { name: 'Register' }).click();
+  await page.getByLabel('Username').fill(who.username);
+  await page.getByLabel('Email').fill(who.email);
+  await page.getByLabel('Password', { exact: true }).fill(who.password);
+  await page.getByLabel('Confirm Password').fill(who.password);
+  await page.getByRole('checkbox', { name: /terms/i }).check();
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await visible(page.getByRole('heading', { level: 1, name: 'Dashboard' }));
+}
+
+async function signIn(page: Page, who: { email: string; password: string }) {
+  await page.goto('/auth');
+  await page.getByLabel('Email').fill(who.email);
+  await page.getByLabel('Password', { exact: true }).fill(who.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+async function openSettings(page: Page, tab: string) {
+  await page.goto(tab === 'Profile' ? '/settings' : `/settings?tab=${tab.toLowerCase()}`);
+  await visible(page.getByRole('tab', { name: tab, selected: true }));
+}
+
+function accessToken(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const key = Object.keys(localStorage).find((k) => /^sb-.*-auth-token$/.test(k));
+    const stored = key ? JSON.parse(localStorage.getItem(key) ?? '{}') : {};
+    return String(stored.access_token ?? '');
+  });
+}
+
+describe.skipIf(skip)('Settings and System Logs in Chromium', () => {
+  let session: ConsoleSession;
+  beforeAll(async () => {
+    session = await startConsoleSession();
+    // grace holds the username ada will try to take; she signs up through the auth API.
+    const signup = await session.server.request('POST', '/auth/v1/signup', {
+      headers: { apikey: session.server.anonKey },
+      json: { email: grace.email, password: grace.password, data: { username: grace.username } },
+    });
+    expect(signup.status).toBe(200);
+  });
+  afterAll(() => session?.close());
+
+  it('changes the profile, refusing a taken username', async () => {
+    const { page, context } = await openContext(session, 'desktop');
+    await register(page, ada);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
+    await visible(page.getByRole('heading', { level: 1, name: 'Settings' }));
+    const username = page.getByRole('textbox', { name: 'Username' });
+    const email = page.getByRole('textbox', { name: 'Email' });
+    const save = page.getByRole('button', { name: 'Save' });
+    await expect.poll(() => username.inputValue(), VISIBLE).toBe(ada.username);
+    expect(await email.inputValue()).toBe(ada.email);
+    expect(await save.isDisabled()).toBe(true);
+    await shot(page, 'settings-profile-desktop');
+
+    // The spec's messages, before anything is sent.
+    await username.fill('ad');
+    await email.fill('not-an-email');
+    await save.click();
+    await visible(page.getByText('Username must be at least 3 characters'));
+    await visible(page.getByText('Please enter a valid email address'));
+
+    // A username another account holds: a 409 whose message shows under the field and in the toast.
+    await username.fill(grace.username);
+    await email.fill(ada.email);
+    await save.click();
+    await toast(page, 'Update Failed');
+    await visible(page.getByRole('alert').getByText('This username is already taken'));
+
+    await username.fill(adaLater.username);
+    await email.fill(adaLater.email);
+    await page.getByRole('switch', { name: 'Marketing emails' }).click();
+    await save.click();
+    await toast(page, 'Profile Updated');
+    await expect.poll(() => save.isDisabled()).toBe(true);
+    await expect.poll(() => page.getByTestId('sidebar-footer').textContent(), VISIBLE).toContain(adaLater.username);
+    await expect.poll(() => page.getByTestId('sidebar-footer').textContent()).toContain(adaLater.email);
+
+    await page.reload();
+    await expect.poll(() => username.inputValue(), VISIBLE).toBe(adaLater.username);
+    expect(await email.inputValue()).toBe(adaLater.email);
+    expect(await page.getByRole('switch', { name: 'Marketing emails' }).getAttribute('aria-checked')).toBe('true');
+    await context.close();
+  });
+
+  it('changes the password, and the new one signs in', async () => {
+    const { page, context } = await openContext(session, 'desktop');
+    await signIn(page, { email: adaLater.email, password: ada.password });
+    await visible(page.getByRole('heading', { level: 1, name: 'Dashboard' }));
+    await openSettings(page, 'Account');
+    const current = page.getByLabel('Current password');
+    const next = page.getByLabel('New password', { exact: true });
+    const confirm = page.getByLabel('Confirm new password');
+    const update = page.getByRole('button', { name: 'Update Password' });
+
+    await update.click();
+    await visible(page.getByText('Current password is required'));
+    await current.fill(ada.password);
+    await next.fill(adaLater.password);
+    await confirm.fill(`${adaLater.password}x`);
+    await update.click();
+    await visible(page.getByText('Passwords do not match'));
+    await shot(page, 'settings-account-desktop');
+
+    // A wrong current password is refused by the server.
+    await current.fill('Wrong!pass1');
+    await confirm.fill(adaLater.password);
+    await update.click();
+    await toast(page, 'Password Update Failed');
+    await visible(page.getByRole('alert').getByText('Current password is incorrect'));
+
+    await current.fill(ada.password);
+    await update.click();
+    await toast(page, 'Password Updated');
+    await expect.poll(() => current.inputValue()).toBe('');
+
+    // This session stays; after logging out, the old password no longer works and the new one does.
+    await page.getByRole('button', { name: 'Account menu' }).click();
+    await page.getByRole('menuitem', { name: 'Log out' }).click();
+    await page.waitForURL('**/auth');
+    await signIn(page, { email: adaLater.email, password: ada.password });
+    await toast(page, 'Login failed');
+    await signIn(page, adaLater);
+    await visible(page.getByRole('heading', { level: 1, name: 'Dashboard' }));
+    await context.close();
+  });
+
+  it('switches the theme, shared with the top bar toggle', async () => {
+    const { page, context } = await openContext(session, 'desktop');
+    await signIn(page, adaLater);
+    await visible(page.getByRole('heading', { level: 1, name: 'Dashboard' }));
+    await openSettings(page, 'Appearance');
+    const themes = page.getByRole('radiogroup', { name: 'Theme' });
+    expect(await themes.getByRole('radio', { name: 'Light' }).getAttribute('aria-checked')).toBe('true');
+    await themes.getByRole('radio', { name: 'Dark' }).click();
+    await expect.poll(() => isDark(page)).toBe(true);
+    await shot(page, 'settings-appearance-desktop-dark');
+    await page.reload();
+    await expect.poll(() => isDark(page), VISIBLE).toBe(true);
+    await page.getByRole('button', { name: 'Toggle theme' }).click();
+    await expect.poll(() => isDark(page)).toBe(false);
+    await expect.poll(() => themes.getByRole('radio', { name: 'Light' }).getAttribute('aria-checked')).toBe('true');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await themes.getByRole('radio', { name: 'System' }).click();
+    await expect.poll(() => isDark(page)).toBe(true);
+    await page.emulateMedia({ colorScheme: 'light' });
+    await expect.poll(() => isDark(page)).toBe(false);
+    await shot(page, 'settings-appearance-desktop');
+    await context.close();
+  });
+
+  it('checks the database health and shows the database in use', async () => {
+    const { page, context } = await openContext(session, 'desktop');
+    await signIn(page, adaLater);
+    await visible(page.getByRole('heading', { level: 1, name: 'Dashboard' }));
+    await openSettings(page, 'Database');
+    await visible(page.getByText('Connected', { exact: true }));
+    await visible(page.getByText(/SQLite \d/));
+    const types = page.getByRole('radiogroup', { name: 'Database type' });
+    expect(await types.getByRole('radio', { name: 'SQLite' }).getAttribute('aria-checked')).toBe('true');
+    expect(await types.getByRole('radio', { name: 'PostgreSQL' }).isDisabled()).toBe(true);
+    expect(await page.getByRole('textbox', { name: 'Port' }).getAttribute('placeholder')).toBe('5432');
+    expect(await page.getByRole('button', { name: 'Save' }).isDisabled()).toBe(true);
+
+    await page.getByRole('button', { name: 'Run Health Check' }).click();
+    const integrity = page.getByRole('region', { name: 'Integrity check' });
+    await visible(integrity.getByText(/Integrity check passed/));
+    await visible(page.getByText('Connected', { exact: true }));
+    await shot(page, 'settings-database-desktop');
+    await context.close();
+  });
+
+  it('filters the logs and exports what is shown', async () => {
+    const { page, context } = await openContext(session, 'desktop');
+    await signIn(page, adaLater);
+    await visible(page.getByRole('heading', { level: 1, name: 'Dashboard' }));
+    await openSettings(page, 'Logs');
+    const list = page.getByRole('list', { name: 'Log entries' });
+    await visible(list.getByText('PATCH /api/user/profile 200'));
+
+    // The refused username (409) and the wrong password (400) were warnings.
+    await page.getByRole('combobox', { name: 'Level' }).selectOption('warn');
+    await visible(list.getByText('PATCH /api/user/profile 409'));
+    await visible(list.getByText('POST /api/user/change-password 400'));
+    expect(await list.getByText('PATCH /api/user/profile 200').count()).toBe(0);
+    // The search is case-insensitive and reads the path too.
+    await page.getByRole('searchbox', { name: 'Search logs' }).fill('CHANGE-PASSWORD');
+    await expect.poll(() => list.getByRole('listitem').count()).toBe(1);
+    await shot(page, 'settings-logs-desktop');
+
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export JSON' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^basalt-logs-\d{4}-\d{2}-\d{2}\.json$/);
+    const exported = JSON.parse(await fs.readFile(await download.path(), 'utf8'));
+    expect(exported).toEqual([
+      expect.objectContaining({ level: 'warn', message: 'POST /api/user/change-password 400' }),
+    ]);
+    await context.close();
+  });
+
+  it('pages through the System Logs', async () => {
+    const { page, context } = await openContext(session, 'desktop');
+    await signIn(page, adaLater);
+    await visible(page.getByRole('heading', { level: 1, name: 'Dashboard' }));
+    // Enough entries for several pages: each API request is one.
+    const token = await accessToken(page);
+    for (let i = 0; i < 120; i++) {
+      const res = await fetch(`${session.server.url}/api/stats`, { headers: { Authorization: `Bearer ${token}` } });
+      expect(res.status).toBe(200);
+    }
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Logs' }).click();
+    await visible(page.getByRole('heading', { level: 1, name: 'System Logs' }));
+    const table = page.getByRole('table', { name: 'System logs' });
+    await visible(table.getByRole('cell', { name: /GET \/api\/stats 200/ }));
+    expect(await table.getByRole('columnheader').allTextContents()).toEqual([
+      'Timestamp',
+      'Level',
+      'Service',
+      'Message',
+    ]);
+    expect(await table.getByRole('row').count()).toBe(21);
+    await visible(table.getByText('just now'));
+
+    const pager = page.getByRole('navigation', { name: 'Pages' });
+    const pages = () => pager.getByRole('button', { name: /^Page \d+$/ }).allTextContents();
+    const first = await pages();
+    expect(first.slice(0, 2)).toEqual(['1', '2']);
+    const last = Number(first.at(-1));
+    expect(last).toBeGreaterThanOrEqual(7);
+    expect(await pager.getByText('…').count()).toBe(1);
+    await shot(page, 'logs-desktop');
+
+    await pager.getByRole('button', { name: `Page ${last}` }).click();
+    await expect.poll(pages).toEqual(['1', String(last - 1), String(last)]);
+    expect(await pager.getByRole('button', { name: 'Next page' }).isDisabled()).toBe(true);
+    await page.waitForURL(`**/logs?page=${last}`);
+    await pager.getByRole('button', { name: 'Previous page' }).click();
+    await pager.getByRole('button', { name: `Page ${last - 2}` }).click();
+    await expect.poll(pages).toEqual(['1', String(last - 3), String(last - 2), String(last - 1), String(last)]);
+    expect(await pager.getByText('…').count()).toBe(1);
+    await pager.getByRole('button', { name: `Page ${last - 3}` }).click();
+    await expect.poll(() => pager.getByText('…').count()).toBe(2);
+    await shot(page, 'logs-middle-desktop');
+    await context.close();
+  });
+
+  it('looks finished at 375 px wide and in the dark theme', async () => {
+    for (const [viewport, theme] of [
+      ['phone', 'light'],
+      ['phone', 'dark'],
+      ['desktop', 'dark'],
+    ] as const) {
+      const { page, context } = await openContext(session, viewport, theme);
+      const suffix = `${viewport}${theme === 'dark' ? '-dark' : ''}`;
+      await signIn(page, adaLater);
+      await visible(page.getByRole('heading', { level: 1, name: 'Dashboard' }));
+      for (const tab of ['Profile', 'Account', 'Appearance', 'Database', 'Logs']) {
+        await openSettings(page, tab);
+        await visible(page.getByRole('tabpanel'));
+        if (tab === 'Profile') await visible(page.getByRole('textbox', { name: 'Username' }));
+        if (tab === 'Database') await visible(page.getByText('Connected', { exact: true }));
+        if (tab === 'Logs') await visible(page.getByRole('list', { name: 'Log entries' }));
+        await page.waitForTimeout(200);
+        await shot(page, `settings-${tab.toLowerCase()}-${suffix}`);
+      }
+      await page.goto('/logs');
+      await visible(page.getByRole('navigation', { name: 'Pages' }));
+      await shot(page, `logs-${suffix}`);
+      await context.close();
+    }
+  });
+
+  it('deletes an account after the username is typed', async () => {
+    const { page, context } = await openContext(session, 'desktop');
+    await signIn(page, grace);
+    await visible(page.getByRole('heading', { level: 1, name: 'Dashboard' }));
+    await openSettings(page, 'Account');
+    await page.getByRole('button', { name: 'Delete Account' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete your account?' });
+    await visible(dialog);
+    const confirm = dialog.getByRole('button', { name: 'Delete Account' });
+    expect(await confirm.isDisabled()).toBe(true);
+    await dialog.getByRole('textbox', { name: `Type ${grace.username} to confirm` }).fill('GRACE_H');
+    expect(await confirm.isDisabled()).toBe(true);
+    await dialog.getByRole('textbox').fill(grace.username);
+    await shot(page, 'settings-delete-account-desktop');
+    await confirm.click();
+    await page.waitForURL('**/auth', VISIBLE);
+    await toast(page, 'Account deleted');
+
+    // The account is gone: its password no longer signs in.
+    await signIn(page, grace);
+    await toast(page, 'Login failed');
+    expect(page.url()).toMatch(/\/auth$/);
+    await context.close();
+  });
+});
+
+describe.skipIf(skip || !process.env.TEST_DATABASE_URL)('Settings › Database on PostgreSQL', () => {
+  let session: ConsoleSession;
+  beforeAll(async () => {
+    session = await startConsoleSession('postgres');
+  });
+  afterAll(() => session?.close());
+
+  it('shows PostgreSQL as the database in use', async () => {
+    const { page, context } = await openContext(session, 'desktop');
+    await register(page, ada);
+    await openSettings(page, 'Database');
+    await visible(page.getByText('Connected', { exact: true }));
+    await visible(page.getByText(/PostgreSQL \d/));
+    const types = page.getByRole('radiogroup', { name: 'Database type' });
+    expect(await types.getByRole('radio', { name: 'PostgreSQL' }).getAttribute('aria-checked')).toBe('true');
+    await page.getByRole('button', { name: 'Run Health Check' }).click();
+    await visible(page.getByRole('region', { name: 'Integrity check' }));
+    await shot(page, 'settings-database-postgres-desktop');
+    await context.close();
+  });
+});

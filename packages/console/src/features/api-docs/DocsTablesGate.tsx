@@ -1,0 +1,97 @@
+import type { TableResponse } from '@basalt/shared';
+import { AlertCircle, Table2 } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import { Button } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { EmptyState } from '@/components/ui/empty-state';
+import { Label } from '@/components/ui/label';
+import { NativeSelect } from '@/components/ui/native-select';
+import { Skeleton } from '@/components/ui/skeleton';
+import { errorMessage } from '@/lib/api-errors';
+import { useDocsTablesQuery } from './api-docs.queries';
+import { chooseTable } from './useDocsSearchParams';
+
+/** DocsTablesGate loads the account's tables and shows their loading, error and empty states, else `children`. */
+export function DocsTablesGate({ children }: { children: (tables: TableResponse[]) => ReactNode }) {
+  const tables = useDocsTablesQuery();
+  if (tables.isPending) {
+    return (
+      <div role="status" aria-label="Loading tables" className="grid grid-cols-1 gap-4">
+        <Skeleton className="h-9 w-full max-w-xs" />
+        <Skeleton className="h-44 w-full" />
+        <Skeleton className="h-44 w-full" />
+      </div>
+    );
+  }
+  if (tables.isError) {
+    return (
+      <Card>
+        <EmptyState
+          icon={AlertCircle}
+          title="Failed to load tables"
+          description={errorMessage(tables.error)}
+          action={
+            <Button variant="outline" size="sm" disabled={tables.isFetching} onClick={() => void tables.refetch()}>
+              Retry
+            </Button>
+          }
+        />
+      </Card>
+    );
+  }
+  if (tables.data.length === 0) {
+    return (
+      <Card>
+        <EmptyState
+          icon={Table2}
+          title="No tables yet"
+          description="Every table gets its own endpoints. Create one to see them documented here."
+          action={
+            <Button asChild size="sm">
+              <Link to="/tables/new">Create your first table</Link>
+            </Button>
+          }
+        />
+      </Card>
+    );
+  }
+  return children(tables.data);
+}
+
+/** ChosenTableView shows a table picker over `children` for the chosen table (by name, else the first). */
+export function ChosenTableView({
+  pickerId,
+  tableName,
+  onChoose,
+  children,
+}: {
+  pickerId: string;
+  tableName: string | null;
+  onChoose: (name: string) => void;
+  children: (table: TableResponse) => ReactNode;
+}) {
+  return (
+    <DocsTablesGate>
+      {(tables) => {
+        const table = chooseTable(tables, tableName);
+        if (!table) return null;
+        return (
+          <div className="grid grid-cols-1 gap-4">
+            <div className="grid max-w-xs gap-2">
+              <Label htmlFor={pickerId}>Table</Label>
+              <NativeSelect id={pickerId} value={table.name} onChange={(event) => onChoose(event.target.value)}>
+                {tables.map((t) => (
+                  <option key={t.id} value={t.name}>
+                    {t.name}
+                  </option>
+                ))}
+              </NativeSelect>
+            </div>
+            {children(table)}
+          </div>
+        );
+      }}
+    </DocsTablesGate>
+  );
+}

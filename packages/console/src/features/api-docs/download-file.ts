@@ -1,0 +1,13 @@
+/** downloadTextFile offers text to the browser as a file download (nothing leaves the page). */
+export function downloadTextFile(text: string, fileName: string, type = 'application/json'): void {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  link.style.display = 'none';
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // The click has started the download; the URL can go once the event loop moves on.
+  setTimeout(() => URL.revokeObjectURL(url), 0);
+}

@@ -1,0 +1,16 @@
+import type { HistoryChange } from '@basalt/shared';
+import { Badge } from '@/components/ui/badge';
+import { changeLabel } from './history-summary';
+
+const variantOf = (changeType: string) =>
+  changeType.endsWith('DELETE') ? 'destructive' : changeType.endsWith('UPDATE') ? 'warning' : 'default';
+
+/** ChangeBadge names a change's type in its colour: created (primary), updated (amber), deleted (red). */
+export function ChangeBadge({ change }: { change: Pick<HistoryChange, 'changeType'> }) {
+  return <Badge variant={variantOf(change.changeType)}>{changeLabel(change.changeType)}</Badge>;
+}
+
+/** changeSubject says what a change touched: "Record 3", or the table for schema changes. */
+export function changeSubject(change: Pick<HistoryChange, 'recordId' | 'tableName'>): string {
+  return change.recordId === null ? change.tableName : `Record ${change.recordId}`;
+}

@@ -1,0 +1,117 @@
+import type { HistoryChange } from '@basalt/shared';
+import { describe, expect, it } from 'vitest';
+import { diffChange, formatValue } from './change-diff';
+
+const change = (overrides: Partial<HistoryChange>): HistoryChange => ({
+  id: 1,
+  changeType: 'RECORD_UPDATE',
+  tableName: 'products',
+  tableId: 4,
+  recordId: 1,
+  timestamp: '2026-03-05T10:00:00.000Z',
+  previousState: null,
+  newState: null,
+  ...overrides,
+});
+
+const column = (type: string, required = false, unique = false) => ({ type, required, unique });
+const id = column('number', true, true);
+
+describe('diffChange', () => {
+  it('lists the fields an update changed, old and new, leaving out the system columns', () => {
+    const diff = diffChange(
+      change({
+        previousState: { id: 1, title: 'Widget', price: 9.5, tags: ['a'], updated_at: '2026-03-01' },
+        newState: { id: 1, title: 'Widget', price: 12, tags: ['a', 'b'], updated_at: '2026-03-05' },
+      }),
+    );
+    expect(diff).toEqual({
+      fields: [
+        { field: 'price', before: 9.5, after: 12 },
+        { field: 'tags', before: ['a'], after: ['a', 'b'] },
+      ],
+      schema: [],
+    });
+  });
+
+  it('lists the values a create set and a delete removed, without the empty ones', () => {
+    const row = { id: 3, title: 'Gadget', notes: null, created_at: '2026-03-05' };
+    expect(diffChange(change({ changeType: 'RECORD_CREATE', newState: row })).fields).toEqual([
+      { field: 'title', after: 'Gadget' },
+    ]);
+    expect(diffChange(change({ changeType: 'RECORD_DELETE', previousState: row })).fields).toEqual([
+      { field: 'title', before: 'Gadget' },
+    ]);
+  });
+
+  it('describes a schema change: table renamed, columns added, dropped, renamed and retyped, flags', () => {
+    const diff = diffChange(
+      change({
+        changeType: 'SCHEMA_UPDATE',
+        recordId: null,
+        previousState: {
+          name: 'products',
+          description: 'Everything',
+          schema: { id, title: column('text', true), price: column('text'), meta: column('json'), sku: column('text') },
+        },
+        newState: {
+          name: 'items',
+          description: 'Everything',
+          schema: {
+            id,
+            title: column('text'),
+            unit_price: column('number'),
+            sku: column('text', false, true),
+            tags: column('array'),
+          },
+          renames: { price: 'unit_price' },
+        },
+      }),
+    );
+    expect(diff.schema).toEqual([
+      { kind: 'table', text: 'Renamed table "products" to "items"' },
+      { kind: 'drop', text: 'Dropped column "meta" (json)' },
+      { kind: 'change', text: 'Renamed column "price" to "unit_price"' },
+      { kind: 'change', text: 'Made "title" optional' },
+      { kind: 'change', text: 'Changed "unit_price" from text to number' },
+      { kind: 'change', text: 'Made "sku" unique' },
+      { kind: 'add', text: 'Added column "tags" (array)' },
+    ]);
+  });
+
+  it('describes a created and a dropped table', () => {
+    const created = diffChange(
+      change({
+        changeType: 'SCHEMA_CREATE',
+        recordId: null,
+        newState: { name: 'products', description: null, schema: { id, title: column('text', true, true) } },
+      }),
+    );
+    expect(created.schema).toEqual([
+      { kind: 'table', text: 'Created table "products"' },
+      { kind: 'add', text: 'Added column "title" (text, required, unique)' },
+    ]);
+    const dropped = diffChange(
+      change({
+        changeType: 'SCHEMA_DELETE',
+        recordId: null,
+        previousState: { table: { name: 'products', schema: { id } }, rows: [{ id: 1 }, { id: 2 }] },
+      }),
+    );
+    expect(dropped.schema).toEqual([{ kind: 'table', text: 'Dropped table "products" with 2 records' }]);
+  });
+
+  it('shows less, never fails, on states it cannot read', () => {
+    expect(diffChange(change({ previousState: 'odd', newState: [1, 2] }))).toEqual({ fields: [], schema: [] });
+    expect(diffChange(change({ changeType: 'SCHEMA_UPDATE', previousState: 3, newState: null })).schema).toEqual([]);
+  });
+});
+
+describe('formatValue', () => {
+  it('shows text as is, anything else as JSON, and cuts long values', () => {
+    expect(formatValue('Widget')).toBe('Widget');
+    expect(formatValue({ color: 'red' })).toBe('{"color":"red"}');
+    expect(formatValue(true)).toBe('true');
+    expect(formatValue('x'.repeat(400))).toHaveLength(160);
+  });
+});

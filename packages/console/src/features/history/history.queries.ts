@@ -1,0 +1,193 @@
+import {
+  type Checkpoint,
+  checkpointListSchema,
+  checkpointRestoreResultSchema,
+  checkpointSchema,
+  createCheckpointSchema,
+  historyPageSchema,
+  restoreResultSchema,
+  revertResultSchema,
+} from '@basalt/shared';
+import {
+  keepPreviousData,
+  type QueryClient,
+  useInfiniteQuery,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
+import type { z } from 'zod';
+import { dashboardKeys } from '@/features/dashboard/dashboard.queries';
+import { tableKeys } from '@/features/tables/tables.queries';
+import { apiJson, buildQueryUrl, jsonQuery } from '@/lib/api';
+import { errorMessage } from '@/lib/api-errors';
+import { showToast } from '@/lib/toast';
+
+// History and checkpoints (spec console-management §7): GET /api/history?tableId&page&limit (newest first,
+// paged), POST /api/history/{id}/revert, POST /api/history/{id}/restore, GET and POST /api/checkpoints,
+// POST /api/checkpoints/{id}/restore. A revert or restore rewrites the table, so it refreshes every query
+// that shows the table (refreshTableQueries).
+
+/** HISTORY_PAGE_SIZE is how many changes the Table View shows per page. */
+export const HISTORY_PAGE_SIZE = 10;
+/** TIMELINE_PAGE_SIZE is how many changes the timeline loads at a time (Load more adds as many again). */
+export const TIMELINE_PAGE_SIZE = 50;
+
+const FALLBACK = 'Something went wrong. Please try again.';
+
+/** checkpointFormSchema is the create form: the shared rules for a name (non-blank once trimmed) and description. */
+export const checkpointFormSchema = createCheckpointSchema.pick({ name: true, description: true });
+/** CheckpointFormInput is what the form holds; CheckpointForm is what it submits. */
+export type CheckpointFormInput = z.input<typeof checkpointFormSchema>;
+export type CheckpointForm = z.output<typeof checkpointFormSchema>;
+
+/** historyKeys are the history queries; `ofTable` matches every page, and the timeline, of one table. */
+export const historyKeys = {
+  ofTable: (tableId: number) => ['/api/history', { tableId }] as const,
+  page: (tableId: number, page: number) => ['/api/history', { tableId, page, limit: HISTORY_PAGE_SIZE }] as const,
+  timeline: (tableId: number) => ['/api/history', { tableId, limit: TIMELINE_PAGE_SIZE }, 'timeline'] as const,
+};
+
+/** checkpointKeys are the checkpoint queries. */
+export const checkpointKeys = {
+  ofTable: (tableId: number) => ['/api/checkpoints', { tableId }] as const,
+};
+
+/** useTableHistoryQuery loads one page of a table's changes (the Table View). */
+export function useTableHistoryQuery(tableId: number, page: number) {
+  return useQuery({
+    queryKey: historyKeys.page(tableId, page),
+    queryFn: jsonQuery(historyPageSchema),
+    enabled: tableId > 0,
+    placeholderData: keepPreviousData,
+  });
+}
+
+/**
+ * useHistoryTimelineQuery loads a table's changes newest first, a page at a time. Every change newer than a
+ * loaded one is loaded too, so the changes after a selected version are always all on hand.
+ */
+export function useHistoryTimelineQuery(tableId: number) {
+  return useInfiniteQuery({
+    queryKey: historyKeys.timeline(tableId),
+    queryFn: ({ pageParam, signal }) =>
+      apiJson(
+        historyPageSchema,
+        'GET',
+        buildQueryUrl('/api/history', { tableId, page: pageParam, limit: TIMELINE_PAGE_SIZE }),
+        undefined,
+        { signal },
+      ),
+    initialPageParam: 1,
+    getNextPageParam: (last) => (last.pagination.hasNext ? last.pagination.currentPage + 1 : undefined),
+    enabled: tableId > 0,
+  });
+}
+
+/** useCheckpointsQuery lists a table's checkpoints, newest first. */
+export function useCheckpointsQuery(tableId: number) {
+  return useQuery({
+    queryKey: checkpointKeys.ofTable(tableId),
+    queryFn: jsonQuery(checkpointListSchema),
+    enabled: tableId > 0,
+  });
+}
+
+/**
+ * refreshTableQueries refetches everything that shows a table after its data went back in time: its
+ * definition, its history and checkpoints, the stat cards and activity, and the table list with every record
+ * query. Record queries are keyed by table name, and a restore may rename the table, so all of them go.
+ */
+export function refreshTableQueries(queryClient: QueryClient, tableId: number): void {
+  void queryClient.invalidateQueries({ queryKey: tableKeys.detail(tableId) });
+  void queryClient.invalidateQueries({
+    predicate: (query) => typeof query.queryKey[0] === 'string' && query.queryKey[0].startsWith('/rest/v1/'),
+  });
+  void queryClient.invalidateQueries({ queryKey: historyKeys.ofTable(tableId) });
+  void queryClient.invalidateQueries({ queryKey: checkpointKeys.ofTable(tableId) });
+  void queryClient.invalidateQueries({ queryKey: dashboardKeys.stats });
+  void queryClient.invalidateQueries({ queryKey: dashboardKeys.activityAll });
+}
+
+/** countOf says "1 change" or "3 changes". */
+export const countOf = (n: number, noun: string) => `${n.toLocaleString()} ${noun}${n === 1 ? '' : 's'}`;
+
+const failureToast = (title: string) => (error: unknown) =>
+  showToast({ title, description: errorMessage(error, FALLBACK), variant: 'destructive' });
+
+/** ChangeRef names the change a revert or restore starts from. */
+export interface ChangeRef {
+  id: number;
+  tableId: number;
+}
+
+/** useRevertChangeMutation undoes one change. */
+export function useRevertChangeMutation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (change: ChangeRef) => apiJson(revertResultSchema, 'POST', `/api/history/${change.id}/revert`),
+    // Not idempotent: a retried revert could undo the change's revert.
+    retry: false,
+    onSuccess: (_data, change) => {
+      refreshTableQueries(queryClient, change.tableId);
+      showToast({ title: 'Change reverted', description: 'The change has been undone.', variant: 'success' });
+    },
+    onError: failureToast('Error reverting change'),
+  });
+}
+
+/** useRestoreVersionMutation returns a table to a version, reverting every later change. */
+export function useRestoreVersionMutation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (change: ChangeRef) => apiJson(restoreResultSchema, 'POST', `/api/history/${change.id}/restore`),
+    retry: false,
+    onSuccess: (result, change) => {
+      refreshTableQueries(queryClient, change.tableId);
+      showToast({
+        title: 'Version restored',
+        description: `The table is back to the selected version; ${countOf(result.reverted, 'later change')} reverted.`,
+        variant: 'success',
+      });
+    },
+    onError: failureToast('Error restoring version'),
+  });
+}
+
+/** useCreateCheckpointMutation saves a table's current state under a name. */
+export function useCreateCheckpointMutation(tableId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: CheckpointForm) => apiJson(checkpointSchema, 'POST', '/api/checkpoints', { tableId, ...input }),
+    // A retried create could save the checkpoint twice.
+    retry: false,
+    onSuccess: (checkpoint) => {
+      void queryClient.invalidateQueries({ queryKey: checkpointKeys.ofTable(tableId) });
+      showToast({
+        title: 'Checkpoint created',
+        description: `"${checkpoint.name}" saves the table as it is now.`,
+        variant: 'success',
+      });
+    },
+    onError: failureToast('Error creating checkpoint'),
+  });
+}
+
+/** useRestoreCheckpointMutation returns a table to a checkpoint; the changes made after it are lost. */
+export function useRestoreCheckpointMutation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (checkpoint: Checkpoint) =>
+      apiJson(checkpointRestoreResultSchema, 'POST', `/api/checkpoints/${checkpoint.id}/restore`),
+    retry: false,
+    onSuccess: (_data, checkpoint) => {
+      refreshTableQueries(queryClient, checkpoint.tableId);
+      showToast({
+        title: 'Checkpoint restored',
+        description: `The table is back to "${checkpoint.name}".`,
+        variant: 'success',
+      });
+    },
+    onError: failureToast('Error restoring checkpoint'),
+  });
+}

@@ -1,0 +1,96 @@
+import { AlertCircle, ScrollText } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { useSearchParams } from 'react-router';
+import { Button } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { EmptyState } from '@/components/ui/empty-state';
+import { PageHeader } from '@/components/ui/page-header';
+import { SkeletonTableRows } from '@/components/ui/skeleton-table-rows';
+import { Table, TableBody, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { errorMessage } from '@/lib/api-errors';
+import { LogsPager } from './LogsPager';
+import { LogsTableRow } from './LogsTableRow';
+import { useLogsPageQuery } from './logs.queries';
+
+const SKELETON_CELLS = [
+  { skeleton: 'h-4 w-20 sm:w-36' },
+  { skeleton: 'h-4 w-12' },
+  { skeleton: 'h-4 w-10 sm:w-16' },
+  { skeleton: 'h-4 w-24 sm:w-64' },
+];
+
+function pageFrom(value: string | null): number {
+  const page = Number(value);
+  return Number.isInteger(page) && page >= 1 ? page : 1;
+}
+
+/** LogsPage is /logs: the server's log, 20 entries a page, newest first. */
+export function LogsPage() {
+  const [params, setParams] = useSearchParams();
+  const page = pageFrom(params.get('page'));
+  const logs = useLogsPageQuery(page);
+  const goTo = (next: number) => setParams(next === 1 ? {} : { page: String(next) });
+
+  let body: ReactNode;
+  if (logs.isError && !logs.data) {
+    body = (
+      <EmptyState
+        icon={AlertCircle}
+        title="Failed to load logs"
+        description={errorMessage(logs.error)}
+        action={
+          <Button variant="outline" size="sm" onClick={() => void logs.refetch()}>
+            Retry
+          </Button>
+        }
+      />
+    );
+  } else if (logs.data?.data.length === 0) {
+    body = (
+      <EmptyState
+        icon={ScrollText}
+        title="No logs yet"
+        description={page > 1 ? 'This page is empty.' : 'Entries appear here as the server works.'}
+        action={
+          page > 1 ? (
+            <Button variant="outline" size="sm" onClick={() => goTo(1)}>
+              Go to the first page
+            </Button>
+          ) : undefined
+        }
+      />
+    );
+  } else {
+    body = (
+      <Table aria-label="System logs">
+        <TableHeader className="hidden sm:table-header-group">
+          <TableRow className="hover:bg-transparent">
+            <TableHead className="w-48">Timestamp</TableHead>
+            <TableHead className="w-24">Level</TableHead>
+            <TableHead className="w-32">Service</TableHead>
+            <TableHead>Message</TableHead>
+          </TableRow>
+        </TableHeader>
+        <TableBody>
+          {logs.isPending ? (
+            <SkeletonTableRows rows={8} cells={SKELETON_CELLS} testId="logs-skeleton-row" />
+          ) : (
+            logs.data.data.map((entry) => <LogsTableRow key={entry.id} entry={entry} />)
+          )}
+        </TableBody>
+      </Table>
+    );
+  }
+
+  return (
+    <div className="grid grid-cols-1 gap-6">
+      <PageHeader title="System Logs" description="What the server has been doing, newest first." />
+      <Card className="overflow-hidden">
+        {body}
+        {logs.data && logs.data.pagination.totalPages > 0 && (
+          <LogsPager pagination={logs.data.pagination} onPageChange={goTo} />
+        )}
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,168 @@
+import type { DatabaseCheck, DatabaseHealth } from '@basalt/shared';
+import { act, configure, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ONBOARDING_STORAGE_KEY } from '@/features/onboarding/onboarding-storage';
+import { createFakeBackend, type FakeRoute, json } from '@/features/tables/fake-backend';
+import { createFakeAuth, fakeSession } from '@/test/fake-auth';
+import { renderApp, testConfig } from '@/test/render-app';
+
+// Settings › Database: the health card (badge, metrics, polling, Run Health Check) and the database type.
+
+// The lazy route loads first; on a busy machine that takes longer than the default second.
+configure({ asyncUtilTimeout: 5000 });
+vi.setConfig({ testTimeout: 20_000 });
+
+const holder = vi.hoisted(() => ({ client: null as unknown }));
+vi.mock('@/lib/supabase', () => ({ getSupabase: () => holder.client }));
+
+const healthy: DatabaseHealth = {
+  connected: true,
+  message: 'Database connection is healthy',
+  version: 'SQLite 3.50.4',
+  metrics: {
+    connectionUtilization: 0.25,
+    activeConnections: 1,
+    maxConnections: 4,
+    idleConnections: 3,
+    avgQueryTime: 0.4219,
+    slowQueries: 2,
+  },
+  details: {},
+  checkedAt: new Date().toISOString(),
+};
+const checked = (ok: boolean): DatabaseCheck => ({
+  ...healthy,
+  integrity: {
+    ok,
+    durationMs: 12.5,
+    checks: [
+      {
+        name: 'integrity_check',
+        ok,
+        message: ok ? 'ok' : '1 problem',
+        problems: ok ? [] : ['row 4 missing from index'],
+      },
+      { name: 'foreign_key_check', ok: true, message: 'ok', problems: [] },
+    ],
+  },
+});
+const pending = () => new Promise<Response>(() => {});
+
+function serve(routes: Record<string, FakeRoute>) {
+  const backend = createFakeBackend(routes);
+  vi.stubGlobal('fetch', vi.fn(backend.fetch));
+  holder.client = { auth: createFakeAuth(fakeSession()).auth, from: () => null };
+  return backend;
+}
+
+const badge = () => screen.getByText(/^(Checking|Error|Connected|Disconnected|Unknown)$/);
+
+beforeEach(() => localStorage.setItem(ONBOARDING_STORAGE_KEY, 'true'));
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.useRealTimers();
+});
+
+describe('the database health card', () => {
+  it('reads Checking while the first check runs', async () => {
+    serve({ 'GET /api/health/database': pending });
+    renderApp('/settings?tab=database');
+    expect(await screen.findByTestId('health-skeleton')).toBeInTheDocument();
+    expect(badge()).toHaveTextContent('Checking');
+  });
+
+  it('reads Connected and shows the metrics readably', async () => {
+    serve({ 'GET /api/health/database': () => json(200, healthy) });
+    renderApp('/settings?tab=database');
+    expect(await screen.findByText('Database connection is healthy')).toBeInTheDocument();
+    await waitFor(() => expect(badge()).toHaveTextContent('Connected'));
+    expect(screen.getByText(/SQLite 3\.50\.4/)).toBeInTheDocument();
+    expect(screen.getByText('25%')).toBeInTheDocument();
+    expect(screen.getByText('1 / 4')).toBeInTheDocument();
+    expect(screen.getByText('3 idle')).toBeInTheDocument();
+    expect(screen.getByText('0.42 ms')).toBeInTheDocument();
+    expect(screen.getByText('2')).toBeInTheDocument();
+  });
+
+  it('reads Disconnected when the database does not answer', async () => {
+    serve({
+      'GET /api/health/database': () =>
+        json(200, { ...healthy, connected: false, version: null, message: 'connect ECONNREFUSED 127.0.0.1:5432' }),
+    });
+    renderApp('/settings?tab=database');
+    expect(await screen.findByText('Database connection issue')).toBeInTheDocument();
+    expect(screen.getAllByText('connect ECONNREFUSED 127.0.0.1:5432')).toHaveLength(2);
+    await waitFor(() => expect(badge()).toHaveTextContent('Disconnected'));
+  });
+
+  it('reads Error when the check itself fails', async () => {
+    serve({ 'GET /api/health/database': () => json(403, { message: 'Only administrators can check the database' }) });
+    renderApp('/settings?tab=database');
+    expect(await screen.findByText('Error checking database health')).toBeInTheDocument();
+    expect(screen.getByText(/: Only administrators can check the database/)).toBeInTheDocument();
+    expect(badge()).toHaveTextContent('Error');
+  });
+
+  it('checks again every 60 seconds', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const backend = serve({ 'GET /api/health/database': () => json(200, healthy) });
+    renderApp('/settings?tab=database');
+    await screen.findByText('Database connection is healthy');
+    const before = backend.find('GET', '/api/health/database').length;
+    await act(() => vi.advanceTimersByTimeAsync(59_000));
+    expect(backend.find('GET', '/api/health/database')).toHaveLength(before);
+    await act(() => vi.advanceTimersByTimeAsync(1_500));
+    await waitFor(() => expect(backend.find('GET', '/api/health/database')).toHaveLength(before + 1));
+  });
+
+  it('runs the full diagnostic and shows what the integrity check found', async () => {
+    let ok = true;
+    const backend = serve({
+      'GET /api/health/database': () => json(200, healthy),
+      'POST /api/health/database/check': () => json(200, checked(ok)),
+    });
+    const user = userEvent.setup();
+    renderApp('/settings?tab=database');
+    await screen.findByText('Database connection is healthy');
+    await user.click(screen.getByRole('button', { name: 'Run Health Check' }));
+    const result = await screen.findByRole('region', { name: 'Integrity check' });
+    expect(within(result).getByText(/Integrity check passed/)).toBeInTheDocument();
+    expect(backend.find('POST', '/api/health/database/check')[0]?.body).toEqual({ fullDiagnostic: true });
+
+    ok = false;
+    await user.click(screen.getByRole('button', { name: 'Run Health Check' }));
+    expect(await within(result).findByText(/found problems in 1 of 2 checks/)).toBeInTheDocument();
+    expect(within(result).getByText('row 4 missing from index')).toBeInTheDocument();
+  });
+
+  it('says when the manual check fails', async () => {
+    serve({
+      'GET /api/health/database': () => json(200, healthy),
+      'POST /api/health/database/check': () => json(429, { message: 'Too many health checks' }),
+    });
+    const user = userEvent.setup();
+    renderApp('/settings?tab=database');
+    await screen.findByText('Database connection is healthy');
+    await user.click(screen.getByRole('button', { name: 'Run Health Check' }));
+    expect(await screen.findByText('Error checking database health')).toBeInTheDocument();
+    expect(screen.getByText('Too many health checks')).toBeInTheDocument();
+    expect(badge()).toHaveTextContent('Error');
+  });
+});
+
+describe('the database type', () => {
+  it.each([
+    ['sqlite', 'SQLite'],
+    ['postgres', 'PostgreSQL'],
+  ] as const)('shows %s as this instance runs it, read-only', async (databaseType, label) => {
+    serve({ 'GET /api/health/database': pending });
+    renderApp('/settings?tab=database', { ...testConfig, databaseType });
+    const group = await screen.findByRole('radiogroup', { name: 'Database type' });
+    expect(within(group).getByRole('radio', { name: label })).toBeChecked();
+    for (const radio of within(group).getAllByRole('radio')) expect(radio).toBeDisabled();
+    expect(screen.getByRole('textbox', { name: 'Port' })).toHaveAttribute('placeholder', '5432');
+    expect(screen.getByRole('textbox', { name: 'Port' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Save' })).toBeDisabled();
+  });
+});

@@ -1,0 +1,100 @@
+import {
+  type ChangePasswordInput,
+  type UpdateProfileInput,
+  updateProfileResultSchema,
+  userProfileSchema,
+} from '@basalt/shared';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router';
+import { authKeys } from '@/features/auth/auth.queries';
+import { signOut } from '@/features/auth/auth-actions';
+import { useAuth } from '@/features/auth/auth-context';
+import { apiJson, apiRequest, jsonQuery } from '@/lib/api';
+import { errorMessage } from '@/lib/api-errors';
+import { showToast } from '@/lib/toast';
+
+// The account's own settings (spec console-management §7 "Profile"): the profile, the password, and
+// deleting the account.
+
+const FALLBACK = 'Something went wrong. Please try again.';
+
+/** userKeys are the account-settings queries. */
+export const userKeys = {
+  profile: ['/api/user/profile'] as const,
+};
+
+/** useProfileQuery loads the signed-in account's profile. */
+export function useProfileQuery() {
+  return useQuery({ queryKey: userKeys.profile, queryFn: jsonQuery(userProfileSchema) });
+}
+
+/** useUpdateProfileMutation saves the profile; a new email may wait for confirmation. */
+export function useUpdateProfileMutation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: UpdateProfileInput) => apiJson(updateProfileResultSchema, 'PATCH', '/api/user/profile', input),
+    onSuccess: ({ profile, emailChangePending }) => {
+      queryClient.setQueryData(userKeys.profile, profile);
+      // The sidebar and the account menu show the username and email from /api/auth/me.
+      void queryClient.invalidateQueries({ queryKey: authKeys.me });
+      showToast({
+        title: 'Profile Updated',
+        description: emailChangePending
+          ? 'Check your new email address for a link to confirm the change.'
+          : 'Your profile has been saved.',
+        variant: 'success',
+      });
+    },
+    onError: (error) =>
+      showToast({
+        title: 'Update Failed',
+        description: errorMessage(error, 'Failed to update profile'),
+        variant: 'destructive',
+      }),
+  });
+}
+
+/** useChangePasswordMutation changes the password after checking the current one. */
+export function useChangePasswordMutation() {
+  return useMutation({
+    mutationFn: async (input: ChangePasswordInput) => {
+      await apiRequest('POST', '/api/user/change-password', input);
+    },
+    // A wrong current password counts against the sign-in limit; never retry it.
+    retry: false,
+    onSuccess: () =>
+      showToast({ title: 'Password Updated', description: 'Your password has been changed.', variant: 'success' }),
+    onError: (error) =>
+      showToast({
+        title: 'Password Update Failed',
+        description: errorMessage(error, 'Failed to update password'),
+        variant: 'destructive',
+      }),
+  });
+}
+
+/** useDeleteAccountMutation deletes the account and everything in it, then signs out to /auth. */
+export function useDeleteAccountMutation() {
+  const { client } = useAuth();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  return useMutation({
+    mutationFn: async (confirm: string) => {
+      await apiRequest('DELETE', '/api/user', { confirm });
+      // The server has ended every session already; this forgets the one stored in the browser.
+      await signOut(client).catch(() => undefined);
+    },
+    retry: false,
+    onSuccess: () => {
+      queryClient.clear();
+      navigate('/auth', { replace: true });
+      showToast({ title: 'Account deleted', description: 'Your account and all its data are gone.' });
+    },
+    onError: (error) =>
+      showToast({
+        title: 'Failed to delete account',
+        description: errorMessage(error, FALLBACK),
+        variant: 'destructive',
+      }),
+  });
+}

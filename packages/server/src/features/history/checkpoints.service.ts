@@ -1,0 +1,64 @@
+import {
+  type Checkpoint,
+  type CheckpointRestoreResult,
+  checkpointQuerySchema,
+  createCheckpointSchema,
+} from '@basalt/shared';
+import type { Db } from '../../db/database.js';
+import { notFound } from '../../http/errors.js';
+import { parseInput } from '../../http/validation.js';
+import { findTableById, type TableCaller } from '../tables/tables.service.js';
+import { type CheckpointRow, findCheckpointById, insertCheckpoint, listCheckpoints } from './checkpoints.store.js';
+import { latestChangeId } from './history.store.js';
+import { restoreTable } from './history-actions.service.js';
+
+// Checkpoints (spec console-management §2 "Checkpoints tab"): a name for a table's state, kept as its latest
+// change at that moment. Restoring one is a restore to that change (history-actions.service.ts), so it is
+// recorded and can be undone like any restore. A table always has its SCHEMA_CREATE change unless history
+// retention removed every change it had; a checkpoint made then names no change (changeId null), and
+// restoring it reverts every change the table has had since.
+
+/** toCheckpoint renders a stored checkpoint. */
+export function toCheckpoint(row: CheckpointRow): Checkpoint {
+  return {
+    id: Number(row.id),
+    tableId: Number(row.table_id),
+    name: row.name,
+    description: row.description,
+    changeId: row.change_id === null ? null : Number(row.change_id),
+    createdBy: row.created_by,
+    createdAt: row.created_at,
+  };
+}
+
+/** createCheckpoint marks the latest change of one of the caller's tables (404 for another account's table). */
+export async function createCheckpoint(db: Db, caller: TableCaller, input: unknown): Promise<Checkpoint> {
+  const request = parseInput(createCheckpointSchema, input);
+  const table = await findTableById(db, caller.accountId, request.tableId);
+  if (!table) throw notFound('Table not found', 'table_not_found');
+  const row = await insertCheckpoint(db.kysely, {
+    accountId: caller.accountId,
+    tableId: table.id,
+    name: request.name,
+    description: request.description,
+    changeId: await latestChangeId(db.kysely, caller.accountId, table.id),
+    createdBy: caller.accountId,
+    now: new Date().toISOString(),
+  });
+  return toCheckpoint(row);
+}
+
+/** listTableCheckpoints lists the caller's checkpoints, of one table when the query names it, newest first. */
+export async function listTableCheckpoints(db: Db, caller: TableCaller, query: unknown): Promise<Checkpoint[]> {
+  const { tableId } = parseInput(checkpointQuerySchema, query);
+  return (await listCheckpoints(db.kysely, caller.accountId, tableId)).map(toCheckpoint);
+}
+
+/** restoreCheckpoint restores a checkpoint's table to its change (404 for an unknown or another account's one). */
+export async function restoreCheckpoint(db: Db, caller: TableCaller, id: number): Promise<CheckpointRestoreResult> {
+  const row = Number.isSafeInteger(id) ? await findCheckpointById(db.kysely, caller.accountId, id) : null;
+  if (!row) throw notFound('Checkpoint not found', 'checkpoint_not_found');
+  const checkpoint = toCheckpoint(row);
+  const result = await restoreTable(db, caller, checkpoint.tableId, checkpoint.changeId, 'Checkpoint restored');
+  return { ...result, checkpoint };
+}

@@ -1,0 +1,260 @@
+import type { Transaction } from 'kysely';
+import type { Db } from '../../db/database.js';
+import type { SystemDatabase } from '../../db/schema.js';
+import { ApiError } from '../../http/errors.js';
+import type { RecordInput, RecordRow } from '../records/records.service.js';
+import type { ChangeNote, RecordsInTransaction } from '../records/records-in-transaction.js';
+import {
+  changeTableIn,
+  dropTableIn,
+  lockTableIn,
+  recreateTableIn,
+  type TableCaller,
+  type TableDefinition,
+} from '../tables/tables.service.js';
+import { parseState } from './history.service.js';
+import { type ChangeRow, findChangeById, maxRecordId } from './history.store.js';
+import {
+  assertColumnsExist,
+  assertDefinitionAsSaved,
+  assertRecordAsSaved,
+  RevertConflict,
+  type StateObject,
+  sameRecords,
+  sameValue,
+  savedDefinition,
+  stateObject,
+  userValues,
+} from './history-conflicts.js';
+
+// How each kind of change is undone, inside a transaction the caller owns (history-actions.service.ts). Every
+// revert writes through the records or tables service, so it is recorded like any change (with revert_of set)
+// and can itself be reverted:
+//   RECORD_CREATE → delete the record          RECORD_DELETE → insert it again, same id and created_at
+//   RECORD_UPDATE → put the changed values back
+//   SCHEMA_CREATE → drop the table (only while it is as it was created: no record or column changed since)
+//   SCHEMA_UPDATE → the inverse schema change, with the dropped or retyped columns' saved data written back
+//   SCHEMA_DELETE → create the table again: same id, definition and records
+// A later change that conflicts throws RevertConflict (history-conflicts.ts).
+
+type Trx = Transaction<SystemDatabase>;
+
+/** RevertScope is what reverts share in one transaction: who acts, the record writer, the tables they touch. */
+export interface RevertScope {
+  db: Db;
+  trx: Trx;
+  caller: TableCaller;
+  records: RecordsInTransaction;
+  /** Ids of the tables whose definition a revert read or changed (their cache entries are dropped after). */
+  touched: Set<number>;
+}
+
+async function tableOf(scope: RevertScope, change: ChangeRow): Promise<TableDefinition> {
+  const tableId = Number(change.table_id);
+  scope.touched.add(tableId);
+  const table = await lockTableIn(scope.trx, scope.db, scope.caller, tableId);
+  if (!table) {
+    throw new RevertConflict(
+      'table_deleted',
+      `the table "${change.table_name}" was deleted after this change; restore it first`,
+    );
+  }
+  return table;
+}
+
+function recordIdOf(change: ChangeRow): number {
+  if (change.record_id === null) throw new RevertConflict('state_unreadable', 'this change names no record');
+  return Number(change.record_id);
+}
+
+// A write the records service refuses (a unique value taken, a value now required or of another type) is a
+// conflict with what changed since; anything else is unexpected and passes through.
+async function asConflict<T>(table: TableDefinition, values: StateObject, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.status >= 500) throw error;
+    const column = Object.keys(error.details.fieldErrors ?? {})[0] ?? '';
+    if (error.code === '23505') {
+      const value = JSON.stringify(values[column] ?? null);
+      throw new RevertConflict(
+        'unique_taken',
+        `the value ${value} of "${column}" is now used by another record of "${table.name}"`,
+      );
+    }
+    if (error.code === '23502') {
+      throw new RevertConflict(
+        'value_required',
+        `"${column}" of "${table.name}" is now required and the record had no value`,
+      );
+    }
+    throw new RevertConflict('value_invalid', error.message);
+  }
+}
+
+async function revertRecordCreate(scope: RevertScope, change: ChangeRow, note: ChangeNote): Promise<void> {
+  const table = await tableOf(scope, change);
+  const id = recordIdOf(change);
+  const saved = stateObject(parseState(change.new_state));
+  const current = await scope.records.findForChange(table, id);
+  if (!current)
+    throw new RevertConflict('record_deleted', `record ${id} of "${table.name}" was deleted after this change`);
+  assertRecordAsSaved(table, current, saved, Object.keys(userValues(saved)), true);
+  await scope.records.remove(table, id, note);
+}
+
+async function revertRecordUpdate(scope: RevertScope, change: ChangeRow, note: ChangeNote): Promise<void> {
+  const table = await tableOf(scope, change);
+  const id = recordIdOf(change);
+  const before = userValues(stateObject(parseState(change.previous_state)));
+  const after = userValues(stateObject(parseState(change.new_state)));
+  // Only the columns this change changed are put back, and only they must be as it left them.
+  const changed = Object.keys(after).filter((column) => !sameValue(before[column], after[column]));
+  const patch: RecordInput = Object.fromEntries(changed.map((column) => [column, before[column] ?? null]));
+  const current = await scope.records.findForChange(table, id);
+  if (!current)
+    throw new RevertConflict('record_deleted', `record ${id} of "${table.name}" was deleted after this change`);
+  assertColumnsExist(table, patch);
+  assertRecordAsSaved(table, current, after, changed);
+  await asConflict(table, patch, () => scope.records.update(table, id, patch, note));
+}
+
+async function revertRecordDelete(scope: RevertScope, change: ChangeRow, note: ChangeNote): Promise<void> {
+  const table = await tableOf(scope, change);
+  const id = recordIdOf(change);
+  const saved = stateObject(parseState(change.previous_state));
+  if (await scope.records.findForChange(table, id)) {
+    throw new RevertConflict('record_exists', `a record with id ${id} exists again in "${table.name}"`);
+  }
+  assertColumnsExist(table, userValues(saved));
+  await asConflict(table, saved, () => scope.records.recreate(table, { ...saved, id }, note));
+}
+
+// The records a table was created with: none, or, for a table brought back by a revert, those its SCHEMA_DELETE
+// kept (null when retention has removed that change: then only an empty table is known to be unchanged).
+async function recordsAtCreation(scope: RevertScope, change: ChangeRow): Promise<StateObject[] | null> {
+  if (change.revert_of === null) return [];
+  const deletion = await findChangeById(scope.trx, scope.caller.accountId, Number(change.revert_of));
+  if (deletion?.change_type !== 'SCHEMA_DELETE') return null;
+  const rows = stateObject(parseState(deletion.previous_state)).rows;
+  return Array.isArray(rows) ? rows.map(stateObject) : null;
+}
+
+async function revertSchemaCreate(scope: RevertScope, change: ChangeRow, note: ChangeNote): Promise<void> {
+  const table = await tableOf(scope, change);
+  const created = savedDefinition(stateObject(parseState(change.new_state)));
+  assertDefinitionAsSaved(table, created, { name: true, description: true, schema: true });
+  const rows: RecordRow[] = await scope.records.listAll(table);
+  const initial = await recordsAtCreation(scope, change);
+  if (initial === null ? rows.length > 0 : !sameRecords(rows, initial)) {
+    throw new RevertConflict(
+      'table_changed',
+      `records of "${table.name}" were added, changed or deleted after it was created; restore the version of its creation first`,
+    );
+  }
+  await dropTableIn(scope.trx, scope.db, scope.caller, table, { now: new Date(), revertOf: note.revertOf });
+}
+
+function invertRenames(renames: unknown): Record<string, string> {
+  if (typeof renames !== 'object' || renames === null) return {};
+  return Object.fromEntries(
+    Object.entries(renames as Record<string, unknown>).flatMap(([from, to]) =>
+      typeof to === 'string' ? [[to, from]] : [],
+    ),
+  );
+}
+
+function columnDataOf(state: StateObject): Record<string, Record<string, unknown>> {
+  const data: Record<string, Record<string, unknown>> = {};
+  for (const key of ['droppedColumns', 'retypedColumns']) {
+    const saved = state[key];
+    if (typeof saved !== 'object' || saved === null) continue;
+    for (const [column, values] of Object.entries(saved)) {
+      if (typeof values === 'object' && values !== null) data[column] = values as Record<string, unknown>;
+    }
+  }
+  return data;
+}
+
+// A schema refusal (409: rows that break a restored flag; a name taken) or an impossible plan (400) met by
+// the inverse change is a conflict with what changed since.
+async function schemaConflict<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (error instanceof ApiError && (error.status === 400 || error.status === 409)) {
+      throw new RevertConflict(error.code === 'table_exists' ? 'table_exists' : 'schema_refused', error.message);
+    }
+    throw error;
+  }
+}
+
+async function revertSchemaUpdate(scope: RevertScope, change: ChangeRow, note: ChangeNote): Promise<void> {
+  const table = await tableOf(scope, change);
+  const beforeState = stateObject(parseState(change.previous_state));
+  const afterState = stateObject(parseState(change.new_state));
+  const before = savedDefinition(beforeState);
+  const after = savedDefinition(afterState);
+  // Only the parts this change changed are put back, and only they must be as it left them.
+  const parts = {
+    name: before.name !== after.name,
+    description: before.description !== after.description,
+    schema:
+      !sameValue(before.schema, after.schema) || Object.keys(before.schema).join() !== Object.keys(after.schema).join(),
+  };
+  assertDefinitionAsSaved(table, after, parts);
+  await schemaConflict(() =>
+    changeTableIn(
+      scope.trx,
+      scope.db,
+      scope.caller,
+      table,
+      {
+        ...(parts.name ? { name: before.name } : {}),
+        ...(parts.description ? { description: before.description } : {}),
+        ...(parts.schema
+          ? { schema: before.schema, renames: invertRenames(afterState.renames), columnData: columnDataOf(beforeState) }
+          : {}),
+      },
+      { now: new Date(), revertOf: note.revertOf },
+    ),
+  );
+}
+
+async function revertSchemaDelete(scope: RevertScope, change: ChangeRow, note: ChangeNote): Promise<void> {
+  const tableId = Number(change.table_id);
+  scope.touched.add(tableId);
+  if (await lockTableIn(scope.trx, scope.db, scope.caller, tableId)) {
+    throw new RevertConflict('table_exists', `the table "${change.table_name}" exists again`);
+  }
+  const saved = stateObject(parseState(change.previous_state));
+  const definition = stateObject(saved.table);
+  const rows = Array.isArray(saved.rows) ? saved.rows.map(stateObject) : [];
+  const idFloor = await maxRecordId(scope.trx, scope.caller.accountId, tableId);
+  const createdAt = typeof definition.createdAt === 'string' ? definition.createdAt : change.created_at;
+  await schemaConflict(() =>
+    recreateTableIn(
+      scope.trx,
+      scope.db,
+      scope.caller,
+      { ...savedDefinition(definition), id: tableId, createdAt, rows },
+      { now: new Date(), revertOf: note.revertOf, idFloor },
+    ),
+  );
+}
+
+const REVERTS: Record<string, (scope: RevertScope, change: ChangeRow, note: ChangeNote) => Promise<void>> = {
+  RECORD_CREATE: revertRecordCreate,
+  RECORD_UPDATE: revertRecordUpdate,
+  RECORD_DELETE: revertRecordDelete,
+  SCHEMA_CREATE: revertSchemaCreate,
+  SCHEMA_UPDATE: revertSchemaUpdate,
+  SCHEMA_DELETE: revertSchemaDelete,
+};
+
+/** revertIn undoes one change inside the scope's transaction and records the revert, or throws RevertConflict. */
+export async function revertIn(scope: RevertScope, change: ChangeRow): Promise<void> {
+  const revert = REVERTS[change.change_type];
+  if (!revert) throw new RevertConflict('state_unreadable', `changes of type ${change.change_type} cannot be reverted`);
+  await revert(scope, change, { revertOf: Number(change.id) });
+}

@@ -1,0 +1,116 @@
+import type { AppContext } from '../../app-context.js';
+import type { Db } from '../../db/database.js';
+import { deleteOldLogs, findLogPosition } from './logs.store.js';
+
+// Log retention: system_logs keeps entries for LOG_RETENTION_DAYS and at most LOG_RETENTION_MAX_ROWS of them
+// (config.ts). A job enforces both a minute after start and then every hour, in every server process (the
+// deletes are idempotent, so several processes sharing PostgreSQL do no harm). Between runs the log may pass
+// the row limit by an hour of traffic. Each run is itself logged (source `jobs`).
+
+/** LOG_RETENTION_SCHEDULE is when the job runs. */
+export const LOG_RETENTION_SCHEDULE = { firstAfterMs: 60_000, everyMs: 3_600_000 };
+
+// Entries are deleted this many at a time, yielding in between, so that no single statement holds the
+// database (on SQLite, the whole process) for long.
+const DELETE_CHUNK = 5000;
+
+/** RetentionPolicy is how long and how many entries to keep. */
+export interface RetentionPolicy {
+  maxAgeDays: number;
+  maxRows: number;
+}
+
+/** RetentionResult says what one run deleted. */
+export interface RetentionResult {
+  deletedByAge: number;
+  deletedByCount: number;
+  durationMs: number;
+}
+
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+/** enforceLogRetention deletes the entries older than the policy's age, then the oldest beyond its row count. */
+export async function enforceLogRetention(db: Db, policy: RetentionPolicy, now = new Date()): Promise<RetentionResult> {
+  const started = performance.now();
+  const before = new Date(now.getTime() - policy.maxAgeDays * 86_400_000).toISOString();
+  let deletedByAge = 0;
+  for (;;) {
+    const deleted = await deleteOldLogs(db.kysely, { before }, DELETE_CHUNK);
+    deletedByAge += deleted;
+    if (deleted < DELETE_CHUNK) break;
+    await nextTurn();
+  }
+  let deletedByCount = 0;
+  // The newest entry beyond the limit: it and everything older go.
+  const through = await findLogPosition(db.kysely, policy.maxRows);
+  if (through) {
+    for (;;) {
+      const deleted = await deleteOldLogs(db.kysely, { through }, DELETE_CHUNK);
+      deletedByCount += deleted;
+      if (deleted < DELETE_CHUNK) break;
+      await nextTurn();
+    }
+  }
+  return { deletedByAge, deletedByCount, durationMs: Math.round((performance.now() - started) * 10) / 10 };
+}
+
+/** LogRetentionJob is the running job. */
+export interface LogRetentionJob {
+  /** run enforces the policy now and logs the run (runs do not overlap: a second call waits for the first). */
+  run(now?: Date): Promise<RetentionResult | null>;
+  /** stop cancels the schedule and waits for a run in progress. */
+  stop(): Promise<void>;
+}
+
+/** startLogRetention schedules the retention job of an instance. */
+export function startLogRetention(
+  ctx: AppContext,
+  schedule: { firstAfterMs: number; everyMs: number } = LOG_RETENTION_SCHEDULE,
+): LogRetentionJob {
+  const policy: RetentionPolicy = { maxAgeDays: ctx.config.logRetentionDays, maxRows: ctx.config.logRetentionMaxRows };
+  let running: Promise<RetentionResult | null> | null = null;
+
+  async function runOnce(now?: Date): Promise<RetentionResult | null> {
+    const context = { job: 'log-retention', maxAgeDays: policy.maxAgeDays, maxRows: policy.maxRows };
+    try {
+      const result = await enforceLogRetention(ctx.db, policy, now);
+      const deleted = result.deletedByAge + result.deletedByCount;
+      ctx.logs.write({
+        level: 'info',
+        source: 'jobs',
+        message: `Log retention deleted ${deleted} ${deleted === 1 ? 'entry' : 'entries'}`,
+        context: { ...context, ...result },
+      });
+      return result;
+    } catch (error) {
+      ctx.log.warn({ err: error }, 'log retention failed');
+      ctx.logs.write({
+        level: 'error',
+        source: 'jobs',
+        message: `Log retention failed: ${error instanceof Error ? error.message : String(error)}`,
+        context,
+      });
+      return null;
+    }
+  }
+
+  function run(now?: Date): Promise<RetentionResult | null> {
+    running ??= runOnce(now).finally(() => {
+      running = null;
+    });
+    return running;
+  }
+
+  const first = setTimeout(() => void run(), schedule.firstAfterMs);
+  const every = setInterval(() => void run(), schedule.everyMs);
+  first.unref();
+  every.unref();
+  return {
+    run,
+    async stop() {
+      clearTimeout(first);
+      clearInterval(every);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,90 @@
+import type { LogEntry, LogLevel, LogPageEntry, LogsPage, LogsPageQuery, LogsViewerQuery } from '@basalt/shared';
+import type { Kysely } from 'kysely';
+import type { SystemDatabase } from '../../db/schema.js';
+import { findAccount } from '../auth/accounts.service.js';
+import { countLogRows, type LogQuery, type LogRow, listLogRows } from './logs.store.js';
+
+/**
+ * logQueryFor scopes a query to what the caller may see: an instance administrator sees every entry, any other
+ * account only the entries of its own requests and sign-ins.
+ */
+export async function logQueryFor(
+  db: Kysely<SystemDatabase>,
+  accountId: string,
+  filters: Pick<LogQuery, 'level' | 'service' | 'search'>,
+): Promise<LogQuery> {
+  const account = await findAccount(db, accountId);
+  return account?.is_admin === 1 ? { ...filters } : { ...filters, accountId };
+}
+
+function contextOf(row: LogRow): Record<string, unknown> {
+  try {
+    const parsed: unknown = JSON.parse(row.context);
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** toLogEntry renders a stored row as the settings viewer's entry. */
+export function toLogEntry(row: LogRow): LogEntry {
+  return {
+    id: Number(row.id),
+    level: row.level as LogLevel,
+    message: row.message,
+    source: row.source,
+    path: row.path,
+    context: contextOf(row),
+    timestamp: row.created_at,
+  };
+}
+
+/** toLogPageEntry renders a stored row as the logs page's row; the page calls warn "warning" (spec §3). */
+export function toLogPageEntry(row: LogRow): LogPageEntry {
+  return {
+    id: Number(row.id),
+    createdAt: row.created_at,
+    level: row.level === 'warn' ? 'warning' : (row.level as LogPageEntry['level']),
+    service: row.source,
+    message: row.message,
+  };
+}
+
+/** listRecentLogs returns the newest entries the caller may see that match the filters (the settings viewer). */
+export async function listRecentLogs(
+  db: Kysely<SystemDatabase>,
+  accountId: string,
+  { limit, ...filters }: LogsViewerQuery,
+): Promise<LogEntry[]> {
+  const query = await logQueryFor(db, accountId, filters);
+  const rows = await listLogRows(db, query, { limit, offset: 0 });
+  return rows.map(toLogEntry);
+}
+
+/**
+ * listLogsPage returns one page (1-based) of the entries the caller may see, newest first, with the console's
+ * pagination. A page in the older half is read from the oldest end, so the last page costs what the first does.
+ */
+export async function listLogsPage(
+  db: Kysely<SystemDatabase>,
+  accountId: string,
+  { page, limit, ...filters }: LogsPageQuery,
+): Promise<LogsPage> {
+  const query = await logQueryFor(db, accountId, filters);
+  const totalItems = await countLogRows(db, query);
+  const offset = (page - 1) * limit;
+  let rows: LogRow[] = [];
+  if (offset < totalItems && offset > totalItems / 2) {
+    const end = Math.min(offset + limit, totalItems);
+    rows = (
+      await listLogRows(db, query, { limit: end - offset, offset: totalItems - end, fromOldest: true })
+    ).reverse();
+  } else if (offset < totalItems) {
+    rows = await listLogRows(db, query, { limit, offset });
+  }
+  const totalPages = Math.max(1, Math.ceil(totalItems / limit));
+  return {
+    data: rows.map(toLogPageEntry),
+    pagination: { totalItems, totalPages, currentPage: page, hasNext: page < totalPages, hasPrevious: page > 1 },
+  };
+}

@@ -1,0 +1,266 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { type TestServer, testDialects } from '../../testing/test-server.js';
+import {
+  type ApiScenario,
+  type CookieSession,
+  keyHeaders,
+  loginWithCookie,
+  runScenario,
+  type SignedInTestUser,
+  signInUser,
+  signUpUser,
+  startAuthServer,
+  type TestUser,
+  users,
+} from '../auth/auth.fixtures.js';
+
+// POST /api/user/change-password: the spec's rules and messages, the sign-up password policy, a wrong current
+// password, the other sessions ending while the caller's stays, and the attempt limit.
+
+const URL = '/api/user/change-password';
+const NEW_PASSWORD = 'New-Passw0rd!';
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+const fieldError = (field: string, message: string, code = 'validation_failed') => ({
+  code,
+  message,
+  validationErrors: { [field]: [message] },
+});
+
+describe.each(testDialects)('changing the password on %s', (dialect) => {
+  let server: TestServer;
+  let alice: SignedInTestUser;
+  let aliceKey: string;
+  let aliceCookie: CookieSession;
+
+  beforeAll(async () => {
+    server = await startAuthServer(dialect);
+    alice = await signUpUser(server, users.alice);
+    await signUpUser(server, users.bob);
+    aliceCookie = await loginWithCookie(server, users.alice);
+    const key = await server.request('POST', '/api/keys', { headers: bearer(alice.accessToken), json: { name: 'k' } });
+    aliceKey = key.body.key;
+  });
+  afterAll(() => server.close());
+
+  const asAlice = () => bearer(alice.accessToken);
+  const change = (user: TestUser, password: string, headers: Record<string, string>) =>
+    server.request('POST', URL, { headers, json: { currentPassword: user.password, newPassword: password } });
+  const signInStatus = async (email: string, password: string) =>
+    (await server.request('POST', '/api/auth/login', { json: { email, password } })).status;
+  const meStatus = async (headers: Record<string, string>) =>
+    (await server.request('GET', '/api/auth/me', { headers })).status;
+  const refreshStatus = async (refreshToken: string) =>
+    (
+      await server.request('POST', '/auth/v1/token?grant_type=refresh_token', {
+        headers: keyHeaders(server.anonKey),
+        json: { refresh_token: refreshToken },
+      })
+    ).status;
+
+  const valid = { currentPassword: users.alice.password, newPassword: NEW_PASSWORD };
+  const refusals: ApiScenario[] = [
+    { name: 'no credentials', method: 'POST', url: URL, json: valid, status: 401, expected: { code: 'unauthorized' } },
+    {
+      name: 'an API key',
+      method: 'POST',
+      url: URL,
+      headers: () => bearer(aliceKey),
+      json: valid,
+      status: 403,
+      expected: { code: 'api_key_not_allowed' },
+    },
+    {
+      name: 'a cookie without the CSRF token',
+      method: 'POST',
+      url: URL,
+      headers: () => ({ cookie: aliceCookie.cookie }),
+      json: valid,
+      status: 403,
+      expected: { code: 'csrf_invalid' },
+    },
+    {
+      name: 'no current password',
+      method: 'POST',
+      url: URL,
+      headers: asAlice,
+      json: { newPassword: NEW_PASSWORD },
+      status: 400,
+      expected: fieldError('currentPassword', 'Current password is required'),
+    },
+    {
+      name: 'an empty current password',
+      method: 'POST',
+      url: URL,
+      headers: asAlice,
+      json: { currentPassword: '', newPassword: NEW_PASSWORD },
+      status: 400,
+      expected: fieldError('currentPassword', 'Current password is required'),
+    },
+    {
+      name: 'no new password',
+      method: 'POST',
+      url: URL,
+      headers: asAlice,
+      json: { currentPassword: users.alice.password },
+      status: 400,
+      expected: fieldError('newPassword', 'Password is required'),
+    },
+    {
+      name: 'a short new password',
+      method: 'POST',
+      url: URL,
+      headers: asAlice,
+      json: { currentPassword: users.alice.password, newPassword: 'Ab1!' },
+      status: 400,
+      expected: { code: 'validation_failed', message: 'Password must be at least 8 characters' },
+    },
+    ...[
+      ['no uppercase letter', 'new-passw0rd!', 'Password must contain at least one uppercase letter'],
+      ['no lowercase letter', 'NEW-PASSW0RD!', 'Password must contain at least one lowercase letter'],
+      ['no number', 'New-Password!', 'Password must contain at least one number'],
+      ['no special character', 'NewPassw0rd', 'Password must contain at least one special character'],
+      ['a password over 100 characters', `Aa1!${'x'.repeat(100)}`, 'Password is too long'],
+    ].map(
+      ([what, password, message]): ApiScenario => ({
+        name: `a new password with ${what}`,
+        method: 'POST',
+        url: URL,
+        headers: asAlice,
+        json: { currentPassword: users.alice.password, newPassword: password },
+        status: 400,
+        expected: fieldError('newPassword', message as string),
+      }),
+    ),
+    {
+      name: 'a wrong current password',
+      method: 'POST',
+      url: URL,
+      headers: asAlice,
+      json: { currentPassword: 'Wrong-Passw0rd!', newPassword: NEW_PASSWORD },
+      status: 400,
+      expected: fieldError('currentPassword', 'Current password is incorrect', 'invalid_current_password'),
+    },
+    {
+      name: "another account's password",
+      method: 'POST',
+      url: URL,
+      headers: asAlice,
+      json: { currentPassword: users.bob.password, newPassword: NEW_PASSWORD },
+      status: 400,
+      expected: { code: 'invalid_current_password' },
+    },
+    {
+      name: 'the same password again',
+      method: 'POST',
+      url: URL,
+      headers: asAlice,
+      json: { currentPassword: users.alice.password, newPassword: users.alice.password },
+      status: 400,
+      expected: fieldError(
+        'newPassword',
+        'The new password must be different from the current password',
+        'same_password',
+      ),
+    },
+    {
+      name: 'malformed JSON',
+      method: 'POST',
+      url: URL,
+      headers: () => ({ ...asAlice(), 'content-type': 'application/json' }),
+      body: '{',
+      status: 400,
+      expected: { code: 'bad_json' },
+    },
+  ];
+  it.each(refusals)('$name → $status, and the password stays', async (scenario) => {
+    await runScenario(server, scenario);
+    expect(await signInStatus(users.alice.email, users.alice.password)).toBe(200);
+  });
+
+  it("ends the account's other sessions and keeps the caller's", async () => {
+    const caller = await signInUser(server, users.alice);
+    const other = await signInUser(server, users.alice);
+    const cookie = await loginWithCookie(server, users.alice);
+    const bob = await signInUser(server, users.bob);
+    const sessionsBefore = await server.app.basalt.db.kysely
+      .selectFrom('auth_sessions')
+      .select('id')
+      .where('account_id', '=', alice.id)
+      .execute();
+
+    const res = await change(users.alice, NEW_PASSWORD, bearer(caller.accessToken));
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      success: true,
+      message: 'Password updated successfully',
+      otherSessionsEnded: sessionsBefore.length - 1,
+    });
+
+    // The caller goes on, and can still refresh.
+    expect(await meStatus(bearer(caller.accessToken))).toBe(200);
+    expect(await refreshStatus(caller.refreshToken)).toBe(200);
+    // Every other session of the account ended: its access token, its refresh token, the console cookie.
+    expect(await meStatus(bearer(other.accessToken))).toBe(401);
+    expect(await refreshStatus(other.refreshToken)).toBe(400);
+    expect(await meStatus({ cookie: cookie.cookie })).toBe(401);
+    // Another account is untouched.
+    expect(await meStatus(bearer(bob.accessToken))).toBe(200);
+    expect(await refreshStatus(bob.refreshToken)).toBe(200);
+
+    expect(await signInStatus(users.alice.email, users.alice.password)).toBe(401);
+    expect(await signInStatus(users.alice.email, NEW_PASSWORD)).toBe(200);
+    const activity = await server.request('GET', '/api/activity', { headers: bearer(caller.accessToken) });
+    expect(activity.body.data.map((e: { resource: string }) => e.resource)).toContain('password');
+  });
+
+  it('changes it from a cookie session with the CSRF token, which stays signed in', async () => {
+    const cookie = await loginWithCookie(server, { ...users.alice, password: NEW_PASSWORD });
+    const bearerSession = await signInUser(server, { ...users.alice, password: NEW_PASSWORD });
+    const res = await change({ ...users.alice, password: NEW_PASSWORD }, users.alice.password, cookie.headers);
+    expect(res.status).toBe(200);
+    expect(await meStatus({ cookie: cookie.cookie })).toBe(200);
+    expect(await meStatus(bearer(bearerSession.accessToken))).toBe(401);
+    expect(await signInStatus(users.alice.email, users.alice.password)).toBe(200);
+  });
+});
+
+describe.each(testDialects)('password change attempts on %s', (dialect) => {
+  let server: TestServer;
+  let dave: SignedInTestUser;
+  beforeAll(async () => {
+    // Windows are fixed 5-minute slots: freeze the clock just after one starts so none rolls over mid-test.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Math.ceil(Date.now() / 300_000) * 300_000 + 1000);
+    server = await startAuthServer(dialect, { authRateLimit: 3 });
+    dave = await signUpUser(server, users.dave);
+  });
+  afterAll(async () => {
+    vi.useRealTimers();
+    await server.close();
+  });
+
+  it('are limited like sign-ins: the fourth in five minutes is 429 with Retry-After, even with the right password', async () => {
+    const attempt = (currentPassword: string) =>
+      server.request('POST', URL, {
+        headers: bearer(dave.accessToken),
+        json: { currentPassword, newPassword: NEW_PASSWORD },
+      });
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push((await attempt('Wrong-Passw0rd!')).status);
+    expect(statuses).toEqual([400, 400, 400]);
+    const limited = await attempt(users.dave.password);
+    expect(limited.status).toBe(429);
+    expect(limited.body).toMatchObject({
+      code: 'over_request_rate_limit',
+      message: expect.stringMatching(/^Too many password attempts\. Please try again in \d+ seconds\.$/),
+    });
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Input errors are answered before anything is counted or checked.
+    expect((await attempt('')).status).toBe(400);
+    // Sign-ins have their own counter.
+    const signIn = await server.request('POST', '/api/auth/login', {
+      json: { email: users.dave.email, password: users.dave.password },
+    });
+    expect(signIn.status).toBe(200);
+  });
+});
