@@ -17,15 +17,6 @@ export async function authRoutes(app: FastifyInstance, { deps }: { deps: AuthDep
   const { ctx } = deps;
   app.addHook('onClose', async () => deps.mailer.close());
 
-  // supabase-js sends `Content-Type: application/json` with no body on POST /logout: an empty JSON body
-  // reads as "no body" here, everything else goes through Fastify's own (prototype-safe) parser.
-  const jsonParser = app.getDefaultJsonParser('error', 'ignore');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
-    if (text === '') return done(null, undefined);
-    jsonParser(request, text, done);
-  });
   app.addHook('onRequest', apiKeyGateway(ctx.tokens));
 
   await app.register(authMetaRoutes, { deps });

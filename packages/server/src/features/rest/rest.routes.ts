@@ -27,16 +27,6 @@ function paramsOf(request: FastifyRequest): { table: string; fn: string } {
 
 /** restRoutes registers /rest/v1. */
 export async function restRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
-  // supabase-js sends `Content-Type: application/json` on DELETE without a body: an empty body reads as none
-  // (POST and PATCH then answer PGRST102 themselves); everything else goes through Fastify's own
-  // prototype-safe parser, whose failures the error handler turns into PGRST102.
-  const jsonParser = app.getDefaultJsonParser('error', 'ignore');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
-    if (text.trim() === '') return done(null, undefined);
-    jsonParser(request, text, done);
-  });
   app.addHook('onRequest', restApiKeyGateway(ctx.tokens));
 
   app.route({
