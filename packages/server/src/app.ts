@@ -31,6 +31,7 @@ import { csrfRoutes } from './http/csrf.routes.js';
 import { errorFamilyOf, formatError } from './http/error-family.js';
 import { installErrorHandler } from './http/error-handler.js';
 import { notFound } from './http/errors.js';
+import { installJsonBodyParser } from './http/json-body.js';
 import { installPrincipal } from './http/principal.js';
 import { contentSecurityPolicy, installSecurityHeaders } from './http/security-headers.js';
 import { consoleIndexHtml, inlineScriptHashes, serveConsole } from './http/static-console.js';
@@ -154,6 +155,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   // Cookies are parsed where they are read (http/principal.ts), not on every request: only the console's
   // session uses them, and the record APIs never do.
   await app.register(fastifyCookie, { hook: false });
+  installJsonBodyParser(app);
   installErrorHandler(app, config.bodyLimit, (request, error) => recordUnexpectedError(logs, request, error));
   const apiKeys = apiKeyLookupOf(db);
   installPrincipal(app, {
