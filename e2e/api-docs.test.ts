@@ -234,6 +234,11 @@ describe.skipIf(skip)('API docs in Chromium', () => {
     await visible(page.getByText('Page through records'));
     await shot(page, 'docs-table-api-examples-desktop');
 
+    // The API page's Documentation tab leads to the reference.
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API', exact: true }).click();
+    await page.getByRole('tab', { name: 'Documentation' }).click();
+    await visible(page.getByRole('cell', { name: '429' }));
+    await shot(page, 'docs-api-documentation-desktop');
     await page.getByRole('link', { name: 'OpenAPI reference' }).click();
     await visible(page.getByRole('heading', { level: 1, name: 'OpenAPI reference' }));
     const operations = page.getByLabel('Operations of orders');
@@ -272,6 +277,12 @@ describe.skipIf(skip)('API docs in Chromium', () => {
       await page.goto('/table-api');
       await visible(page.getByText('8 fields'));
       await shot(page, `docs-table-api-${suffix}`);
+      await page.getByRole('tab', { name: 'Examples' }).click();
+      await visible(page.getByText('Page through records'));
+      await shot(page, `docs-table-api-examples-${suffix}`);
+      await page.goto('/api?tab=documentation');
+      await visible(page.getByRole('cell', { name: '429' }));
+      await shot(page, `docs-api-documentation-${suffix}`);
       await page.goto('/record-api/reference');
       await visible(page.getByLabel('Operations of orders'));
       await page.getByRole('button', { name: /Create a record in orders/ }).click();

@@ -6,7 +6,7 @@ import { tableQueryExamples } from './table-api-examples';
 /** TableQueryExamples is the Table API page's Examples tab for one table: paging, sorting, filtering, adding. */
 export function TableQueryExamples({ table, origin }: { table: TableResponse; origin: string }) {
   return (
-    <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
+    <div className="grid grid-cols-1 gap-4">
       {tableQueryExamples(table.name, table.schema, origin).map((example) => (
         <Card key={example.id} className="min-w-0">
           <CardHeader>

@@ -44,7 +44,7 @@ export function tableQueryExamples(tableName: string, schema: TableSchema, origi
       id: 'page',
       title: 'Page through records',
       description:
-        '-i prints the headers too: X-Total-Count is how many records match, X-Page-Limit and X-Page-Offset the page you got. Raise offset by limit for the next page.',
+        'With -i, curl prints the headers too: X-Total-Count is how many records match, X-Page-Limit and X-Page-Offset the page you got. Raise offset by limit for the next page.',
       code: `curl -i "${url}?limit=20&offset=0" \\\n  ${AUTH}`,
     },
     {

@@ -21,6 +21,14 @@ describe('log redaction', () => {
   it('removes NUL characters and cuts long text', () => {
     expect(redactText('a\u0000b')).toBe('ab');
     expect(redactText('y'.repeat(50), 10)).toBe(`${'y'.repeat(10)}…`);
+    expect(redactText('password=hunter2', 12)).toBe(`password=${REDACTED}…`);
+  });
+
+  it('stays fast on long hostile text', () => {
+    const started = performance.now();
+    redactText(`${'token'.repeat(100_000)}=`);
+    redactText('a-token-'.repeat(100_000));
+    expect(performance.now() - started).toBeLessThan(500);
   });
 
   it('replaces values under secret-sounding keys at any depth', () => {
