@@ -160,6 +160,11 @@ describe('shell', () => {
     ['/api', 'heading', 'API'],
     ['/history', 'heading', 'Database History'],
     ['/history/7', 'heading', 'Database History'],
+    ['/settings', 'heading', 'Settings'],
+    ['/logs', 'heading', 'System Logs'],
+    ['/table-api', 'heading', 'Table API'],
+    ['/record-api', 'heading', 'Record API'],
+    ['/record-api/reference', 'heading', 'OpenAPI reference'],
   ] as const)('has its built page at %s', async (path, role, name) => {
     signedIn();
     renderApp(path);
@@ -167,14 +172,10 @@ describe('shell', () => {
   });
 
   it.each([
-    '/table-api',
-    '/record-api',
     '/users',
     '/edge-functions',
     '/secrets',
     '/billing',
-    '/settings',
-    '/logs',
     '/schema-editor',
     '/projects/new',
     '/sql-execution',

@@ -63,7 +63,11 @@ export function useChangePasswordMutation() {
     // A wrong current password counts against the sign-in limit; never retry it.
     retry: false,
     onSuccess: () =>
-      showToast({ title: 'Password Updated', description: 'Your password has been changed.', variant: 'success' }),
+      showToast({
+        title: 'Password Updated',
+        description: 'Your password has been changed. Other devices have to sign in again.',
+        variant: 'success',
+      }),
     onError: (error) =>
       showToast({
         title: 'Password Update Failed',
