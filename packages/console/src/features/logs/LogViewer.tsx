@@ -8,8 +8,9 @@ import { NativeSelect } from '@/components/ui/native-select';
 import { Skeleton } from '@/components/ui/skeleton';
 import { errorMessage } from '@/lib/api-errors';
 import { cn } from '@/lib/cn';
+import { downloadJson } from '@/lib/download';
 import { LogViewerEntry } from './LogViewerEntry';
-import { downloadJson, filterLogs, LEVEL_FILTERS, type LevelFilter, logExportFileName } from './log-filter';
+import { filterLogs, LEVEL_FILTERS, type LevelFilter, logExportFileName } from './log-filter';
 import { useRecentLogsQuery } from './logs.queries';
 
 const isLevelFilter = (value: string): value is LevelFilter => LEVEL_FILTERS.some((l) => l === value);

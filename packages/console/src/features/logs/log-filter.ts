@@ -39,18 +39,3 @@ export function logExportFileName(now: Date = new Date()): string {
   const pad = (n: number) => String(n).padStart(2, '0');
   return `basalt-logs-${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}.json`;
 }
-
-/** downloadJson offers `value` to the browser as a JSON file download. */
-export function downloadJson(value: unknown, fileName: string): void {
-  const blob = new Blob([`${JSON.stringify(value, null, 2)}\n`], { type: 'application/json' });
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  link.style.display = 'none';
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // The click has started the download; the URL can go once the event loop moves on.
-  setTimeout(() => URL.revokeObjectURL(url), 0);
-}

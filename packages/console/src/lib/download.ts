@@ -11,3 +11,8 @@ export function downloadTextFile(text: string, fileName: string, type = 'applica
   // The click has started the download; the URL can go once the event loop moves on.
   setTimeout(() => URL.revokeObjectURL(url), 0);
 }
+
+/** downloadJson offers `value` to the browser as a pretty-printed JSON file download. */
+export function downloadJson(value: unknown, fileName: string): void {
+  downloadTextFile(`${JSON.stringify(value, null, 2)}\n`, fileName);
+}
