@@ -201,7 +201,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   });
 
   // Background work: pruning history older than HISTORY_RETENTION_DAYS (features/history/history-retention.ts).
-  app.addHook('onClose', startHistoryRetention(db, { retentionDays: config.historyRetentionDays, log: app.log }));
+  app.addHook('onClose', startHistoryRetention(ctx));
 
   await app.ready();
   return app;

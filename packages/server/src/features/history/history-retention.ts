@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { AppContext } from '../../app-context.js';
 import type { Db } from '../../db/database.js';
 import { deleteExpiredChanges } from './history.store.js';
 
@@ -29,19 +29,31 @@ export async function pruneHistory(
   }
 }
 
-/** startHistoryRetention starts the pruning timer (none when retention is 0); the result stops it. */
-export function startHistoryRetention(
-  db: Db,
-  options: { retentionDays: number; log: FastifyBaseLogger },
-): () => Promise<void> {
-  if (!(options.retentionDays > 0)) return async () => {};
+/** startHistoryRetention starts the pruning timer (none when retention is 0); each run is a `jobs` log entry. */
+export function startHistoryRetention(ctx: AppContext): () => Promise<void> {
+  const retentionDays = ctx.config.historyRetentionDays;
+  if (!(retentionDays > 0)) return async () => {};
+  const context = { job: 'history-retention', retentionDays };
   let running: Promise<void> = Promise.resolve();
   const run = () => {
-    running = pruneHistory(db, { retentionDays: options.retentionDays })
+    running = pruneHistory(ctx.db, { retentionDays })
       .then((deleted) => {
-        if (deleted > 0) options.log.info({ deleted, retentionDays: options.retentionDays }, 'pruned old history');
+        ctx.logs.write({
+          level: 'info',
+          source: 'jobs',
+          message: `History retention deleted ${deleted} ${deleted === 1 ? 'change' : 'changes'}`,
+          context: { ...context, deleted },
+        });
       })
-      .catch((error: unknown) => options.log.warn({ err: error }, 'history pruning failed; it will run again'));
+      .catch((error: unknown) => {
+        ctx.log.warn({ err: error }, 'history pruning failed; it will run again');
+        ctx.logs.write({
+          level: 'error',
+          source: 'jobs',
+          message: `History retention failed: ${error instanceof Error ? error.message : String(error)}`,
+          context,
+        });
+      });
   };
   const first = setTimeout(run, PRUNE_FIRST_MS);
   const timer = setInterval(run, PRUNE_EVERY_MS);
