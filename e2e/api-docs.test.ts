@@ -3,10 +3,14 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { BrowserContext, Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserSkipReason } from './support/chromium.js';
-import { type ConsoleSession, screenshot, startConsoleSession } from './support/console-server.js';
+import { accessToken, registerAndSignIn, signInToDashboard } from './support/console-account.js';
+import { forEachLook, openConsolePage, shot as screenshotFromTop } from './support/console-page.js';
+import { type ConsoleSession, startConsoleSession } from './support/console-server.js';
+import { visible } from './support/console-waits.js';
+import { createTableThroughApi } from './support/server-api.js';
 
 // The API docs pages as a developer uses them: open /record-api, copy the runnable examples of a real table,
 // put a real API key in, and RUN them — the cURL one with curl, the JavaScript one with node, the Python one
@@ -15,53 +19,19 @@ import { type ConsoleSession, screenshot, startConsoleSession } from './support/
 
 const skip = browserSkipReason();
 const ada = { username: 'ada_l', email: 'ada@example.com', password: 'Engine!1843' };
-const VISIBLE = { timeout: 15_000 } as const;
 const PLACEHOLDER = 'YOUR_API_KEY';
 const run = promisify(execFile);
-
-const visible = (locator: Locator) => locator.first().waitFor({ state: 'visible', ...VISIBLE });
 
 // What the machine has: each example runs only where its tool is installed, and says so when it cannot.
 const hasCurl = spawnSync('curl', ['--version']).status === 0;
 const hasPythonRequests = spawnSync('python3', ['-c', 'import requests']).status === 0;
-
-async function openContext(
-  session: ConsoleSession,
-  viewport: 'desktop' | 'phone',
-  theme: 'light' | 'dark' = 'light',
-): Promise<{ context: BrowserContext; page: Page }> {
-  const opened = await session.newPage(viewport);
-  await opened.context.addInitScript((chosen) => {
-    localStorage.setItem('basalt-onboarding-completed', 'true');
-    localStorage.setItem('basalt-theme', chosen);
-  }, theme);
-  await opened.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: session.server.url });
-  return opened;
-}
-
-async function signIn(page: Page) {
-  await page.goto('/auth');
-  await page.getByLabel('Email').fill(ada.email);
-  await page.getByLabel('Password', { exact: true }).fill(ada.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await visible(page.getByRole('heading', { level: 1, name: 'Dashboard' }));
-}
-
-function accessToken(page: Page): Promise<string> {
-  return page.evaluate(() => {
-    const key = Object.keys(localStorage).find((k) => /^sb-.*-auth-token$/.test(k));
-    const stored = key ? JSON.parse(localStorage.getItem(key) ?? '{}') : {};
-    return String(stored.access_token ?? '');
-  });
-}
 
 async function shot(page: Page, name: string) {
   // The sign-in toast would cover the page in every picture: close it first.
   for (const close of await page.getByRole('button', { name: 'Close', exact: true }).all()) {
     await close.click().catch(() => undefined);
   }
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await screenshot(page, name);
+  await screenshotFromTop(page, name);
 }
 
 /** copyExample clicks an example's copy button and returns what landed on the clipboard. */
@@ -109,46 +79,26 @@ describe.skipIf(skip)('API docs in Chromium', () => {
   }
 
   it('runs the copied cURL, JavaScript and Python examples against the server', async () => {
-    const { page, context } = await openContext(session, 'desktop');
-    await page.goto('/auth');
-    await page.getByRole('tab', { name: 'Register' }).click();
-    await page.getByLabel('Username').fill(ada.username);
-    await page.getByLabel('Email').fill(ada.email);
-    await page.getByLabel('Password', { exact: true }).fill(ada.password);
-    await page.getByLabel('Confirm Password').fill(ada.password);
-    await page.getByRole('checkbox', { name: /terms/i }).check();
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await visible(page.getByRole('heading', { level: 1, name: 'Dashboard' }));
+    const { page, context } = await openConsolePage(session, 'desktop');
+    await registerAndSignIn(page, ada);
     token = await accessToken(page);
 
     // A table with a column of each type (one unique, so a second run would clash if a run left its record),
     // and an API key, both through the server's own APIs.
-    const created = await fetch(`${session.server.url}/rest/v1/tables`, {
-      method: 'POST',
-      headers: {
-        apikey: session.server.anonKey,
-        Authorization: `Bearer ${token}`,
-        'Content-Type': 'application/json',
-        Prefer: 'return=representation',
+    tableId = await createTableThroughApi(session, token, {
+      name: 'orders',
+      description: 'Customer orders',
+      schema: {
+        id: { type: 'number', required: true, unique: true },
+        title: { type: 'text', required: true },
+        sku: { type: 'text', unique: true },
+        qty: { type: 'number' },
+        paid: { type: 'boolean' },
+        due_at: { type: 'date' },
+        meta: { type: 'json' },
+        tags: { type: 'array' },
       },
-      body: JSON.stringify({
-        name: 'orders',
-        description: 'Customer orders',
-        schema: {
-          id: { type: 'number', required: true, unique: true },
-          title: { type: 'text', required: true },
-          sku: { type: 'text', unique: true },
-          qty: { type: 'number' },
-          paid: { type: 'boolean' },
-          due_at: { type: 'date' },
-          meta: { type: 'json' },
-          tags: { type: 'array' },
-        },
-      }),
     });
-    expect(created.status).toBe(201);
-    const [table] = (await created.json()) as Array<{ id: number }>;
-    tableId = table?.id ?? 0;
     const keyResponse = await fetch(`${session.server.url}/api/keys`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
@@ -217,8 +167,8 @@ describe.skipIf(skip)('API docs in Chromium', () => {
   });
 
   it('lists the tables on /table-api and renders and downloads the OpenAPI reference', async () => {
-    const { page, context } = await openContext(session, 'desktop');
-    await signIn(page);
+    const { page, context } = await openConsolePage(session, 'desktop');
+    await signInToDashboard(page, ada);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Table API' }).click();
     await visible(page.getByRole('heading', { level: 1, name: 'Table API' }));
     await visible(page.getByText('8 fields'));
@@ -259,15 +209,8 @@ describe.skipIf(skip)('API docs in Chromium', () => {
     await context.close();
   });
 
-  it('looks finished at 375 px wide and in the dark theme', async () => {
-    for (const [viewport, theme] of [
-      ['phone', 'light'],
-      ['phone', 'dark'],
-      ['desktop', 'dark'],
-    ] as const) {
-      const { page, context } = await openContext(session, viewport, theme);
-      const suffix = `${viewport}${theme === 'dark' ? '-dark' : ''}`;
-      await signIn(page);
+  it('looks finished at 375 px wide and in the dark theme', () =>
+    forEachLook(session, ada, async (page, suffix) => {
       await page.goto('/record-api');
       await visible(page.getByRole('button', { name: /^GET\s*List records/ }));
       await shot(page, `docs-record-api-${suffix}`);
@@ -288,7 +231,5 @@ describe.skipIf(skip)('API docs in Chromium', () => {
       await page.getByRole('button', { name: /Create a record in orders/ }).click();
       await visible(page.getByRole('list', { name: 'Request body of Create a record in orders' }));
       await shot(page, `docs-openapi-${suffix}`);
-      await context.close();
-    }
-  });
+    }));
 });

@@ -1,7 +1,11 @@
-import type { BrowserContext, Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserSkipReason } from './support/chromium.js';
-import { type ConsoleSession, screenshot, startConsoleSession } from './support/console-server.js';
+import { accessToken, registerAndSignIn } from './support/console-account.js';
+import { forEachLook, openConsolePage, shot } from './support/console-page.js';
+import { type ConsoleSession, startConsoleSession } from './support/console-server.js';
+import { settledDialog, toast, VISIBLE, visible } from './support/console-waits.js';
+import { createTableThroughApi, postRest } from './support/server-api.js';
 
 // Database History as a person uses it: edit a record, revert that edit from the timeline (the open grid
 // follows without a reload), save a checkpoint, make more changes, restore the checkpoint and a version, and
@@ -9,48 +13,6 @@ import { type ConsoleSession, screenshot, startConsoleSession } from './support/
 
 const skip = browserSkipReason();
 const ada = { username: 'ada_l', email: 'ada@example.com', password: 'Engine!1843' };
-const ONBOARDING_DONE = 'basalt-onboarding-completed';
-const VISIBLE = { timeout: 15_000 } as const;
-
-const visible = (locator: Locator) => locator.first().waitFor({ state: 'visible', ...VISIBLE });
-const toast = (page: Page, title: string) => visible(page.getByText(title, { exact: true }));
-
-async function openContext(
-  session: ConsoleSession,
-  viewport: 'desktop' | 'phone',
-  theme: 'light' | 'dark' = 'light',
-): Promise<{ context: BrowserContext; page: Page }> {
-  const opened = await session.newPage(viewport);
-  await opened.context.addInitScript(
-    ([key, chosen]) => {
-      localStorage.setItem(key, 'true');
-      localStorage.setItem('basalt-theme', chosen);
-    },
-    [ONBOARDING_DONE, theme] as const,
-  );
-  return opened;
-}
-
-async function signIn(page: Page) {
-  await page.goto('/auth');
-  await page.getByLabel('Email').fill(ada.email);
-  await page.getByLabel('Password', { exact: true }).fill(ada.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await visible(page.getByRole('heading', { level: 1, name: 'Dashboard' }));
-}
-
-function accessToken(page: Page): Promise<string> {
-  return page.evaluate(() => {
-    const key = Object.keys(localStorage).find((k) => /^sb-.*-auth-token$/.test(k));
-    const stored = key ? JSON.parse(localStorage.getItem(key) ?? '{}') : {};
-    return String(stored.access_token ?? '');
-  });
-}
-
-async function shot(page: Page, name: string) {
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await screenshot(page, name);
-}
 
 /** gridRows reads the records grid as "item:qty" strings, in id order. */
 async function gridRows(page: Page): Promise<string[]> {
@@ -89,16 +51,8 @@ describe.skipIf(skip)('database history in Chromium', () => {
   afterAll(() => session?.close());
 
   it('reverts a change, saves a checkpoint, restores it and a version, and the grid follows', async () => {
-    const { page, context } = await openContext(session, 'desktop');
-    await page.goto('/auth');
-    await page.getByRole('tab', { name: 'Register' }).click();
-    await page.getByLabel('Username').fill(ada.username);
-    await page.getByLabel('Email').fill(ada.email);
-    await page.getByLabel('Password', { exact: true }).fill(ada.password);
-    await page.getByLabel('Confirm Password').fill(ada.password);
-    await page.getByRole('checkbox', { name: /terms/i }).check();
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await visible(page.getByRole('heading', { level: 1, name: 'Dashboard' }));
+    const { page, context } = await openConsolePage(session, 'desktop');
+    await registerAndSignIn(page, ada);
 
     // No tables yet: the history page says so.
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'History' }).click();
@@ -108,18 +62,7 @@ describe.skipIf(skip)('database history in Chromium', () => {
 
     // A table with three records, made through the data API with the user's own token.
     const token = await accessToken(page);
-    const rest = (path: string, body: unknown) =>
-      fetch(`${session.server.url}/rest/v1/${path}`, {
-        method: 'POST',
-        headers: {
-          apikey: session.server.anonKey,
-          Authorization: `Bearer ${token}`,
-          'Content-Type': 'application/json',
-          Prefer: 'return=representation',
-        },
-        body: JSON.stringify(body),
-      });
-    const created = await rest('tables', {
+    tableId = await createTableThroughApi(session, token, {
       name: 'inventory',
       description: 'What is in the shop',
       schema: {
@@ -128,17 +71,12 @@ describe.skipIf(skip)('database history in Chromium', () => {
         qty: { type: 'number', required: false, unique: false },
       },
     });
-    expect(created.status).toBe(201);
-    const body: unknown = await created.json();
-    const row: unknown = Array.isArray(body) ? body[0] : body;
-    tableId = typeof row === 'object' && row !== null && 'id' in row ? Number(row.id) : 0;
-    expect(tableId).toBeGreaterThan(0);
     for (const [item, qty] of [
       ['Apples', 10],
       ['Pears', 5],
       ['Plums', 7],
     ] as const) {
-      expect((await rest('inventory', { item, qty })).status).toBe(201);
+      expect((await postRest(session, token, 'inventory', { item, qty })).status).toBe(201);
     }
 
     // Edit a record, then revert the edit from the table page's History tab: the grid follows, no reload.
@@ -201,9 +139,7 @@ describe.skipIf(skip)('database history in Chromium', () => {
     await shot(page, 'history-checkpoints-desktop');
     await saved.getByRole('button', { name: 'Restore' }).click();
     const confirm = page.getByRole('alertdialog', { name: 'Restore checkpoint "Before the sale"?' });
-    await visible(confirm);
-    // Let the dialog finish its opening animation.
-    await page.waitForTimeout(300);
+    await settledDialog(confirm);
     await shot(page, 'history-checkpoint-confirm-desktop');
     await confirm.getByRole('button', { name: 'Restore Checkpoint' }).click();
     await toast(page, 'Checkpoint restored');
@@ -226,8 +162,7 @@ describe.skipIf(skip)('database history in Chromium', () => {
     await shot(page, 'history-version-selected-desktop');
     await panel.getByRole('button', { name: 'Restore' }).click();
     const restoreDialog = page.getByRole('alertdialog', { name: 'Restore this version?' });
-    await visible(restoreDialog);
-    await page.waitForTimeout(300);
+    await settledDialog(restoreDialog);
     await shot(page, 'history-version-confirm-desktop');
     await restoreDialog.getByRole('button', { name: 'Restore' }).click();
     await toast(page, 'Version restored');
@@ -265,15 +200,8 @@ describe.skipIf(skip)('database history in Chromium', () => {
     await context.close();
   });
 
-  it('looks finished at 375 px wide and in the dark theme', async () => {
-    for (const [viewport, theme] of [
-      ['phone', 'light'],
-      ['phone', 'dark'],
-      ['desktop', 'dark'],
-    ] as const) {
-      const { page, context } = await openContext(session, viewport, theme);
-      const suffix = `${viewport}${theme === 'dark' ? '-dark' : ''}`;
-      await signIn(page);
+  it('looks finished at 375 px wide and in the dark theme', () =>
+    forEachLook(session, ada, async (page, suffix) => {
       await page.goto(`/history/${tableId}`);
       const timeline = page.getByRole('region', { name: 'Timeline' });
       await visible(timeline.getByRole('listitem'));
@@ -289,7 +217,5 @@ describe.skipIf(skip)('database history in Chromium', () => {
       await page.getByRole('tab', { name: 'Checkpoints' }).click();
       await visible(page.getByRole('listitem', { name: 'Before the sale' }));
       await shot(page, `history-checkpoints-${suffix}`);
-      await context.close();
-    }
-  });
+    }));
 });

@@ -1,37 +1,16 @@
-import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserSkipReason } from './support/chromium.js';
-import { type ConsoleSession, screenshot, startConsoleSession } from './support/console-server.js';
+import { accessToken, registerAndSignIn, signInToDashboard } from './support/console-account.js';
+import { openConsolePage, shot } from './support/console-page.js';
+import { type ConsoleSession, startConsoleSession } from './support/console-server.js';
+import { toast, visible } from './support/console-waits.js';
+import { createTableThroughApi, postRest } from './support/server-api.js';
 
 // API keys as a developer uses them: create a key on the API page, copy its one-time secret, call the
 // public record API with it over plain HTTP, then delete it and see it stop working.
 
 const skip = browserSkipReason();
 const linus = { username: 'linus_t', email: 'linus@example.com', password: 'Kernel!1991' };
-const VISIBLE = { timeout: 15_000 } as const;
-
-const visible = (locator: Locator) => locator.first().waitFor({ state: 'visible', ...VISIBLE });
-const toast = (page: Page, title: string) => visible(page.getByText(title, { exact: true }));
-
-async function shot(page: Page, name: string) {
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await screenshot(page, name);
-}
-
-async function openContext(session: ConsoleSession, viewport: 'desktop' | 'phone'): Promise<BrowserContext> {
-  const { context } = await session.newPage(viewport);
-  await context.addInitScript(() => localStorage.setItem('basalt-onboarding-completed', 'true'));
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: session.server.url });
-  return context;
-}
-
-function accessToken(page: Page): Promise<string> {
-  return page.evaluate(() => {
-    const key = Object.keys(localStorage).find((k) => /^sb-.*-auth-token$/.test(k));
-    const stored = key ? JSON.parse(localStorage.getItem(key) ?? '{}') : {};
-    return String(stored.access_token ?? '');
-  });
-}
 
 describe.skipIf(skip)('API keys in Chromium', () => {
   let session: ConsoleSession;
@@ -41,38 +20,17 @@ describe.skipIf(skip)('API keys in Chromium', () => {
   afterAll(() => session?.close());
 
   it('creates a key, copies it once, reads a table with it over HTTP, and deletes it', async () => {
-    const context = await openContext(session, 'desktop');
-    const page = context.pages()[0] ?? (await context.newPage());
-    await page.goto('/auth');
-    await page.getByRole('tab', { name: 'Register' }).click();
-    await page.getByLabel('Username').fill(linus.username);
-    await page.getByLabel('Email').fill(linus.email);
-    await page.getByLabel('Password', { exact: true }).fill(linus.password);
-    await page.getByLabel('Confirm Password').fill(linus.password);
-    await page.getByRole('checkbox', { name: /terms/i }).check();
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await visible(page.getByRole('heading', { level: 1, name: 'Dashboard' }));
+    const { page, context } = await openConsolePage(session, 'desktop');
+    await registerAndSignIn(page, linus);
 
     // A table with one record to read, made through the data API with the user's own token.
     const token = await accessToken(page);
-    const rest = (path: string, body: unknown) =>
-      fetch(`${session.server.url}/rest/v1/${path}`, {
-        method: 'POST',
-        headers: {
-          apikey: session.server.anonKey,
-          Authorization: `Bearer ${token}`,
-          'Content-Type': 'application/json',
-          Prefer: 'return=representation',
-        },
-        body: JSON.stringify(body),
-      });
-    const created = await rest('tables', {
+    await createTableThroughApi(session, token, {
       name: 'notes',
       description: 'Things to remember',
       schema: { id: { type: 'number', required: true, unique: true }, body: { type: 'text', required: true } },
     });
-    expect(created.status).toBe(201);
-    expect((await rest('notes', { body: 'Buy milk' })).status).toBe(201);
+    expect((await postRest(session, token, 'notes', { body: 'Buy milk' })).status).toBe(201);
     // The dashboard had listed the tables before this one existed; a reload reads them again.
     await page.reload();
     await visible(page.getByRole('link', { name: 'View notes' }));
@@ -149,13 +107,8 @@ describe.skipIf(skip)('API keys in Chromium', () => {
   });
 
   it('looks finished at 375 px wide', async () => {
-    const context = await openContext(session, 'phone');
-    const page = context.pages()[0] ?? (await context.newPage());
-    await page.goto('/auth');
-    await page.getByLabel('Email').fill(linus.email);
-    await page.getByLabel('Password', { exact: true }).fill(linus.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await visible(page.getByRole('heading', { level: 1, name: 'Dashboard' }));
+    const { page, context } = await openConsolePage(session, 'phone');
+    await signInToDashboard(page, linus);
     // Through the menu: the server answers a direct load of /api as an API path (see the report).
     await page.getByRole('button', { name: /open navigation/i }).click();
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API', exact: true }).click();

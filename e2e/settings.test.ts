@@ -1,8 +1,11 @@
 import fs from 'node:fs/promises';
-import type { BrowserContext, Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserSkipReason } from './support/chromium.js';
-import { type ConsoleSession, screenshot, startConsoleSession } from './support/console-server.js';
+import { accessToken, registerAndSignIn, signIn, signInToDashboard } from './support/console-account.js';
+import { forEachLook, openConsolePage, shot } from './support/console-page.js';
+import { type ConsoleSession, startConsoleSession } from './support/console-server.js';
+import { toast, VISIBLE, visible } from './support/console-waits.js';
 
 // Settings and System Logs as an account holder uses them: change the profile (and meet a taken username),
 // change the password and sign in with the new one, switch the theme, run a health check, filter and export
@@ -13,65 +16,11 @@ const ada = { username: 'ada_lovelace', email: 'ada@example.com', password: 'Eng
 // What ada becomes in the profile and password steps.
 const adaLater = { username: 'ada_l', email: 'ada.l@example.com', password: 'Engine!1852' };
 const grace = { username: 'grace_h', email: 'grace@example.com', password: 'Cobol!1959' };
-const ONBOARDING_DONE = 'basalt-onboarding-completed';
-const VISIBLE = { timeout: 15_000 } as const;
-
-const visible = (locator: Locator) => locator.first().waitFor({ state: 'visible', ...VISIBLE });
-const toast = (page: Page, title: string) => visible(page.getByText(title, { exact: true }));
 const isDark = (page: Page) => page.evaluate(() => document.documentElement.classList.contains('dark'));
-
-async function shot(page: Page, name: string) {
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await screenshot(page, name);
-}
-
-async function openContext(
-  session: ConsoleSession,
-  viewport: 'desktop' | 'phone',
-  theme: 'light' | 'dark' = 'light',
-): Promise<{ context: BrowserContext; page: Page }> {
-  const opened = await session.newPage(viewport);
-  await opened.context.addInitScript(
-    ([key, chosen]) => {
-      localStorage.setItem(key, 'true');
-      // Only the first load: a theme chosen during the test must survive a reload.
-      if (!localStorage.getItem('basalt-theme')) localStorage.setItem('basalt-theme', chosen);
-    },
-    [ONBOARDING_DONE, theme] as const,
-  );
-  return opened;
-}
-
-async function register(page: Page, who: typeof ada) {
-  await page.goto('/auth');
-  await page.getByRole('tab', { name: 'Register' }).click();
-  await page.getByLabel('Username').fill(who.username);
-  await page.getByLabel('Email').fill(who.email);
-  await page.getByLabel('Password', { exact: true }).fill(who.password);
-  await page.getByLabel('Confirm Password').fill(who.password);
-  await page.getByRole('checkbox', { name: /terms/i }).check();
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await visible(page.getByRole('heading', { level: 1, name: 'Dashboard' }));
-}
-
-async function signIn(page: Page, who: { email: string; password: string }) {
-  await page.goto('/auth');
-  await page.getByLabel('Email').fill(who.email);
-  await page.getByLabel('Password', { exact: true }).fill(who.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-}
 
 async function openSettings(page: Page, tab: string) {
   await page.goto(tab === 'Profile' ? '/settings' : `/settings?tab=${tab.toLowerCase()}`);
   await visible(page.getByRole('tab', { name: tab, selected: true }));
-}
-
-function accessToken(page: Page): Promise<string> {
-  return page.evaluate(() => {
-    const key = Object.keys(localStorage).find((k) => /^sb-.*-auth-token$/.test(k));
-    const stored = key ? JSON.parse(localStorage.getItem(key) ?? '{}') : {};
-    return String(stored.access_token ?? '');
-  });
 }
 
 describe.skipIf(skip)('Settings and System Logs in Chromium', () => {
@@ -88,8 +37,8 @@ describe.skipIf(skip)('Settings and System Logs in Chromium', () => {
   afterAll(() => session?.close());
 
   it('changes the profile, refusing a taken username', async () => {
-    const { page, context } = await openContext(session, 'desktop');
-    await register(page, ada);
+    const { page, context } = await openConsolePage(session, 'desktop');
+    await registerAndSignIn(page, ada);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
     await visible(page.getByRole('heading', { level: 1, name: 'Settings' }));
     const username = page.getByRole('textbox', { name: 'Username' });
@@ -131,9 +80,8 @@ describe.skipIf(skip)('Settings and System Logs in Chromium', () => {
   });
 
   it('changes the password, and the new one signs in', async () => {
-    const { page, context } = await openContext(session, 'desktop');
-    await signIn(page, { email: adaLater.email, password: ada.password });
-    await visible(page.getByRole('heading', { level: 1, name: 'Dashboard' }));
+    const { page, context } = await openConsolePage(session, 'desktop');
+    await signInToDashboard(page, { email: adaLater.email, password: ada.password });
     await openSettings(page, 'Account');
     const current = page.getByLabel('Current password');
     const next = page.getByLabel('New password', { exact: true });
@@ -167,15 +115,13 @@ describe.skipIf(skip)('Settings and System Logs in Chromium', () => {
     await page.waitForURL('**/auth');
     await signIn(page, { email: adaLater.email, password: ada.password });
     await toast(page, 'Login failed');
-    await signIn(page, adaLater);
-    await visible(page.getByRole('heading', { level: 1, name: 'Dashboard' }));
+    await signInToDashboard(page, adaLater);
     await context.close();
   });
 
   it('switches the theme, shared with the top bar toggle', async () => {
-    const { page, context } = await openContext(session, 'desktop');
-    await signIn(page, adaLater);
-    await visible(page.getByRole('heading', { level: 1, name: 'Dashboard' }));
+    const { page, context } = await openConsolePage(session, 'desktop');
+    await signInToDashboard(page, adaLater);
     await openSettings(page, 'Appearance');
     const themes = page.getByRole('radiogroup', { name: 'Theme' });
     expect(await themes.getByRole('radio', { name: 'Light' }).getAttribute('aria-checked')).toBe('true');
@@ -197,9 +143,8 @@ describe.skipIf(skip)('Settings and System Logs in Chromium', () => {
   });
 
   it('checks the database health and shows the database in use', async () => {
-    const { page, context } = await openContext(session, 'desktop');
-    await signIn(page, adaLater);
-    await visible(page.getByRole('heading', { level: 1, name: 'Dashboard' }));
+    const { page, context } = await openConsolePage(session, 'desktop');
+    await signInToDashboard(page, adaLater);
     await openSettings(page, 'Database');
     await visible(page.getByText('Connected', { exact: true }));
     await visible(page.getByText(/SQLite \d/));
@@ -218,9 +163,8 @@ describe.skipIf(skip)('Settings and System Logs in Chromium', () => {
   });
 
   it('filters the logs and exports what is shown', async () => {
-    const { page, context } = await openContext(session, 'desktop');
-    await signIn(page, adaLater);
-    await visible(page.getByRole('heading', { level: 1, name: 'Dashboard' }));
+    const { page, context } = await openConsolePage(session, 'desktop');
+    await signInToDashboard(page, adaLater);
     await openSettings(page, 'Logs');
     const list = page.getByRole('list', { name: 'Log entries' });
     await visible(list.getByText('PATCH /api/user/profile 200'));
@@ -248,9 +192,8 @@ describe.skipIf(skip)('Settings and System Logs in Chromium', () => {
   });
 
   it('pages through the System Logs', async () => {
-    const { page, context } = await openContext(session, 'desktop');
-    await signIn(page, adaLater);
-    await visible(page.getByRole('heading', { level: 1, name: 'Dashboard' }));
+    const { page, context } = await openConsolePage(session, 'desktop');
+    await signInToDashboard(page, adaLater);
     // Enough entries for several pages: each API request is one.
     const token = await accessToken(page);
     for (let i = 0; i < 120; i++) {
@@ -310,16 +253,8 @@ describe.skipIf(skip)('Settings and System Logs in Chromium', () => {
     await context.close();
   });
 
-  it('looks finished at 375 px wide and in the dark theme', async () => {
-    for (const [viewport, theme] of [
-      ['phone', 'light'],
-      ['phone', 'dark'],
-      ['desktop', 'dark'],
-    ] as const) {
-      const { page, context } = await openContext(session, viewport, theme);
-      const suffix = `${viewport}${theme === 'dark' ? '-dark' : ''}`;
-      await signIn(page, adaLater);
-      await visible(page.getByRole('heading', { level: 1, name: 'Dashboard' }));
+  it('looks finished at 375 px wide and in the dark theme', () =>
+    forEachLook(session, adaLater, async (page, suffix) => {
       for (const tab of ['Profile', 'Account', 'Appearance', 'Database', 'Logs']) {
         await openSettings(page, tab);
         await visible(page.getByRole('tabpanel'));
@@ -332,14 +267,11 @@ describe.skipIf(skip)('Settings and System Logs in Chromium', () => {
       await page.goto('/logs');
       await visible(page.getByRole('navigation', { name: 'Pages' }));
       await shot(page, `logs-${suffix}`);
-      await context.close();
-    }
-  });
+    }));
 
   it('deletes an account after the username is typed', async () => {
-    const { page, context } = await openContext(session, 'desktop');
-    await signIn(page, grace);
-    await visible(page.getByRole('heading', { level: 1, name: 'Dashboard' }));
+    const { page, context } = await openConsolePage(session, 'desktop');
+    await signInToDashboard(page, grace);
     await openSettings(page, 'Account');
     await page.getByRole('button', { name: 'Delete Account' }).click();
     const dialog = page.getByRole('dialog', { name: 'Delete your account?' });
@@ -370,8 +302,8 @@ describe.skipIf(skip || !process.env.TEST_DATABASE_URL)('Settings › Database o
   afterAll(() => session?.close());
 
   it('shows PostgreSQL as the database in use', async () => {
-    const { page, context } = await openContext(session, 'desktop');
-    await register(page, ada);
+    const { page, context } = await openConsolePage(session, 'desktop');
+    await registerAndSignIn(page, ada);
     await openSettings(page, 'Database');
     await visible(page.getByText('Connected', { exact: true }));
     await visible(page.getByText(/PostgreSQL \d/));

@@ -1,28 +1,11 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserSkipReason } from './support/chromium.js';
+import { register, signIn } from './support/console-account.js';
 import { type ConsoleSession, screenshot, startConsoleSession } from './support/console-server.js';
 
 const skip = browserSkipReason();
 const ada = { username: 'ada_lovelace', email: 'ada@example.com', password: 'Engine!1843' };
-
-async function register(page: Page, who: typeof ada) {
-  await page.goto('/auth');
-  await page.getByRole('tab', { name: 'Register' }).click();
-  await page.getByLabel('Username').fill(who.username);
-  await page.getByLabel('Email').fill(who.email);
-  await page.getByLabel('Password', { exact: true }).fill(who.password);
-  await page.getByLabel('Confirm Password').fill(who.password);
-  await page.getByRole('checkbox', { name: /terms/i }).check();
-  await page.getByRole('button', { name: 'Create account' }).click();
-}
-
-async function signIn(page: Page, email: string, password: string) {
-  await page.getByRole('tab', { name: 'Login' }).click();
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-}
 
 async function finishOnboarding(page: Page) {
   const guide = page.getByRole('dialog');
@@ -89,9 +72,9 @@ describe.skipIf(skip)('the console shell in Chromium', () => {
     await page.waitForURL('**/auth');
 
     // A wrong password shows the failure toast; the right one signs in.
-    await signIn(page, ada.email, 'Wrong!pass1');
+    await signIn(page, { email: ada.email, password: 'Wrong!pass1' });
     await expect.poll(() => page.getByText('Login failed').first().isVisible(), { timeout: 15_000 }).toBe(true);
-    await signIn(page, ada.email, ada.password);
+    await signIn(page, ada);
     await page.waitForURL(`${session.server.url}/`);
     await expect.poll(() => page.getByText('Login successful').first().isVisible()).toBe(true);
     expect(await page.getByRole('dialog').count()).toBe(0);
@@ -103,7 +86,7 @@ describe.skipIf(skip)('the console shell in Chromium', () => {
     await page.goto('/auth');
     await expect.poll(() => page.getByRole('heading', { name: 'Welcome to Basalt' }).isVisible()).toBe(true);
     await screenshot(page, 'auth-phone');
-    await signIn(page, ada.email, ada.password);
+    await signIn(page, ada);
     await page.waitForURL(`${session.server.url}/`);
     // The onboarding flag is per browser: this fresh context sees the guide once.
     await finishOnboarding(page);

@@ -1,7 +1,10 @@
-import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserSkipReason } from './support/chromium.js';
-import { type ConsoleSession, screenshot, startConsoleSession } from './support/console-server.js';
+import { accessToken, registerAndSignIn, signInToDashboard } from './support/console-account.js';
+import { forEachLook, openConsolePage, shot } from './support/console-page.js';
+import { type ConsoleSession, startConsoleSession } from './support/console-server.js';
+import { toast, VISIBLE, visible } from './support/console-waits.js';
+import { postRest } from './support/server-api.js';
 
 // Tables and records as a new user meets them: create a table with a column of each type, add, edit and
 // delete records, change the schema (and see a refused change explained), page through 1,000 rows, and
@@ -9,64 +12,6 @@ import { type ConsoleSession, screenshot, startConsoleSession } from './support/
 
 const skip = browserSkipReason();
 const grace = { username: 'grace_hopper', email: 'grace@example.com', password: 'Cobol!1959' };
-const ONBOARDING_DONE = 'basalt-onboarding-completed';
-const VISIBLE = { timeout: 15_000 } as const;
-
-/** visible waits until a locator shows. */
-const visible = (locator: Locator) => locator.first().waitFor({ state: 'visible', ...VISIBLE });
-
-async function openContext(
-  session: ConsoleSession,
-  viewport: 'desktop' | 'phone',
-  theme: 'light' | 'dark' = 'light',
-): Promise<{ context: BrowserContext; page: Page }> {
-  const opened = await session.newPage(viewport);
-  await opened.context.addInitScript(
-    ([key, chosen]) => {
-      localStorage.setItem(key, 'true');
-      localStorage.setItem('basalt-theme', chosen);
-    },
-    [ONBOARDING_DONE, theme] as const,
-  );
-  await opened.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: session.server.url });
-  return opened;
-}
-
-async function register(page: Page, who: typeof grace) {
-  await page.goto('/auth');
-  await page.getByRole('tab', { name: 'Register' }).click();
-  await page.getByLabel('Username').fill(who.username);
-  await page.getByLabel('Email').fill(who.email);
-  await page.getByLabel('Password', { exact: true }).fill(who.password);
-  await page.getByLabel('Confirm Password').fill(who.password);
-  await page.getByRole('checkbox', { name: /terms/i }).check();
-  await page.getByRole('button', { name: 'Create account' }).click();
-}
-
-async function signIn(page: Page, who: typeof grace) {
-  await page.goto('/auth');
-  await page.getByLabel('Email').fill(who.email);
-  await page.getByLabel('Password', { exact: true }).fill(who.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await visible(page.getByRole('heading', { level: 1, name: 'Dashboard' }));
-}
-
-/** accessToken reads the signed-in user's token from supabase-js's storage in the page. */
-function accessToken(page: Page): Promise<string> {
-  return page.evaluate(() => {
-    const key = Object.keys(localStorage).find((k) => /^sb-.*-auth-token$/.test(k));
-    const stored = key ? JSON.parse(localStorage.getItem(key) ?? '{}') : {};
-    return String(stored.access_token ?? '');
-  });
-}
-
-/** shot saves a full-page screenshot from the top, so the sticky top bar sits where a person sees it. */
-async function shot(page: Page, name: string) {
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await screenshot(page, name);
-}
-
-const toast = (page: Page, title: string) => visible(page.getByText(title, { exact: true }));
 
 describe.skipIf(skip)('tables and records in Chromium', () => {
   let session: ConsoleSession;
@@ -77,9 +22,8 @@ describe.skipIf(skip)('tables and records in Chromium', () => {
   afterAll(() => session?.close());
 
   it('creates a table with a column of each type, and adds, edits and deletes records', async () => {
-    const { page, context } = await openContext(session, 'desktop');
-    await register(page, grace);
-    await visible(page.getByRole('heading', { level: 1, name: 'Dashboard' }));
+    const { page, context } = await openConsolePage(session, 'desktop');
+    await registerAndSignIn(page, grace);
     await visible(page.getByText('No tables found'));
     await visible(page.getByRole('link', { name: 'Create your first table' }));
     await shot(page, 'dashboard-empty-desktop');
@@ -217,8 +161,8 @@ describe.skipIf(skip)('tables and records in Chromium', () => {
   });
 
   it('changes the schema with a preview, and shows why a change is refused', async () => {
-    const { page, context } = await openContext(session, 'desktop');
-    await signIn(page, grace);
+    const { page, context } = await openConsolePage(session, 'desktop');
+    await signInToDashboard(page, grace);
     await page.goto(`${tableUrl}/edit`);
     await visible(page.getByRole('heading', { level: 1, name: 'Edit Table' }));
     const nameOf = (row: number) => page.getByLabel(`Column ${row} name`);
@@ -260,24 +204,15 @@ describe.skipIf(skip)('tables and records in Chromium', () => {
   });
 
   it('pages through 1,000 rows', async () => {
-    const { page, context } = await openContext(session, 'desktop');
-    await signIn(page, grace);
+    const { page, context } = await openConsolePage(session, 'desktop');
+    await signInToDashboard(page, grace);
     // Seed fast: one bulk insert through /rest/v1 with the user's own token.
     const token = await accessToken(page);
     const rows = Array.from({ length: 1000 }, (_, i) => ({
       title: `Item ${String(i + 1).padStart(4, '0')}`,
       unit_price: i,
     }));
-    const response = await fetch(`${session.server.url}/rest/v1/products`, {
-      method: 'POST',
-      headers: {
-        apikey: session.server.anonKey,
-        Authorization: `Bearer ${token}`,
-        'Content-Type': 'application/json',
-        Prefer: 'return=minimal',
-      },
-      body: JSON.stringify(rows),
-    });
+    const response = await postRest(session, token, 'products', rows, 'return=minimal');
     expect(response.status).toBe(201);
 
     await page.goto(tableUrl);
@@ -307,15 +242,8 @@ describe.skipIf(skip)('tables and records in Chromium', () => {
     await context.close();
   });
 
-  it('looks finished at 375 px wide and in the dark theme', async () => {
-    for (const [viewport, theme] of [
-      ['phone', 'light'],
-      ['phone', 'dark'],
-      ['desktop', 'dark'],
-    ] as const) {
-      const { page, context } = await openContext(session, viewport, theme);
-      const suffix = `${viewport}${theme === 'dark' ? '-dark' : ''}`;
-      await signIn(page, grace);
+  it('looks finished at 375 px wide and in the dark theme', () =>
+    forEachLook(session, grace, async (page, suffix) => {
       await visible(page.getByRole('row', { name: /products/ }).getByText('1,001'));
       await shot(page, `dashboard-${suffix}`);
       await page.goto('/tables');
@@ -343,13 +271,11 @@ describe.skipIf(skip)('tables and records in Chromium', () => {
       await page.getByLabel('Column 8 name').fill('notes');
       await visible(page.getByText('The existing records allow this change.'));
       await shot(page, `schema-editor-${suffix}`);
-      await context.close();
-    }
-  });
+    }));
 
   it('deletes the table from the list', async () => {
-    const { page, context } = await openContext(session, 'desktop');
-    await signIn(page, grace);
+    const { page, context } = await openConsolePage(session, 'desktop');
+    await signInToDashboard(page, grace);
     await page.goto('/tables');
     await page.getByRole('button', { name: 'Actions for products' }).click();
     await page.getByRole('menuitem', { name: 'Delete' }).click();

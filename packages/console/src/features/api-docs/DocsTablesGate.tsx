@@ -1,16 +1,31 @@
 import type { TableResponse } from '@basalt/shared';
-import { AlertCircle, Table2 } from 'lucide-react';
+import { Table2 } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
-import { EmptyState } from '@/components/ui/empty-state';
+import { EmptyState, LoadErrorState } from '@/components/ui/empty-state';
 import { Label } from '@/components/ui/label';
 import { NativeSelect } from '@/components/ui/native-select';
 import { Skeleton } from '@/components/ui/skeleton';
-import { errorMessage } from '@/lib/api-errors';
 import { useDocsTablesQuery } from './api-docs.queries';
 import { chooseTable } from './useDocsSearchParams';
+
+/** NoTablesState is the empty state of a view that documents tables when there are none: a link to create one. */
+export function NoTablesState({ title, description }: { title: string; description: string }) {
+  return (
+    <EmptyState
+      icon={Table2}
+      title={title}
+      description={description}
+      action={
+        <Button asChild size="sm">
+          <Link to="/tables/new">Create your first table</Link>
+        </Button>
+      }
+    />
+  );
+}
 
 /** DocsTablesGate loads the account's tables and shows their loading, error and empty states, else `children`. */
 export function DocsTablesGate({ children }: { children: (tables: TableResponse[]) => ReactNode }) {
@@ -27,15 +42,11 @@ export function DocsTablesGate({ children }: { children: (tables: TableResponse[
   if (tables.isError) {
     return (
       <Card>
-        <EmptyState
-          icon={AlertCircle}
+        <LoadErrorState
           title="Failed to load tables"
-          description={errorMessage(tables.error)}
-          action={
-            <Button variant="outline" size="sm" disabled={tables.isFetching} onClick={() => void tables.refetch()}>
-              Retry
-            </Button>
-          }
+          error={tables.error}
+          onRetry={() => void tables.refetch()}
+          retrying={tables.isFetching}
         />
       </Card>
     );
@@ -43,15 +54,9 @@ export function DocsTablesGate({ children }: { children: (tables: TableResponse[
   if (tables.data.length === 0) {
     return (
       <Card>
-        <EmptyState
-          icon={Table2}
+        <NoTablesState
           title="No tables yet"
           description="Every table gets its own endpoints. Create one to see them documented here."
-          action={
-            <Button asChild size="sm">
-              <Link to="/tables/new">Create your first table</Link>
-            </Button>
-          }
         />
       </Card>
     );

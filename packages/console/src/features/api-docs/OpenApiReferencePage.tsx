@@ -1,17 +1,17 @@
-import { AlertCircle, ArrowLeft, Download, Table2 } from 'lucide-react';
-import { Link } from 'react-router';
+import { ArrowLeft, Download } from 'lucide-react';
 import { Accordion, AccordionContent, AccordionItem, AccordionTrigger } from '@/components/ui/accordion';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { CopyButton } from '@/components/ui/copy-button';
-import { EmptyState } from '@/components/ui/empty-state';
+import { LoadErrorState } from '@/components/ui/empty-state';
+import { LinkButton } from '@/components/ui/link-button';
 import { PageHeader } from '@/components/ui/page-header';
 import { Skeleton } from '@/components/ui/skeleton';
 import { MethodBadge } from '@/features/tables/EndpointList';
-import { errorMessage } from '@/lib/api-errors';
 import { downloadTextFile } from '@/lib/download';
 import { type OpenApiFile, useOpenApiQuery } from './api-docs.queries';
+import { NoTablesState } from './DocsTablesGate';
 import { DocText } from './DocText';
 import { OpenApiOperationDetails } from './OpenApiOperationDetails';
 import { OpenApiSchemas } from './OpenApiSchemas';
@@ -73,15 +73,9 @@ function ReferenceBody({ file }: { file: OpenApiFile }) {
       <OverviewCard file={file} />
       {groups.length === 0 && (
         <Card>
-          <EmptyState
-            icon={Table2}
+          <NoTablesState
             title="No endpoints yet"
             description="The reference lists the endpoints of your tables. Create a table to see its endpoints here."
-            action={
-              <Button asChild size="sm">
-                <Link to="/tables/new">Create your first table</Link>
-              </Button>
-            }
           />
         </Card>
       )}
@@ -130,12 +124,9 @@ export function OpenApiReferencePage() {
         title="OpenAPI reference"
         description="Your record API as an OpenAPI 3.1 document, generated from your tables. Import it into Postman, Insomnia or a client generator."
         actions={
-          <Button asChild variant="outline" size="sm">
-            <Link to="/record-api">
-              <ArrowLeft />
-              Record API
-            </Link>
-          </Button>
+          <LinkButton to="/record-api" icon={ArrowLeft}>
+            Record API
+          </LinkButton>
         }
       />
       {reference.isPending ? (
@@ -145,20 +136,11 @@ export function OpenApiReferencePage() {
         </div>
       ) : reference.isError ? (
         <Card>
-          <EmptyState
-            icon={AlertCircle}
+          <LoadErrorState
             title="Failed to load the OpenAPI document"
-            description={errorMessage(reference.error)}
-            action={
-              <Button
-                variant="outline"
-                size="sm"
-                disabled={reference.isFetching}
-                onClick={() => void reference.refetch()}
-              >
-                Retry
-              </Button>
-            }
+            error={reference.error}
+            onRetry={() => void reference.refetch()}
+            retrying={reference.isFetching}
           />
         </Card>
       ) : (

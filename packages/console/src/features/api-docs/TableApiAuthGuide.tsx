@@ -1,7 +1,6 @@
 import { KeyRound } from 'lucide-react';
-import { Link } from 'react-router';
-import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { LinkButton } from '@/components/ui/link-button';
 import { CodeSample } from './CodeSample';
 import { jsonText } from './code-literals';
 import { STATUS_CODES } from './status-codes';
@@ -22,12 +21,9 @@ export function TableApiAuthGuide({ origin, tableName }: { origin: string; table
               writes every table, so keep it on your servers and out of code that runs in a browser.
             </CardDescription>
           </div>
-          <Button asChild variant="outline" size="sm" className="w-fit">
-            <Link to="/api">
-              <KeyRound />
-              Manage API keys
-            </Link>
-          </Button>
+          <LinkButton to="/api" icon={KeyRound} className="w-fit">
+            Manage API keys
+          </LinkButton>
         </CardHeader>
         <CardContent className="grid grid-cols-1 gap-4">
           <CodeSample label="Authorization header" code="Authorization: Bearer YOUR_API_KEY" />

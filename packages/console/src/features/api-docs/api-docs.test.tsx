@@ -1,10 +1,9 @@
 import type { TableResponse } from '@basalt/shared';
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ONBOARDING_STORAGE_KEY } from '@/features/onboarding/onboarding-storage';
-import { createFakeBackend, type FakeRoute, json } from '@/features/tables/fake-backend';
-import { createFakeAuth, fakeSession } from '@/test/fake-auth';
+import { describe, expect, it, vi } from 'vitest';
+import { json } from '@/features/tables/fake-backend';
+import { serveFake, setUpFakeServerSuite } from '@/test/fake-server';
 import { renderApp } from '@/test/render-app';
 import { openapiFixture } from './openapi.fixtures';
 
@@ -13,8 +12,8 @@ import { openapiFixture } from './openapi.fixtures';
 // Pages load lazily; on a busy machine the first render can take longer than Testing Library's 1 s default.
 configure({ asyncUtilTimeout: 5000 });
 
-const holder = vi.hoisted(() => ({ client: null as unknown }));
-vi.mock('@/lib/supabase', () => ({ getSupabase: () => holder.client }));
+vi.mock('@/lib/supabase', () => import('@/test/fake-server'));
+setUpFakeServerSuite();
 
 const column = (type: TableResponse['schema'][string]['type'], required = false, unique = false) => ({
   type,
@@ -42,22 +41,12 @@ const notes: TableResponse = {
   schema: { id: column('number', true, true), body: column('text') },
 };
 
-function serve(routes: Record<string, FakeRoute>) {
-  const backend = createFakeBackend(routes);
-  vi.stubGlobal('fetch', vi.fn(backend.fetch));
-  holder.client = { auth: createFakeAuth(fakeSession()).auth, from: () => null };
-  return backend;
-}
-
 const origin = () => window.location.origin;
-
-beforeEach(() => localStorage.setItem(ONBOARDING_STORAGE_KEY, 'true'));
-afterEach(() => vi.unstubAllGlobals());
 
 describe('/table-api', () => {
   it('shows a loading state, then each table with its field count and endpoints', async () => {
     let answer: (response: Response) => void = () => {};
-    serve({ 'GET /api/tables': () => new Promise((resolve) => (answer = resolve)) });
+    serveFake({ 'GET /api/tables': () => new Promise((resolve) => (answer = resolve)) });
     renderApp('/table-api');
     expect(await screen.findByRole('heading', { level: 1, name: 'Table API' })).toBeInTheDocument();
     expect(await screen.findByRole('status', { name: 'Loading tables' })).toBeInTheDocument();
@@ -76,7 +65,7 @@ describe('/table-api', () => {
   });
 
   it('copies an endpoint as a full URL', async () => {
-    serve({ 'GET /api/tables': () => json(200, [orders]) });
+    serveFake({ 'GET /api/tables': () => json(200, [orders]) });
     const user = userEvent.setup();
     renderApp('/table-api');
     await user.click(await screen.findByRole('button', { name: 'Copy DELETE /api/table/orders/{id}' }));
@@ -87,7 +76,7 @@ describe('/table-api', () => {
   });
 
   it('leads to /tables/new when there are no tables', async () => {
-    serve({ 'GET /api/tables': () => json(200, []) });
+    serveFake({ 'GET /api/tables': () => json(200, []) });
     renderApp('/table-api');
     expect(await screen.findByText('No tables yet')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Create your first table' })).toHaveAttribute('href', '/tables/new');
@@ -95,7 +84,7 @@ describe('/table-api', () => {
 
   it('shows a load failure with Retry, which loads again', async () => {
     let calls = 0;
-    serve({
+    serveFake({
       'GET /api/tables': () => (++calls === 1 ? json(400, { message: 'Something broke' }) : json(200, [orders])),
     });
     const user = userEvent.setup();
@@ -108,7 +97,7 @@ describe('/table-api', () => {
   });
 
   it('explains bearer API keys on the Authentication tab', async () => {
-    serve({ 'GET /api/tables': () => json(200, [orders]) });
+    serveFake({ 'GET /api/tables': () => json(200, [orders]) });
     const user = userEvent.setup();
     renderApp('/table-api');
     await user.click(await screen.findByRole('tab', { name: 'Authentication' }));
@@ -119,7 +108,7 @@ describe('/table-api', () => {
   });
 
   it('shows query examples for the chosen table on the Examples tab', async () => {
-    serve({ 'GET /api/tables': () => json(200, [orders, notes]) });
+    serveFake({ 'GET /api/tables': () => json(200, [orders, notes]) });
     const user = userEvent.setup();
     const { router } = renderApp('/table-api?tab=examples');
     expect(await screen.findByText('Page through records')).toBeInTheDocument();
@@ -132,7 +121,7 @@ describe('/table-api', () => {
 
 describe('/record-api', () => {
   it('shows the chosen table endpoints in an accordion', async () => {
-    serve({ 'GET /api/tables': () => json(200, [orders, notes]) });
+    serveFake({ 'GET /api/tables': () => json(200, [orders, notes]) });
     const user = userEvent.setup();
     renderApp('/record-api');
     expect(await screen.findByRole('heading', { level: 1, name: 'Record API' })).toBeInTheDocument();
@@ -163,7 +152,7 @@ describe('/record-api', () => {
   });
 
   it('shows runnable JavaScript, Python and cURL examples with the real columns and origin', async () => {
-    serve({ 'GET /api/tables': () => json(200, [orders]) });
+    serveFake({ 'GET /api/tables': () => json(200, [orders]) });
     const user = userEvent.setup();
     renderApp('/record-api?tab=examples');
     const js = await screen.findByTitle('JavaScript example');
@@ -183,7 +172,7 @@ describe('/record-api', () => {
   });
 
   it('lists the status codes and the error body on the Responses tab', async () => {
-    serve({ 'GET /api/tables': () => json(200, []) });
+    serveFake({ 'GET /api/tables': () => json(200, []) });
     const user = userEvent.setup();
     renderApp('/record-api?tab=responses');
     const codes = await screen.findByLabelText('Status codes');
@@ -195,7 +184,7 @@ describe('/record-api', () => {
   });
 
   it('leads to /tables/new when there are no tables', async () => {
-    serve({ 'GET /api/tables': () => json(200, []) });
+    serveFake({ 'GET /api/tables': () => json(200, []) });
     renderApp('/record-api?tab=examples');
     expect(await screen.findByText('No tables yet')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Create your first table' })).toHaveAttribute('href', '/tables/new');
@@ -203,7 +192,7 @@ describe('/record-api', () => {
 
   it('shows a load failure with Retry, which loads again', async () => {
     let calls = 0;
-    serve({
+    serveFake({
       'GET /api/tables': () => (++calls === 1 ? json(401, { message: 'Authentication required' }) : json(200, [notes])),
     });
     const user = userEvent.setup();
@@ -214,7 +203,7 @@ describe('/record-api', () => {
   });
 
   it('links to the OpenAPI reference', async () => {
-    serve({ 'GET /api/tables': () => json(200, [orders]) });
+    serveFake({ 'GET /api/tables': () => json(200, [orders]) });
     renderApp('/record-api');
     expect(await screen.findByRole('link', { name: 'OpenAPI reference' })).toHaveAttribute(
       'href',
@@ -225,7 +214,7 @@ describe('/record-api', () => {
 
 describe('/record-api/reference', () => {
   it('renders the OpenAPI document: operations by tag, their details, schemas, and a download', async () => {
-    serve({ 'GET /api/openapi.json': () => json(200, openapiFixture) });
+    serveFake({ 'GET /api/openapi.json': () => json(200, openapiFixture) });
     const createObjectURL = vi.spyOn(URL, 'createObjectURL').mockReturnValue('blob:openapi');
     const revokeObjectURL = vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => {});
     const user = userEvent.setup();
@@ -256,7 +245,7 @@ describe('/record-api/reference', () => {
 
   it('shows a load failure with Retry', async () => {
     let calls = 0;
-    serve({
+    serveFake({
       'GET /api/openapi.json': () =>
         ++calls === 1 ? json(404, { message: 'No route for GET /api/openapi.json' }) : json(200, openapiFixture),
     });
@@ -268,7 +257,7 @@ describe('/record-api/reference', () => {
   });
 
   it('says when there are no endpoints yet', async () => {
-    serve({ 'GET /api/openapi.json': () => json(200, { ...openapiFixture, tags: [], paths: {} }) });
+    serveFake({ 'GET /api/openapi.json': () => json(200, { ...openapiFixture, tags: [], paths: {} }) });
     renderApp('/record-api/reference');
     expect(await screen.findByText('No endpoints yet')).toBeInTheDocument();
     await waitFor(() =>

@@ -5,11 +5,11 @@ import { useSearchParams } from 'react-router';
 // The docs pages keep their tab (?tab=) and chosen table (?table=) in the address, so a link or a reload
 // opens the same view; the default tab is left out of the address.
 
-/** useDocsSearchParams reads and sets a docs page's tab and chosen table name. */
-export function useDocsSearchParams<T extends string>(tabs: readonly T[], defaultTab: T) {
+/** useDocsSearchParams reads and sets a docs page's tab (one of `tabs`) and chosen table name. */
+export function useDocsSearchParams<T extends string>(tabs: readonly { value: T }[], defaultTab: T) {
   const [params, setParams] = useSearchParams();
   const requested = params.get('tab');
-  const tab = tabs.find((t) => t === requested) ?? defaultTab;
+  const tab = tabs.find((t) => t.value === requested)?.value ?? defaultTab;
   const update = useCallback(
     (key: 'tab' | 'table', value: string | null) =>
       setParams(

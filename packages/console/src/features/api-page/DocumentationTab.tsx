@@ -1,7 +1,6 @@
 import { BookOpen, FileCode2 } from 'lucide-react';
-import { Link } from 'react-router';
-import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { LinkButton } from '@/components/ui/link-button';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { CodeSample } from '@/features/api-docs/CodeSample';
 import { jsonText } from '@/features/api-docs/code-literals';
@@ -77,18 +76,12 @@ export function DocumentationTab() {
           </CardDescription>
         </CardHeader>
         <CardContent className="flex flex-wrap gap-2">
-          <Button asChild variant="outline" size="sm">
-            <Link to="/record-api">
-              <FileCode2 />
-              Record API docs
-            </Link>
-          </Button>
-          <Button asChild variant="outline" size="sm">
-            <Link to="/record-api/reference">
-              <BookOpen />
-              OpenAPI reference
-            </Link>
-          </Button>
+          <LinkButton to="/record-api" icon={FileCode2}>
+            Record API docs
+          </LinkButton>
+          <LinkButton to="/record-api/reference" icon={BookOpen}>
+            OpenAPI reference
+          </LinkButton>
         </CardContent>
       </Card>
     </div>

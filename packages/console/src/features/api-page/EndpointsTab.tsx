@@ -1,16 +1,14 @@
-import { AlertCircle, Table2 } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { EmptyState } from '@/components/ui/empty-state';
+import { LoadErrorState } from '@/components/ui/empty-state';
 import { Label } from '@/components/ui/label';
 import { NativeSelect } from '@/components/ui/native-select';
 import { Skeleton } from '@/components/ui/skeleton';
+import { NoTablesState } from '@/features/api-docs/DocsTablesGate';
 import { recordApiEndpoints } from '@/features/tables/api-reference';
 import { EndpointList } from '@/features/tables/EndpointList';
 import { useTablesQuery } from '@/features/tables/tables.queries';
-import { errorMessage } from '@/lib/api-errors';
 
 /** EndpointsTab shows the record API's endpoints for one of the account's tables. */
 export function EndpointsTab() {
@@ -27,27 +25,14 @@ export function EndpointsTab() {
         {tables.isPending ? (
           <Skeleton className="h-40 w-full" />
         ) : tables.isError ? (
-          <EmptyState
-            icon={AlertCircle}
+          <LoadErrorState
             title="Failed to load tables"
-            description={errorMessage(tables.error)}
-            action={
-              <Button variant="outline" size="sm" disabled={tables.isFetching} onClick={() => void tables.refetch()}>
-                Retry
-              </Button>
-            }
+            error={tables.error}
+            onRetry={() => void tables.refetch()}
+            retrying={tables.isFetching}
           />
         ) : !table ? (
-          <EmptyState
-            icon={Table2}
-            title="No tables found"
-            description="Create a table to get its endpoints."
-            action={
-              <Button asChild size="sm">
-                <Link to="/tables/new">Create your first table</Link>
-              </Button>
-            }
-          />
+          <NoTablesState title="No tables found" description="Create a table to get its endpoints." />
         ) : (
           <>
             <div className="grid max-w-xs gap-2">

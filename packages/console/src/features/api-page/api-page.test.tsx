@@ -1,11 +1,9 @@
 import type { TableResponse } from '@basalt/shared';
-import { createClient } from '@supabase/supabase-js';
 import { configure, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ONBOARDING_STORAGE_KEY } from '@/features/onboarding/onboarding-storage';
-import { createFakeBackend, FAKE_ORIGIN, type FakeRoute, json } from '@/features/tables/fake-backend';
-import { createFakeAuth, fakeSession } from '@/test/fake-auth';
+import { describe, expect, it, vi } from 'vitest';
+import { type FakeRoute, json } from '@/features/tables/fake-backend';
+import { serveFake, setUpFakeServerSuite } from '@/test/fake-server';
 import { renderApp } from '@/test/render-app';
 
 // The Endpoints and Documentation tabs of /api (the API Keys tab is in features/keys).
@@ -13,8 +11,8 @@ import { renderApp } from '@/test/render-app';
 // Pages load lazily; on a busy machine the first render can take longer than Testing Library's 1 s default.
 configure({ asyncUtilTimeout: 5000 });
 
-const holder = vi.hoisted(() => ({ client: null as unknown }));
-vi.mock('@/lib/supabase', () => ({ getSupabase: () => holder.client }));
+vi.mock('@/lib/supabase', () => import('@/test/fake-server'));
+setUpFakeServerSuite();
 
 const todos: TableResponse = {
   id: 1,
@@ -28,17 +26,8 @@ const todos: TableResponse = {
   updatedAt: '2026-01-01T00:00:00.000Z',
 };
 
-function serve(routes: Record<string, FakeRoute>) {
-  const backend = createFakeBackend({ 'GET /api/keys': () => json(200, []), ...routes });
-  vi.stubGlobal('fetch', vi.fn(backend.fetch));
-  const data = createClient(FAKE_ORIGIN, 'anon-key', {
-    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-  });
-  holder.client = { auth: createFakeAuth(fakeSession()).auth, from: (table: string) => data.from(table) };
-}
-
-beforeEach(() => localStorage.setItem(ONBOARDING_STORAGE_KEY, 'true'));
-afterEach(() => vi.unstubAllGlobals());
+/** serve answers the API Keys tab's list too, which the page loads whatever the tab. */
+const serve = (routes: Record<string, FakeRoute>) => serveFake({ 'GET /api/keys': () => json(200, []), ...routes });
 
 describe('/api Documentation', () => {
   it('explains bearer keys, every status code and the error body, and links to the full reference', async () => {

@@ -1,18 +1,17 @@
 import type { Checkpoint } from '@basalt/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { AlertCircle, Flag, RotateCcw } from 'lucide-react';
+import { Flag, RotateCcw } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { EmptyState } from '@/components/ui/empty-state';
+import { EmptyState, LoadErrorState } from '@/components/ui/empty-state';
 import { FormField, fieldAria } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { formatDateTime, RelativeTime } from '@/components/ui/relative-time';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Textarea } from '@/components/ui/textarea';
-import { errorMessage } from '@/lib/api-errors';
 import {
   type CheckpointForm,
   type CheckpointFormInput,
@@ -111,15 +110,10 @@ function CheckpointList({ tableId }: { tableId: number }) {
     );
   } else if (checkpoints.isError) {
     body = (
-      <EmptyState
-        icon={AlertCircle}
+      <LoadErrorState
         title="Failed to load checkpoints"
-        description={errorMessage(checkpoints.error)}
-        action={
-          <Button variant="outline" size="sm" onClick={() => void checkpoints.refetch()}>
-            Retry
-          </Button>
-        }
+        error={checkpoints.error}
+        onRetry={() => void checkpoints.refetch()}
       />
     );
   } else if (checkpoints.data.length === 0) {

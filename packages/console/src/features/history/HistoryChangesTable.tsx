@@ -1,13 +1,12 @@
-import { AlertCircle, History, Undo2 } from 'lucide-react';
+import { Undo2 } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
-import { EmptyState } from '@/components/ui/empty-state';
 import { RelativeTime } from '@/components/ui/relative-time';
 import { SkeletonTableRows } from '@/components/ui/skeleton-table-rows';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
-import { errorMessage } from '@/lib/api-errors';
 import { ChangeBadge } from './ChangeBadge';
+import { HistoryLoadFailedCard, NoHistoryCard } from './HistoryStateCards';
 import { useRevertChangeMutation, useTableHistoryQuery } from './history.queries';
 import { summarizeChange } from './history-summary';
 
@@ -27,32 +26,9 @@ export function HistoryChangesTable({ tableId }: { tableId: number }) {
   const revert = useRevertChangeMutation();
 
   if (history.isError) {
-    return (
-      <Card>
-        <EmptyState
-          icon={AlertCircle}
-          title="Failed to load history"
-          description={errorMessage(history.error)}
-          action={
-            <Button variant="outline" size="sm" onClick={() => void history.refetch()}>
-              Retry
-            </Button>
-          }
-        />
-      </Card>
-    );
+    return <HistoryLoadFailedCard error={history.error} onRetry={() => void history.refetch()} />;
   }
-  if (history.data?.data.length === 0) {
-    return (
-      <Card>
-        <EmptyState
-          icon={History}
-          title="No history yet"
-          description="Changes to this table and its records show here."
-        />
-      </Card>
-    );
-  }
+  if (history.data?.data.length === 0) return <NoHistoryCard />;
   const pagination = history.data?.pagination;
   return (
     <Card className="overflow-hidden">

@@ -1,11 +1,11 @@
 import type { TableResponse } from '@basalt/shared';
-import { AlertCircle, Plus, Table2 } from 'lucide-react';
+import { Plus, Table2 } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
-import { EmptyState } from '@/components/ui/empty-state';
+import { EmptyState, LoadErrorState } from '@/components/ui/empty-state';
 import { Label } from '@/components/ui/label';
 import { NativeSelect } from '@/components/ui/native-select';
 import { PageHeader } from '@/components/ui/page-header';
@@ -13,7 +13,6 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { useAuth } from '@/features/auth/auth-context';
 import { useTablesQuery } from '@/features/tables/tables.queries';
-import { errorMessage } from '@/lib/api-errors';
 import { CheckpointsTab } from './CheckpointsTab';
 import { HistoryChangesTable } from './HistoryChangesTable';
 import { HistoryTimeline } from './HistoryTimeline';
@@ -152,16 +151,7 @@ function DatabaseHistory() {
   } else if (tables.isError) {
     body = (
       <Card>
-        <EmptyState
-          icon={AlertCircle}
-          title="Failed to load tables"
-          description={errorMessage(tables.error)}
-          action={
-            <Button variant="outline" size="sm" onClick={() => void tables.refetch()}>
-              Retry
-            </Button>
-          }
-        />
+        <LoadErrorState title="Failed to load tables" error={tables.error} onRetry={() => void tables.refetch()} />
       </Card>
     );
   } else if (tableId === null) {

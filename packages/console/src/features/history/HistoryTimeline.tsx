@@ -1,13 +1,11 @@
 import type { HistoryChange } from '@basalt/shared';
-import { AlertCircle, History } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { EmptyState } from '@/components/ui/empty-state';
 import { formatDateTime } from '@/components/ui/relative-time';
 import { Skeleton } from '@/components/ui/skeleton';
-import { errorMessage } from '@/lib/api-errors';
+import { HistoryLoadFailedCard, NoHistoryCard } from './HistoryStateCards';
 import {
   countOf,
   useCheckpointsQuery,
@@ -68,32 +66,9 @@ export function HistoryTimeline({ tableId }: { tableId: number }) {
     );
   }
   if (timeline.isError) {
-    return (
-      <Card>
-        <EmptyState
-          icon={AlertCircle}
-          title="Failed to load history"
-          description={errorMessage(timeline.error)}
-          action={
-            <Button variant="outline" size="sm" onClick={() => void timeline.refetch()}>
-              Retry
-            </Button>
-          }
-        />
-      </Card>
-    );
+    return <HistoryLoadFailedCard error={timeline.error} onRetry={() => void timeline.refetch()} />;
   }
-  if (changes.length === 0) {
-    return (
-      <Card>
-        <EmptyState
-          icon={History}
-          title="No history yet"
-          description="Changes to this table and its records show here."
-        />
-      </Card>
-    );
-  }
+  if (changes.length === 0) return <NoHistoryCard />;
 
   const revertChange = (change: HistoryChange) => revert.mutate({ id: change.id, tableId: change.tableId });
   return (

@@ -1,18 +1,6 @@
-import type { HistoryChange } from '@basalt/shared';
 import { describe, expect, it } from 'vitest';
 import { diffChange, formatValue } from './change-diff';
-
-const change = (overrides: Partial<HistoryChange>): HistoryChange => ({
-  id: 1,
-  changeType: 'RECORD_UPDATE',
-  tableName: 'products',
-  tableId: 4,
-  recordId: 1,
-  timestamp: '2026-03-05T10:00:00.000Z',
-  previousState: null,
-  newState: null,
-  ...overrides,
-});
+import { historyChange as change } from './history.fixtures';
 
 const column = (type: string, required = false, unique = false) => ({ type, required, unique });
 const id = column('number', true, true);

@@ -1,17 +1,8 @@
-import type { HistoryChange } from '@basalt/shared';
 import { describe, expect, it } from 'vitest';
+import { historyChange } from './history.fixtures';
 import { changesAfter, groupChangesByDay } from './history-days';
 
-const at = (id: number, timestamp: string): HistoryChange => ({
-  id,
-  changeType: 'RECORD_UPDATE',
-  tableName: 'products',
-  tableId: 4,
-  recordId: 1,
-  timestamp,
-  previousState: null,
-  newState: null,
-});
+const at = (id: number, timestamp: string) => historyChange({ id, timestamp });
 
 // Local times, so the days do not depend on the machine's time zone.
 const local = (day: number, hour: number) => new Date(2026, 2, day, hour, 0, 0).toISOString();

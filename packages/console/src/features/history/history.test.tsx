@@ -1,20 +1,21 @@
 import type { Checkpoint, HistoryChange, TableResponse } from '@basalt/shared';
-import { createClient } from '@supabase/supabase-js';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { AuthContext } from '@/features/auth/auth-context';
-import { ONBOARDING_STORAGE_KEY } from '@/features/onboarding/onboarding-storage';
-import { createFakeBackend, FAKE_ORIGIN, type FakeRequest, type FakeRoute, json } from '@/features/tables/fake-backend';
-import { createFakeAuth, fakeSession } from '@/test/fake-auth';
+import { type FakeRequest, type FakeRoute, json } from '@/features/tables/fake-backend';
+import { createFakeAuth } from '@/test/fake-auth';
+import { serveFake, setUpFakeServerSuite } from '@/test/fake-server';
+import { textsByRole } from '@/test/queries';
 import { renderApp } from '@/test/render-app';
 import { HistoryPage } from './HistoryPage';
+import { historyChange } from './history.fixtures';
 
 // The Database History page routed as in the app, against a fake server (the real supabase-js client reads the
 // table list through it).
 
-const holder = vi.hoisted(() => ({ client: null as unknown }));
-vi.mock('@/lib/supabase', () => ({ getSupabase: () => holder.client }));
+vi.mock('@/lib/supabase', () => import('@/test/fake-server'));
+setUpFakeServerSuite();
 
 const table = (id: number, name: string): TableResponse => ({
   id,
@@ -44,18 +45,15 @@ const yesterday = () => {
 };
 const OLD_DAY = new Date(2026, 0, 15, 9, 30).toISOString();
 
-const change = (id: number, timestamp: string, overrides: Partial<HistoryChange> = {}): HistoryChange => ({
-  id,
-  changeType: 'RECORD_UPDATE',
-  tableName: 'products',
-  tableId: 4,
-  recordId: 1,
-  timestamp,
-  previousState: { id: 1, title: `Title ${id - 1}` },
-  newState: { id: 1, title: `Title ${id}` },
-  revertOf: null,
-  ...overrides,
-});
+const change = (id: number, timestamp: string, overrides: Partial<HistoryChange> = {}): HistoryChange =>
+  historyChange({
+    id,
+    timestamp,
+    previousState: { id: 1, title: `Title ${id - 1}` },
+    newState: { id: 1, title: `Title ${id}` },
+    revertOf: null,
+    ...overrides,
+  });
 
 const HISTORY: HistoryChange[] = [
   change(1, OLD_DAY, {
@@ -102,19 +100,14 @@ function historyRoute(changes: HistoryChange[]): FakeRoute {
   };
 }
 
+/** serve answers with the two tables, HISTORY and products' checkpoint unless a test says otherwise. */
 function serve(routes: Record<string, FakeRoute>) {
-  const backend = createFakeBackend({
+  return serveFake({
     'GET /rest/v1/tables': () => json(200, [products, orders]),
     'GET /api/history': historyRoute(HISTORY),
     'GET /api/checkpoints': ({ url }) => json(200, url.searchParams.get('tableId') === '4' ? [checkpoint] : []),
     ...routes,
   });
-  vi.stubGlobal('fetch', vi.fn(backend.fetch));
-  const data = createClient(FAKE_ORIGIN, 'anon-key', {
-    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-  });
-  holder.client = { auth: createFakeAuth(fakeSession()).auth, from: (name: string) => data.from(name) };
-  return backend;
 }
 
 const restored = {
@@ -127,9 +120,6 @@ const restored = {
   table: products,
 };
 
-beforeEach(() => localStorage.setItem(ONBOARDING_STORAGE_KEY, 'true'));
-afterEach(() => vi.unstubAllGlobals());
-
 describe('/history', () => {
   it('opens the first table, with the counts, View Table Data and the timeline grouped by day', async () => {
     serve({});
@@ -140,9 +130,7 @@ describe('/history', () => {
     expect(await screen.findByText('1 checkpoint')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'View Table Data' })).toHaveAttribute('href', '/tables/4');
     const timeline = screen.getByRole('region', { name: 'Timeline' });
-    const days = within(timeline)
-      .getAllByRole('heading', { level: 4 })
-      .map((h) => h.textContent);
+    const days = textsByRole(timeline, 'heading', { level: 4 });
     expect(days).toEqual([
       'Today',
       'Yesterday',

@@ -1,12 +1,11 @@
-import { AlertCircle, Download, RefreshCw, ScrollText, Search } from 'lucide-react';
+import { Download, RefreshCw, ScrollText, Search } from 'lucide-react';
 import { type ReactNode, useMemo, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { EmptyState } from '@/components/ui/empty-state';
+import { EmptyState, LoadErrorState } from '@/components/ui/empty-state';
 import { Input } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';
 import { Skeleton } from '@/components/ui/skeleton';
-import { errorMessage } from '@/lib/api-errors';
 import { cn } from '@/lib/cn';
 import { downloadJson } from '@/lib/download';
 import { LogViewerEntry } from './LogViewerEntry';
@@ -42,18 +41,7 @@ export function LogViewer() {
   let list: ReactNode;
   if (logs.isPending) list = <ListSkeleton />;
   else if (logs.isError)
-    list = (
-      <EmptyState
-        icon={AlertCircle}
-        title="Failed to load logs"
-        description={errorMessage(logs.error)}
-        action={
-          <Button variant="outline" size="sm" onClick={() => void logs.refetch()}>
-            Retry
-          </Button>
-        }
-      />
-    );
+    list = <LoadErrorState title="Failed to load logs" error={logs.error} onRetry={() => void logs.refetch()} />;
   else if (logs.data.length === 0)
     list = <EmptyState icon={ScrollText} title="No logs yet" description="Entries appear here as the server works." />;
   else if (shown.length === 0)

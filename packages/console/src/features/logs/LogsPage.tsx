@@ -1,13 +1,12 @@
-import { AlertCircle, ScrollText } from 'lucide-react';
+import { ScrollText } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
-import { EmptyState } from '@/components/ui/empty-state';
+import { EmptyState, LoadErrorState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
 import { SkeletonTableRows } from '@/components/ui/skeleton-table-rows';
 import { Table, TableBody, TableHead, TableHeader, TableRow } from '@/components/ui/table';
-import { errorMessage } from '@/lib/api-errors';
 import { LogsPager } from './LogsPager';
 import { LogsTableRow } from './LogsTableRow';
 import { useLogsPageQuery } from './logs.queries';
@@ -33,18 +32,7 @@ export function LogsPage() {
 
   let body: ReactNode;
   if (logs.isError && !logs.data) {
-    body = (
-      <EmptyState
-        icon={AlertCircle}
-        title="Failed to load logs"
-        description={errorMessage(logs.error)}
-        action={
-          <Button variant="outline" size="sm" onClick={() => void logs.refetch()}>
-            Retry
-          </Button>
-        }
-      />
-    );
+    body = <LoadErrorState title="Failed to load logs" error={logs.error} onRetry={() => void logs.refetch()} />;
   } else if (logs.data?.data.length === 0) {
     body = (
       <EmptyState

@@ -1,10 +1,10 @@
 import type { LogEntry, LogPageEntry } from '@basalt/shared';
-import { act, configure, screen, waitFor, within } from '@testing-library/react';
+import { configure, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ONBOARDING_STORAGE_KEY } from '@/features/onboarding/onboarding-storage';
-import { createFakeBackend, type FakeRoute, json } from '@/features/tables/fake-backend';
-import { createFakeAuth, fakeSession } from '@/test/fake-auth';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { type FakeRoute, json } from '@/features/tables/fake-backend';
+import { expectFetchedEvery, pending, serveFake, setUpFakeServerSuite } from '@/test/fake-server';
+import { textsByRole } from '@/test/queries';
 import { renderApp } from '@/test/render-app';
 
 // Settings › Logs (the filterable viewer) and /logs (the paged table) against a fake server.
@@ -13,8 +13,8 @@ import { renderApp } from '@/test/render-app';
 configure({ asyncUtilTimeout: 5000 });
 vi.setConfig({ testTimeout: 20_000 });
 
-const holder = vi.hoisted(() => ({ client: null as unknown }));
-vi.mock('@/lib/supabase', () => ({ getSupabase: () => holder.client }));
+vi.mock('@/lib/supabase', () => import('@/test/fake-server'));
+setUpFakeServerSuite();
 
 const minutesAgo = (n: number) => new Date(Date.now() - n * 60_000).toISOString();
 const entries: LogEntry[] = [
@@ -56,15 +56,6 @@ const entries: LogEntry[] = [
   },
 ];
 
-const pending = () => new Promise<Response>(() => {});
-
-function serve(routes: Record<string, FakeRoute>) {
-  const backend = createFakeBackend(routes);
-  vi.stubGlobal('fetch', vi.fn(backend.fetch));
-  holder.client = { auth: createFakeAuth(fakeSession()).auth, from: () => null };
-  return backend;
-}
-
 function logsPage(page: number, totalPages: number) {
   const data: LogPageEntry[] = Array.from({ length: 20 }, (_, i) => ({
     id: (page - 1) * 20 + i + 1,
@@ -85,9 +76,7 @@ function logsPage(page: number, totalPages: number) {
   };
 }
 
-beforeEach(() => localStorage.setItem(ONBOARDING_STORAGE_KEY, 'true'));
 afterEach(() => {
-  vi.unstubAllGlobals();
   vi.useRealTimers();
   vi.restoreAllMocks();
 });
@@ -100,7 +89,7 @@ const messages = () =>
 describe('Settings › Logs', () => {
   it('shows skeletons while loading, then the entries in a 400 px list', async () => {
     let answer: FakeRoute = pending;
-    serve({ 'GET /api/logs': (r) => answer(r) });
+    serveFake({ 'GET /api/logs': (r) => answer(r) });
     const view = renderApp('/settings?tab=logs');
     expect(await screen.findAllByTestId('log-skeleton-row')).not.toHaveLength(0);
     view.unmount();
@@ -113,16 +102,12 @@ describe('Settings › Logs', () => {
   });
 
   it('filters by level and by a case-insensitive search over message, source, path and context', async () => {
-    serve({ 'GET /api/logs': () => json(200, entries) });
+    serveFake({ 'GET /api/logs': () => json(200, entries) });
     const user = userEvent.setup();
     renderApp('/settings?tab=logs');
     await screen.findByText('Server started');
     const level = screen.getByRole('combobox', { name: 'Level' });
-    expect(
-      within(level)
-        .getAllByRole('option')
-        .map((o) => o.textContent),
-    ).toEqual(['All', 'info', 'warn', 'error', 'debug']);
+    expect(textsByRole(level, 'option')).toEqual(['All', 'info', 'warn', 'error', 'debug']);
     await user.selectOptions(level, 'error');
     expect(messages()).toEqual(['Query failed']);
     await user.selectOptions(level, 'all');
@@ -143,7 +128,7 @@ describe('Settings › Logs', () => {
   });
 
   it('exports the entries shown as JSON named by date', async () => {
-    serve({ 'GET /api/logs': () => json(200, entries) });
+    serveFake({ 'GET /api/logs': () => json(200, entries) });
     const blobs: Blob[] = [];
     vi.spyOn(URL, 'createObjectURL').mockImplementation((blob) => {
       blobs.push(blob as Blob);
@@ -171,7 +156,7 @@ describe('Settings › Logs', () => {
 
   it('says when loading fails and retries', async () => {
     let fail = true;
-    serve({
+    serveFake({
       'GET /api/logs': () => (fail ? json(403, { message: 'Only administrators can read the logs' }) : json(200, [])),
     });
     const user = userEvent.setup();
@@ -185,28 +170,20 @@ describe('Settings › Logs', () => {
 
   it('reloads every 30 seconds', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
-    const backend = serve({ 'GET /api/logs': () => json(200, entries) });
+    const backend = serveFake({ 'GET /api/logs': () => json(200, entries) });
     renderApp('/settings?tab=logs');
     await screen.findByText('Server started');
-    const before = backend.find('GET', '/api/logs').length;
-    await act(() => vi.advanceTimersByTimeAsync(29_000));
-    expect(backend.find('GET', '/api/logs')).toHaveLength(before);
-    await act(() => vi.advanceTimersByTimeAsync(1_500));
-    await waitFor(() => expect(backend.find('GET', '/api/logs')).toHaveLength(before + 1));
+    await expectFetchedEvery(backend, 'GET', '/api/logs', 30_000);
   });
 });
 
 describe('System Logs page', () => {
   it('lists Timestamp, Level, Service and Message with a relative time, 20 a page', async () => {
-    const backend = serve({ 'GET /api/logs': () => json(200, logsPage(1, 1)) });
+    const backend = serveFake({ 'GET /api/logs': () => json(200, logsPage(1, 1)) });
     renderApp('/logs');
     await screen.findByText('Entry 1');
     const table = screen.getByRole('table', { name: 'System logs' });
-    expect(
-      within(table)
-        .getAllByRole('columnheader')
-        .map((h) => h.textContent),
-    ).toEqual(['Timestamp', 'Level', 'Service', 'Message']);
+    expect(textsByRole(table, 'columnheader')).toEqual(['Timestamp', 'Level', 'Service', 'Message']);
     expect(within(table).getAllByRole('row')).toHaveLength(21);
     expect(within(table).getAllByText('3 hours ago')).toHaveLength(20);
     const url = backend.find('GET', '/api/logs')[0]?.url;
@@ -215,17 +192,14 @@ describe('System Logs page', () => {
   });
 
   it('pages with the first, the last and the neighbours of the current page', async () => {
-    const backend = serve({
+    const backend = serveFake({
       'GET /api/logs': (r) => json(200, logsPage(Number(r.url.searchParams.get('page')), 10)),
     });
     const user = userEvent.setup();
     const { router } = renderApp('/logs');
     await screen.findByText('Entry 1');
     const pager = () => screen.getByRole('navigation', { name: 'Pages' });
-    const pages = () =>
-      within(pager())
-        .getAllByRole('button', { name: /^Page / })
-        .map((b) => b.textContent);
+    const pages = () => textsByRole(pager(), 'button', { name: /^Page / });
     expect(pages()).toEqual(['1', '2', '10']);
     expect(within(pager()).getByRole('button', { name: 'Page 1' })).toHaveAttribute('aria-current', 'page');
     expect(within(pager()).getByRole('button', { name: 'Previous page' })).toBeDisabled();
@@ -255,7 +229,7 @@ describe('System Logs page', () => {
 
   it('shows skeleton rows while loading, an empty state, and an error with Retry', async () => {
     let answer: FakeRoute = pending;
-    serve({ 'GET /api/logs': (r) => answer(r) });
+    serveFake({ 'GET /api/logs': (r) => answer(r) });
     const user = userEvent.setup();
     const first = renderApp('/logs');
     expect(await screen.findAllByTestId('logs-skeleton-row')).toHaveLength(8);

@@ -1,9 +1,6 @@
-import { AlertCircle } from 'lucide-react';
-import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { EmptyState } from '@/components/ui/empty-state';
+import { LoadErrorState } from '@/components/ui/empty-state';
 import { Skeleton } from '@/components/ui/skeleton';
-import { errorMessage } from '@/lib/api-errors';
 import { ProfileForm } from './ProfileForm';
 import { useProfileQuery } from './settings.queries';
 
@@ -34,15 +31,10 @@ export function ProfileTab() {
       {profile.isPending ? (
         <ProfileSkeleton />
       ) : profile.isError ? (
-        <EmptyState
-          icon={AlertCircle}
+        <LoadErrorState
           title="Failed to load your profile"
-          description={errorMessage(profile.error)}
-          action={
-            <Button variant="outline" size="sm" onClick={() => void profile.refetch()}>
-              Retry
-            </Button>
-          }
+          error={profile.error}
+          onRetry={() => void profile.refetch()}
         />
       ) : (
         <ProfileForm key={profile.data.id} profile={profile.data} />

@@ -1,10 +1,9 @@
 import type { DatabaseCheck, DatabaseHealth } from '@basalt/shared';
-import { act, configure, screen, waitFor, within } from '@testing-library/react';
+import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ONBOARDING_STORAGE_KEY } from '@/features/onboarding/onboarding-storage';
-import { createFakeBackend, type FakeRoute, json } from '@/features/tables/fake-backend';
-import { createFakeAuth, fakeSession } from '@/test/fake-auth';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { json } from '@/features/tables/fake-backend';
+import { expectFetchedEvery, pending, serveFake, setUpFakeServerSuite } from '@/test/fake-server';
 import { renderApp, testConfig } from '@/test/render-app';
 
 // Settings › Database: the health card (badge, metrics, polling, Run Health Check) and the database type.
@@ -13,8 +12,8 @@ import { renderApp, testConfig } from '@/test/render-app';
 configure({ asyncUtilTimeout: 5000 });
 vi.setConfig({ testTimeout: 20_000 });
 
-const holder = vi.hoisted(() => ({ client: null as unknown }));
-vi.mock('@/lib/supabase', () => ({ getSupabase: () => holder.client }));
+vi.mock('@/lib/supabase', () => import('@/test/fake-server'));
+setUpFakeServerSuite();
 
 const healthy: DatabaseHealth = {
   connected: true,
@@ -47,33 +46,21 @@ const checked = (ok: boolean): DatabaseCheck => ({
     ],
   },
 });
-const pending = () => new Promise<Response>(() => {});
-
-function serve(routes: Record<string, FakeRoute>) {
-  const backend = createFakeBackend(routes);
-  vi.stubGlobal('fetch', vi.fn(backend.fetch));
-  holder.client = { auth: createFakeAuth(fakeSession()).auth, from: () => null };
-  return backend;
-}
 
 const badge = () => screen.getByText(/^(Checking|Error|Connected|Disconnected|Unknown)$/);
 
-beforeEach(() => localStorage.setItem(ONBOARDING_STORAGE_KEY, 'true'));
-afterEach(() => {
-  vi.unstubAllGlobals();
-  vi.useRealTimers();
-});
+afterEach(() => vi.useRealTimers());
 
 describe('the database health card', () => {
   it('reads Checking while the first check runs', async () => {
-    serve({ 'GET /api/health/database': pending });
+    serveFake({ 'GET /api/health/database': pending });
     renderApp('/settings?tab=database');
     expect(await screen.findByTestId('health-skeleton')).toBeInTheDocument();
     expect(badge()).toHaveTextContent('Checking');
   });
 
   it('reads Connected and shows the metrics readably', async () => {
-    serve({ 'GET /api/health/database': () => json(200, healthy) });
+    serveFake({ 'GET /api/health/database': () => json(200, healthy) });
     renderApp('/settings?tab=database');
     expect(await screen.findByText('Database connection is healthy')).toBeInTheDocument();
     await waitFor(() => expect(badge()).toHaveTextContent('Connected'));
@@ -86,7 +73,7 @@ describe('the database health card', () => {
   });
 
   it('reads Disconnected when the database does not answer', async () => {
-    serve({
+    serveFake({
       'GET /api/health/database': () =>
         json(200, { ...healthy, connected: false, version: null, message: 'connect ECONNREFUSED 127.0.0.1:5432' }),
     });
@@ -97,7 +84,9 @@ describe('the database health card', () => {
   });
 
   it('reads Error when the check itself fails', async () => {
-    serve({ 'GET /api/health/database': () => json(403, { message: 'Only administrators can check the database' }) });
+    serveFake({
+      'GET /api/health/database': () => json(403, { message: 'Only administrators can check the database' }),
+    });
     renderApp('/settings?tab=database');
     expect(await screen.findByText('Error checking database health')).toBeInTheDocument();
     expect(screen.getByText(/: Only administrators can check the database/)).toBeInTheDocument();
@@ -106,19 +95,15 @@ describe('the database health card', () => {
 
   it('checks again every 60 seconds', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
-    const backend = serve({ 'GET /api/health/database': () => json(200, healthy) });
+    const backend = serveFake({ 'GET /api/health/database': () => json(200, healthy) });
     renderApp('/settings?tab=database');
     await screen.findByText('Database connection is healthy');
-    const before = backend.find('GET', '/api/health/database').length;
-    await act(() => vi.advanceTimersByTimeAsync(59_000));
-    expect(backend.find('GET', '/api/health/database')).toHaveLength(before);
-    await act(() => vi.advanceTimersByTimeAsync(1_500));
-    await waitFor(() => expect(backend.find('GET', '/api/health/database')).toHaveLength(before + 1));
+    await expectFetchedEvery(backend, 'GET', '/api/health/database', 60_000);
   });
 
   it('runs the full diagnostic and shows what the integrity check found', async () => {
     let ok = true;
-    const backend = serve({
+    const backend = serveFake({
       'GET /api/health/database': () => json(200, healthy),
       'POST /api/health/database/check': () => json(200, checked(ok)),
     });
@@ -137,7 +122,7 @@ describe('the database health card', () => {
   });
 
   it('says when the manual check fails', async () => {
-    serve({
+    serveFake({
       'GET /api/health/database': () => json(200, healthy),
       'POST /api/health/database/check': () => json(429, { message: 'Too many health checks' }),
     });
@@ -156,7 +141,7 @@ describe('the database type', () => {
     ['sqlite', 'SQLite'],
     ['postgres', 'PostgreSQL'],
   ] as const)('shows %s as this instance runs it, read-only', async (databaseType, label) => {
-    serve({ 'GET /api/health/database': pending });
+    serveFake({ 'GET /api/health/database': pending });
     renderApp('/settings?tab=database', { ...testConfig, databaseType });
     const group = await screen.findByRole('radiogroup', { name: 'Database type' });
     expect(within(group).getByRole('radio', { name: label })).toBeChecked();

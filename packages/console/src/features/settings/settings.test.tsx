@@ -1,11 +1,10 @@
 import type { UserProfile } from '@basalt/shared';
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ONBOARDING_STORAGE_KEY } from '@/features/onboarding/onboarding-storage';
-import { createFakeBackend, type FakeRoute, json } from '@/features/tables/fake-backend';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { type FakeRoute, json } from '@/features/tables/fake-backend';
 import { THEME_STORAGE_KEY } from '@/lib/theme';
-import { createFakeAuth, fakeSession } from '@/test/fake-auth';
+import { pending, serveFake, setUpFakeServerSuite } from '@/test/fake-server';
 import { renderApp, testConfig } from '@/test/render-app';
 
 // Settings › Profile, Account and Appearance against a fake server.
@@ -14,8 +13,8 @@ import { renderApp, testConfig } from '@/test/render-app';
 configure({ asyncUtilTimeout: 5000 });
 vi.setConfig({ testTimeout: 20_000 });
 
-const holder = vi.hoisted(() => ({ client: null as unknown }));
-vi.mock('@/lib/supabase', () => ({ getSupabase: () => holder.client }));
+vi.mock('@/lib/supabase', () => import('@/test/fake-server'));
+setUpFakeServerSuite();
 
 const ada: UserProfile = {
   id: 'user-1',
@@ -24,21 +23,12 @@ const ada: UserProfile = {
   marketingEmails: false,
   pendingEmail: null,
 };
-const pending = () => new Promise<Response>(() => {});
 
-function serve(routes: Record<string, FakeRoute>) {
-  const backend = createFakeBackend({ 'GET /api/user/profile': () => json(200, ada), ...routes });
-  vi.stubGlobal('fetch', vi.fn(backend.fetch));
-  const fake = createFakeAuth(fakeSession());
-  holder.client = { auth: fake.auth, from: () => null };
-  return { ...backend, auth: fake.auth };
-}
+/** serve answers with ada's profile unless a test says otherwise. */
+const serve = (routes: Record<string, FakeRoute>) =>
+  serveFake({ 'GET /api/user/profile': () => json(200, ada), ...routes });
 
-beforeEach(() => localStorage.setItem(ONBOARDING_STORAGE_KEY, 'true'));
-afterEach(() => {
-  vi.unstubAllGlobals();
-  document.documentElement.classList.remove('dark');
-});
+afterEach(() => document.documentElement.classList.remove('dark'));
 
 describe('the Settings page', () => {
   it('has the Profile, Account, Appearance, Database and Logs tabs, chosen by ?tab', async () => {

@@ -1,17 +1,15 @@
 import type { TableResponse } from '@basalt/shared';
-import { createClient } from '@supabase/supabase-js';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ONBOARDING_STORAGE_KEY } from '@/features/onboarding/onboarding-storage';
-import { createFakeAuth, fakeSession } from '@/test/fake-auth';
+import { describe, expect, it, vi } from 'vitest';
+import { pending, serveFake, setUpFakeServerSuite } from '@/test/fake-server';
 import { renderApp } from '@/test/render-app';
-import { createFakeBackend, FAKE_ORIGIN, type FakeRoute, json } from './fake-backend';
+import { json } from './fake-backend';
 
 // The tables pages routed as in the app, against a fake server that the real supabase-js client talks to.
 
-const holder = vi.hoisted(() => ({ client: null as unknown }));
-vi.mock('@/lib/supabase', () => ({ getSupabase: () => holder.client }));
+vi.mock('@/lib/supabase', () => import('@/test/fake-server'));
+setUpFakeServerSuite();
 
 const products: TableResponse = {
   id: 4,
@@ -25,22 +23,9 @@ const products: TableResponse = {
   updatedAt: '2026-01-01T00:00:00.000Z',
 };
 
-function serve(routes: Record<string, FakeRoute>) {
-  const backend = createFakeBackend(routes);
-  vi.stubGlobal('fetch', vi.fn(backend.fetch));
-  const data = createClient(FAKE_ORIGIN, 'anon-key', {
-    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-  });
-  holder.client = { auth: createFakeAuth(fakeSession()).auth, from: (table: string) => data.from(table) };
-  return backend;
-}
-
-beforeEach(() => localStorage.setItem(ONBOARDING_STORAGE_KEY, 'true'));
-afterEach(() => vi.unstubAllGlobals());
-
 describe('/tables', () => {
   it('shows five skeleton rows while the tables load', async () => {
-    serve({ 'GET /rest/v1/tables': () => new Promise(() => {}) });
+    serveFake({ 'GET /rest/v1/tables': pending });
     renderApp('/tables');
     expect(await screen.findByRole('heading', { level: 1, name: 'Tables' })).toBeInTheDocument();
     expect(screen.getByText('Create and manage your database tables and their records.')).toBeInTheDocument();
@@ -48,7 +33,7 @@ describe('/tables', () => {
   });
 
   it('says when there are no tables and links to the create form', async () => {
-    serve({ 'GET /rest/v1/tables': () => json(200, []) });
+    serveFake({ 'GET /rest/v1/tables': () => json(200, []) });
     renderApp('/tables');
     expect(await screen.findByText('No tables found')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Create your first table' })).toHaveAttribute('href', '/tables/new');
@@ -57,7 +42,7 @@ describe('/tables', () => {
 
   it('shows a load failure with Retry, which loads again', async () => {
     let calls = 0;
-    serve({
+    serveFake({
       'GET /rest/v1/tables': () => (++calls === 1 ? json(400, { message: 'Something broke' }) : json(200, [products])),
     });
     const user = userEvent.setup();
@@ -69,7 +54,7 @@ describe('/tables', () => {
   });
 
   it('lists tables with a dash for no description; a row opens its table', async () => {
-    serve({
+    serveFake({
       'GET /rest/v1/tables': () => json(200, [products, { ...products, id: 5, name: 'orders', description: null }]),
       'GET /api/tables/5': () => json(200, { ...products, id: 5, name: 'orders' }),
     });
@@ -83,7 +68,7 @@ describe('/tables', () => {
 
   it('deletes a table after the confirmation, and not on Cancel', async () => {
     let tables = [products];
-    const backend = serve({
+    const backend = serveFake({
       'GET /rest/v1/tables': () => json(200, tables),
       'DELETE /rest/v1/tables': () => {
         tables = [];
@@ -117,7 +102,7 @@ describe('/tables', () => {
   });
 
   it('shows "Failed to delete table" with the server message', async () => {
-    serve({
+    serveFake({
       'GET /rest/v1/tables': () => json(200, [products]),
       'DELETE /rest/v1/tables': () => json(404, { code: 'PGRST116', message: 'Table not found' }),
     });
@@ -133,7 +118,7 @@ describe('/tables', () => {
 
 describe('/tables/new', () => {
   it('creates the table, says so and returns to the list', async () => {
-    const backend = serve({
+    const backend = serveFake({
       'GET /rest/v1/tables': () => json(200, []),
       // .single() asks for one object (Accept: application/vnd.pgrst.object+json), as the server answers it.
       'POST /rest/v1/tables': (request) => json(201, { ...products, ...Object(request.body) }),
@@ -158,7 +143,7 @@ describe('/tables/new', () => {
   });
 
   it('shows "Failed to create table" with the server message and stays open', async () => {
-    serve({
+    serveFake({
       'GET /rest/v1/tables': () => json(200, [products]),
       'POST /rest/v1/tables': () => json(409, { code: '23505', message: 'A table named "products" already exists' }),
     });
@@ -174,7 +159,7 @@ describe('/tables/new', () => {
   });
 
   it('closes to /tables', async () => {
-    serve({ 'GET /rest/v1/tables': () => json(200, []) });
+    serveFake({ 'GET /rest/v1/tables': () => json(200, []) });
     const user = userEvent.setup();
     const { router } = renderApp('/tables/new');
     await user.click(await screen.findByRole('button', { name: 'Close' }));

@@ -3,9 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestServer, testDialects } from '../../testing/test-server.js';
 import {
   type ApiScenario,
-  type CookieSession,
   keyHeaders,
-  loginWithCookie,
   runScenario,
   type SignedInTestUser,
   signInUser,
@@ -14,6 +12,7 @@ import {
   users,
 } from '../auth/auth.fixtures.js';
 import { createTable, type KeyedUser, seedItems, signUpWithKey } from '../public-api/public-api.fixtures.js';
+import { type AccountHolder, bearer, fieldError, signUpAccountHolder, userRouteScenarios } from './user.fixtures.js';
 
 // DELETE /api/user: the account and everything it owns go in one transaction, its real tables t_<id> dropped,
 // every system row that names it deleted (checked on every system table with an account_id column, so a table
@@ -21,20 +20,18 @@ import { createTable, type KeyedUser, seedItems, signUpWithKey } from '../public
 
 const URL = '/api/user';
 const COLUMNS = { title: { type: 'text' } };
-const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 describe.each(testDialects)('deleting an account on %s', (dialect) => {
   let server: TestServer;
-  let alice: KeyedUser;
+  let alice: AccountHolder;
   let bob: KeyedUser;
   let aliceOther: SignedInTestUser;
-  let aliceCookie: CookieSession;
   const aliceTables: number[] = [];
   let bobTable: number;
 
   beforeAll(async () => {
     server = await startAuthServer(dialect);
-    alice = await signUpWithKey(server, users.alice);
+    alice = await signUpAccountHolder(server, users.alice);
     bob = await signUpWithKey(server, users.bob);
     aliceTables.push((await createTable(server, alice, 'items')).id);
     aliceTables.push((await createTable(server, alice, 'notes', { body: { type: 'text', unique: true } })).id);
@@ -43,7 +40,6 @@ describe.each(testDialects)('deleting an account on %s', (dialect) => {
     bobTable = (await createTable(server, bob, 'items', { label: { type: 'text' } })).id;
     await server.request('POST', '/api/table/items', { headers: bob.keyHeaders, json: { label: 'kept' } });
     aliceOther = await signInUser(server, users.alice);
-    aliceCookie = await loginWithCookie(server, users.alice);
     await addCheckpointIfTheTableExists(alice.id, aliceTables[0] ?? 0);
   });
   afterAll(() => server.close());
@@ -90,112 +86,22 @@ describe.each(testDialects)('deleting an account on %s', (dialect) => {
     expect([res.status, res.body.length]).toEqual([200, 2]);
   }
 
+  const { credentialRefusals, asHolder: asAlice, malformedJson } = userRouteScenarios('DELETE', URL, () => alice);
   const refusals: ApiScenario[] = [
-    {
-      name: 'no credentials',
-      method: 'DELETE',
-      url: URL,
-      json: { confirm: 'alice' },
-      status: 401,
-      expected: { code: 'unauthorized' },
-    },
-    {
-      name: 'an API key',
-      method: 'DELETE',
-      url: URL,
-      headers: () => alice.keyHeaders,
-      json: { confirm: 'alice' },
-      status: 403,
-      expected: { code: 'api_key_not_allowed' },
-    },
-    {
-      name: 'a cookie without the CSRF token',
-      method: 'DELETE',
-      url: URL,
-      headers: () => ({ cookie: aliceCookie.cookie }),
-      json: { confirm: 'alice' },
-      status: 403,
-      expected: { code: 'csrf_invalid' },
-    },
-    {
-      name: 'no confirmation',
-      method: 'DELETE',
-      url: URL,
-      headers: () => alice.tokenHeaders,
-      json: {},
-      status: 400,
-      expected: {
-        code: 'validation_failed',
-        message: 'Type your username to confirm',
-        validationErrors: { confirm: ['Type your username to confirm'] },
-      },
-    },
-    {
-      name: 'a blank confirmation',
-      method: 'DELETE',
-      url: URL,
-      headers: () => alice.tokenHeaders,
-      json: { confirm: '   ' },
-      status: 400,
-      expected: { message: 'Type your username to confirm' },
-    },
-    {
-      name: 'a confirmation that is not text',
-      method: 'DELETE',
-      url: URL,
-      headers: () => alice.tokenHeaders,
-      json: { confirm: 1 },
-      status: 400,
-      expected: { message: 'Type your username to confirm' },
-    },
-    {
-      name: 'the wrong username',
-      method: 'DELETE',
-      url: URL,
-      headers: () => alice.tokenHeaders,
-      json: { confirm: 'alic' },
-      status: 400,
-      expected: {
-        code: 'confirmation_mismatch',
-        message: 'Type your username, alice, to confirm',
-        validationErrors: { confirm: ['Type your username, alice, to confirm'] },
-      },
-    },
-    {
-      name: 'the username in other case',
-      method: 'DELETE',
-      url: URL,
-      headers: () => alice.tokenHeaders,
-      json: { confirm: 'ALICE' },
-      status: 400,
-      expected: { code: 'confirmation_mismatch' },
-    },
-    {
-      name: "another account's username",
-      method: 'DELETE',
-      url: URL,
-      headers: () => alice.tokenHeaders,
-      json: { confirm: 'bob' },
-      status: 400,
-      expected: { code: 'confirmation_mismatch' },
-    },
-    {
-      name: 'no body',
-      method: 'DELETE',
-      url: URL,
-      headers: () => alice.tokenHeaders,
-      status: 400,
-      expected: { message: 'Type your username to confirm' },
-    },
-    {
-      name: 'malformed JSON',
-      method: 'DELETE',
-      url: URL,
-      headers: () => ({ ...alice.tokenHeaders, 'content-type': 'application/json' }),
-      body: '{"confirm"',
-      status: 400,
-      expected: { code: 'bad_json' },
-    },
+    ...credentialRefusals({ confirm: 'alice' }),
+    asAlice('no confirmation', {}, 400, fieldError('confirm', 'Type your username to confirm')),
+    asAlice('a blank confirmation', { confirm: '   ' }, 400, { message: 'Type your username to confirm' }),
+    asAlice('a confirmation that is not text', { confirm: 1 }, 400, { message: 'Type your username to confirm' }),
+    asAlice(
+      'the wrong username',
+      { confirm: 'alic' },
+      400,
+      fieldError('confirm', 'Type your username, alice, to confirm', 'confirmation_mismatch'),
+    ),
+    asAlice('the username in other case', { confirm: 'ALICE' }, 400, { code: 'confirmation_mismatch' }),
+    asAlice("another account's username", { confirm: 'bob' }, 400, { code: 'confirmation_mismatch' }),
+    asAlice('no body', undefined, 400, { message: 'Type your username to confirm' }),
+    malformedJson('{"confirm"'),
   ];
   it.each(refusals)('$name → $status, and nothing is deleted', async (scenario) => {
     await runScenario(server, scenario);
@@ -212,7 +118,7 @@ describe.each(testDialects)('deleting an account on %s', (dialect) => {
     if ('system_logs' in before) expect(before.system_logs).toBeGreaterThan(0);
     const bobBefore = await rowsOwnedBy(bob.id);
 
-    const res = await server.request('DELETE', URL, { headers: aliceCookie.headers, json: { confirm: ' alice ' } });
+    const res = await server.request('DELETE', URL, { headers: alice.cookie.headers, json: { confirm: ' alice ' } });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ success: true, message: 'Account deleted' });
     expect(res.headers.getSetCookie().join(';')).toMatch(/basalt_session=;/);
@@ -232,7 +138,9 @@ describe.each(testDialects)('deleting an account on %s', (dialect) => {
 
     // Every credential of the account stops working.
     expect((await server.request('GET', '/api/table/items', { headers: alice.keyHeaders })).status).toBe(401);
-    expect((await server.request('GET', '/api/auth/me', { headers: { cookie: aliceCookie.cookie } })).status).toBe(401);
+    expect((await server.request('GET', '/api/auth/me', { headers: { cookie: alice.cookie.cookie } })).status).toBe(
+      401,
+    );
     expect((await server.request('GET', '/api/auth/me', { headers: bearer(aliceOther.accessToken) })).status).toBe(401);
     const refresh = await server.request('POST', '/auth/v1/token?grant_type=refresh_token', {
       headers: keyHeaders(server.anonKey),

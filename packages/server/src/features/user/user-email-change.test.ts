@@ -2,12 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestServer, testDialects } from '../../testing/test-server.js';
 import { keyHeaders, startAuthServer, type TestUser, users } from '../auth/auth.fixtures.js';
 import { startMailbox, type TestMailbox } from '../auth/auth-mail.fixtures.js';
+import { bearer } from './user.fixtures.js';
 
 // PATCH /api/user/profile with mail configured (SMTP_URL): a new email is GoTrue's email_change. A link goes
 // to the new address, and the email changes only once it is followed; until then the old one stays.
 
 const SITE = 'http://app.test';
-const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 describe.each(testDialects)('changing the email with mail configured on %s', (dialect) => {
   let server: TestServer;

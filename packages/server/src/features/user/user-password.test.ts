@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type TestServer, testDialects } from '../../testing/test-server.js';
 import {
   type ApiScenario,
-  type CookieSession,
   keyHeaders,
   loginWithCookie,
   runScenario,
@@ -13,36 +12,25 @@ import {
   type TestUser,
   users,
 } from '../auth/auth.fixtures.js';
+import { type AccountHolder, bearer, fieldError, signUpAccountHolder, userRouteScenarios } from './user.fixtures.js';
 
 // POST /api/user/change-password: the spec's rules and messages, the sign-up password policy, a wrong current
 // password, the other sessions ending while the caller's stays, and the attempt limit.
 
 const URL = '/api/user/change-password';
 const NEW_PASSWORD = 'New-Passw0rd!';
-const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
-const fieldError = (field: string, message: string, code = 'validation_failed') => ({
-  code,
-  message,
-  validationErrors: { [field]: [message] },
-});
 
 describe.each(testDialects)('changing the password on %s', (dialect) => {
   let server: TestServer;
-  let alice: SignedInTestUser;
-  let aliceKey: string;
-  let aliceCookie: CookieSession;
+  let alice: AccountHolder;
 
   beforeAll(async () => {
     server = await startAuthServer(dialect);
-    alice = await signUpUser(server, users.alice);
+    alice = await signUpAccountHolder(server, users.alice);
     await signUpUser(server, users.bob);
-    aliceCookie = await loginWithCookie(server, users.alice);
-    const key = await server.request('POST', '/api/keys', { headers: bearer(alice.accessToken), json: { name: 'k' } });
-    aliceKey = key.body.key;
   });
   afterAll(() => server.close());
 
-  const asAlice = () => bearer(alice.accessToken);
   const change = (user: TestUser, password: string, headers: Record<string, string>) =>
     server.request('POST', URL, { headers, json: { currentPassword: user.password, newPassword: password } });
   const signInStatus = async (email: string, password: string) =>
@@ -58,119 +46,61 @@ describe.each(testDialects)('changing the password on %s', (dialect) => {
     ).status;
 
   const valid = { currentPassword: users.alice.password, newPassword: NEW_PASSWORD };
+  const { credentialRefusals, asHolder: asAlice, malformedJson } = userRouteScenarios('POST', URL, () => alice);
   const refusals: ApiScenario[] = [
-    { name: 'no credentials', method: 'POST', url: URL, json: valid, status: 401, expected: { code: 'unauthorized' } },
-    {
-      name: 'an API key',
-      method: 'POST',
-      url: URL,
-      headers: () => bearer(aliceKey),
-      json: valid,
-      status: 403,
-      expected: { code: 'api_key_not_allowed' },
-    },
-    {
-      name: 'a cookie without the CSRF token',
-      method: 'POST',
-      url: URL,
-      headers: () => ({ cookie: aliceCookie.cookie }),
-      json: valid,
-      status: 403,
-      expected: { code: 'csrf_invalid' },
-    },
-    {
-      name: 'no current password',
-      method: 'POST',
-      url: URL,
-      headers: asAlice,
-      json: { newPassword: NEW_PASSWORD },
-      status: 400,
-      expected: fieldError('currentPassword', 'Current password is required'),
-    },
-    {
-      name: 'an empty current password',
-      method: 'POST',
-      url: URL,
-      headers: asAlice,
-      json: { currentPassword: '', newPassword: NEW_PASSWORD },
-      status: 400,
-      expected: fieldError('currentPassword', 'Current password is required'),
-    },
-    {
-      name: 'no new password',
-      method: 'POST',
-      url: URL,
-      headers: asAlice,
-      json: { currentPassword: users.alice.password },
-      status: 400,
-      expected: fieldError('newPassword', 'Password is required'),
-    },
-    {
-      name: 'a short new password',
-      method: 'POST',
-      url: URL,
-      headers: asAlice,
-      json: { currentPassword: users.alice.password, newPassword: 'Ab1!' },
-      status: 400,
-      expected: { code: 'validation_failed', message: 'Password must be at least 8 characters' },
-    },
+    ...credentialRefusals(valid),
+    asAlice(
+      'no current password',
+      { newPassword: NEW_PASSWORD },
+      400,
+      fieldError('currentPassword', 'Current password is required'),
+    ),
+    asAlice(
+      'an empty current password',
+      { currentPassword: '', newPassword: NEW_PASSWORD },
+      400,
+      fieldError('currentPassword', 'Current password is required'),
+    ),
+    asAlice(
+      'no new password',
+      { currentPassword: users.alice.password },
+      400,
+      fieldError('newPassword', 'Password is required'),
+    ),
+    asAlice('a short new password', { currentPassword: users.alice.password, newPassword: 'Ab1!' }, 400, {
+      code: 'validation_failed',
+      message: 'Password must be at least 8 characters',
+    }),
     ...[
       ['no uppercase letter', 'new-passw0rd!', 'Password must contain at least one uppercase letter'],
       ['no lowercase letter', 'NEW-PASSW0RD!', 'Password must contain at least one lowercase letter'],
       ['no number', 'New-Password!', 'Password must contain at least one number'],
       ['no special character', 'NewPassw0rd', 'Password must contain at least one special character'],
       ['a password over 100 characters', `Aa1!${'x'.repeat(100)}`, 'Password is too long'],
-    ].map(
-      ([what, password, message]): ApiScenario => ({
-        name: `a new password with ${what}`,
-        method: 'POST',
-        url: URL,
-        headers: asAlice,
-        json: { currentPassword: users.alice.password, newPassword: password },
-        status: 400,
-        expected: fieldError('newPassword', message as string),
-      }),
-    ),
-    {
-      name: 'a wrong current password',
-      method: 'POST',
-      url: URL,
-      headers: asAlice,
-      json: { currentPassword: 'Wrong-Passw0rd!', newPassword: NEW_PASSWORD },
-      status: 400,
-      expected: fieldError('currentPassword', 'Current password is incorrect', 'invalid_current_password'),
-    },
-    {
-      name: "another account's password",
-      method: 'POST',
-      url: URL,
-      headers: asAlice,
-      json: { currentPassword: users.bob.password, newPassword: NEW_PASSWORD },
-      status: 400,
-      expected: { code: 'invalid_current_password' },
-    },
-    {
-      name: 'the same password again',
-      method: 'POST',
-      url: URL,
-      headers: asAlice,
-      json: { currentPassword: users.alice.password, newPassword: users.alice.password },
-      status: 400,
-      expected: fieldError(
-        'newPassword',
-        'The new password must be different from the current password',
-        'same_password',
+    ].map(([what, password, message]) =>
+      asAlice(
+        `a new password with ${what}`,
+        { currentPassword: users.alice.password, newPassword: password },
+        400,
+        fieldError('newPassword', message as string),
       ),
-    },
-    {
-      name: 'malformed JSON',
-      method: 'POST',
-      url: URL,
-      headers: () => ({ ...asAlice(), 'content-type': 'application/json' }),
-      body: '{',
-      status: 400,
-      expected: { code: 'bad_json' },
-    },
+    ),
+    asAlice(
+      'a wrong current password',
+      { currentPassword: 'Wrong-Passw0rd!', newPassword: NEW_PASSWORD },
+      400,
+      fieldError('currentPassword', 'Current password is incorrect', 'invalid_current_password'),
+    ),
+    asAlice("another account's password", { currentPassword: users.bob.password, newPassword: NEW_PASSWORD }, 400, {
+      code: 'invalid_current_password',
+    }),
+    asAlice(
+      'the same password again',
+      { currentPassword: users.alice.password, newPassword: users.alice.password },
+      400,
+      fieldError('newPassword', 'The new password must be different from the current password', 'same_password'),
+    ),
+    malformedJson('{'),
   ];
   it.each(refusals)('$name → $status, and the password stays', async (scenario) => {
     await runScenario(server, scenario);

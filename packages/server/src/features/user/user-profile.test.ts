@@ -2,9 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestServer, testDialects } from '../../testing/test-server.js';
 import {
   type ApiScenario,
-  type CookieSession,
   keyHeaders,
-  loginWithCookie,
   runScenario,
   type SignedInTestUser,
   signInUser,
@@ -13,41 +11,32 @@ import {
   startAuthServer,
   users,
 } from '../auth/auth.fixtures.js';
+import { type AccountHolder, bearer, fieldError, signUpAccountHolder, userRouteScenarios } from './user.fixtures.js';
 
 // GET and PATCH /api/user/profile without mail configured: a new email takes effect at once. The path through a
 // confirmation mail is in user-email-change.test.ts.
 
-const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
-const fieldError = (field: string, message: string, code = 'validation_failed') => ({
-  code,
-  message,
-  validationErrors: { [field]: [message] },
-});
+const PROFILE = '/api/user/profile';
 
 describe.each(testDialects)('the profile on %s', (dialect) => {
   let server: TestServer;
-  let alice: SignedInTestUser;
+  let alice: AccountHolder;
   let bob: SignedInTestUser;
   let carol: SignedInTestUser;
-  let aliceCookie: CookieSession;
-  let aliceKey: string;
 
   beforeAll(async () => {
     server = await startAuthServer(dialect);
-    alice = await signUpUser(server, users.alice);
+    alice = await signUpAccountHolder(server, users.alice);
     bob = await signUpUser(server, users.bob);
     carol = await signUpUser(server, users.carol);
-    aliceCookie = await loginWithCookie(server, users.alice);
-    const key = await server.request('POST', '/api/keys', { headers: bearer(alice.accessToken), json: { name: 'k' } });
-    aliceKey = key.body.key;
   });
   afterAll(() => server.close());
 
   const asAlice = () => bearer(alice.accessToken);
   const patch = (json: unknown, headers: Record<string, string> = asAlice()) =>
-    server.request('PATCH', '/api/user/profile', { headers, json });
+    server.request('PATCH', PROFILE, { headers, json });
   const profileOf = async (user: SignedInTestUser) =>
-    (await server.request('GET', '/api/user/profile', { headers: bearer(user.accessToken) })).body;
+    (await server.request('GET', PROFILE, { headers: bearer(user.accessToken) })).body;
   const accountRow = (id: string) =>
     server.app.basalt.db.kysely.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
@@ -56,29 +45,29 @@ describe.each(testDialects)('the profile on %s', (dialect) => {
       {
         name: 'no credentials',
         method: 'GET',
-        url: '/api/user/profile',
+        url: PROFILE,
         status: 401,
         expected: { code: 'unauthorized', message: 'Authentication required' },
       },
       {
         name: 'an API key',
         method: 'GET',
-        url: '/api/user/profile',
-        headers: () => bearer(aliceKey),
+        url: PROFILE,
+        headers: () => alice.keyHeaders,
         status: 403,
         expected: { code: 'api_key_not_allowed' },
       },
       {
         name: 'the anon key',
         method: 'GET',
-        url: '/api/user/profile',
+        url: PROFILE,
         headers: () => keyHeaders(server.anonKey),
         status: 401,
       },
       {
         name: 'a tampered token',
         method: 'GET',
-        url: '/api/user/profile',
+        url: PROFILE,
         headers: () => bearer(`${alice.accessToken.slice(0, -2)}AA`),
         status: 401,
         expected: { code: 'invalid_token' },
@@ -86,7 +75,7 @@ describe.each(testDialects)('the profile on %s', (dialect) => {
       {
         name: 'the signed-in user',
         method: 'GET',
-        url: '/api/user/profile',
+        url: PROFILE,
         headers: asAlice,
         status: 200,
         expected: { username: 'alice', email: users.alice.email, marketingEmails: false, pendingEmail: null },
@@ -95,8 +84,8 @@ describe.each(testDialects)('the profile on %s', (dialect) => {
       {
         name: 'a cookie session',
         method: 'GET',
-        url: '/api/user/profile',
-        headers: () => ({ cookie: aliceCookie.cookie }),
+        url: PROFILE,
+        headers: () => ({ cookie: alice.cookie.cookie }),
         status: 200,
         expected: { username: 'alice' },
       },
@@ -108,142 +97,79 @@ describe.each(testDialects)('the profile on %s', (dialect) => {
     it('refuses a token whose session has ended, or a token of no account', async () => {
       const other = await signInUser(server, users.carol);
       await server.request('POST', '/api/auth/logout', { headers: bearer(other.accessToken) });
-      const ended = await server.request('GET', '/api/user/profile', { headers: bearer(other.accessToken) });
+      const ended = await server.request('GET', PROFILE, { headers: bearer(other.accessToken) });
       expect([ended.status, ended.body.code]).toEqual([401, 'session_not_found']);
       const ghost = await signTestToken(server, { role: 'authenticated', session_id: 'nope' }, { subject: 'ghost' });
-      expect((await server.request('GET', '/api/user/profile', { headers: bearer(ghost) })).status).toBe(401);
+      expect((await server.request('GET', PROFILE, { headers: bearer(ghost) })).status).toBe(401);
     });
   });
 
   describe('PATCH /api/user/profile: refusals change nothing', () => {
+    const { credentialRefusals, asHolder: refusal, malformedJson } = userRouteScenarios('PATCH', PROFILE, () => alice);
     const refusals: ApiScenario[] = [
-      { name: 'no credentials', method: 'PATCH', url: '/api/user/profile', json: { username: 'x_x_x' }, status: 401 },
-      {
-        name: 'an API key',
-        method: 'PATCH',
-        url: '/api/user/profile',
-        headers: () => bearer(aliceKey),
-        json: { username: 'x_x_x' },
-        status: 403,
-        expected: { code: 'api_key_not_allowed' },
-      },
-      {
-        name: 'a cookie without the CSRF token',
-        method: 'PATCH',
-        url: '/api/user/profile',
-        headers: () => ({ cookie: aliceCookie.cookie }),
-        json: { username: 'x_x_x' },
-        status: 403,
-        expected: { code: 'csrf_invalid' },
-      },
-      {
-        name: 'a short username',
-        method: 'PATCH',
-        url: '/api/user/profile',
-        headers: asAlice,
-        json: { username: 'ab' },
-        status: 400,
-        expected: fieldError('username', 'Username must be at least 3 characters'),
-      },
-      {
-        name: 'a username with spaces',
-        method: 'PATCH',
-        url: '/api/user/profile',
-        headers: asAlice,
-        json: { username: 'a b c' },
-        status: 400,
-        expected: fieldError('username', 'Username can only contain letters, numbers, underscores and hyphens'),
-      },
-      {
-        name: 'a long username',
-        method: 'PATCH',
-        url: '/api/user/profile',
-        headers: asAlice,
-        json: { username: 'a'.repeat(51) },
-        status: 400,
-        expected: fieldError('username', 'Username cannot exceed 50 characters'),
-      },
-      {
-        name: 'an invalid email',
-        method: 'PATCH',
-        url: '/api/user/profile',
-        headers: asAlice,
-        json: { email: 'not-an-email' },
-        status: 400,
-        expected: fieldError('email', 'Please enter a valid email address'),
-      },
-      {
-        name: 'an email that is not text',
-        method: 'PATCH',
-        url: '/api/user/profile',
-        headers: asAlice,
-        json: { email: 42 },
-        status: 400,
-        expected: fieldError('email', 'Please enter a valid email address'),
-      },
-      {
-        name: 'a marketing switch that is not a boolean',
-        method: 'PATCH',
-        url: '/api/user/profile',
-        headers: asAlice,
-        json: { marketingEmails: 'yes' },
-        status: 400,
-        expected: fieldError('marketingEmails', 'Marketing emails must be true or false'),
-      },
-      {
-        name: "another account's username",
-        method: 'PATCH',
-        url: '/api/user/profile',
-        headers: asAlice,
-        json: { username: 'bob', marketingEmails: true },
-        status: 409,
-        expected: fieldError('username', 'This username is already taken', 'username_exists'),
-      },
-      {
-        name: "another account's username in other case",
-        method: 'PATCH',
-        url: '/api/user/profile',
-        headers: asAlice,
-        json: { username: 'BOB' },
-        status: 409,
-        expected: fieldError('username', 'This username is already taken', 'username_exists'),
-      },
-      {
-        name: "another account's email",
-        method: 'PATCH',
-        url: '/api/user/profile',
-        headers: asAlice,
-        json: { email: users.bob.email, marketingEmails: true },
-        status: 409,
-        expected: fieldError('email', 'An account with this email already exists', 'email_exists'),
-      },
-      {
-        name: "another account's email in other case, with spaces",
-        method: 'PATCH',
-        url: '/api/user/profile',
-        headers: asAlice,
-        json: { email: `  ${users.bob.email.toUpperCase()} ` },
-        status: 409,
-        expected: { code: 'email_exists' },
-      },
-      {
-        name: 'malformed JSON',
-        method: 'PATCH',
-        url: '/api/user/profile',
-        headers: () => ({ ...asAlice(), 'content-type': 'application/json' }),
-        body: '{"username":',
-        status: 400,
-        expected: { code: 'bad_json' },
-      },
-      {
-        name: 'a body that is not an object',
-        method: 'PATCH',
-        url: '/api/user/profile',
-        headers: asAlice,
-        json: ['alice2'],
-        status: 400,
-        expected: { code: 'validation_failed' },
-      },
+      ...credentialRefusals({ username: 'x_x_x' }),
+      refusal(
+        'a short username',
+        { username: 'ab' },
+        400,
+        fieldError('username', 'Username must be at least 3 characters'),
+      ),
+      refusal(
+        'a username with spaces',
+        { username: 'a b c' },
+        400,
+        fieldError('username', 'Username can only contain letters, numbers, underscores and hyphens'),
+      ),
+      refusal(
+        'a long username',
+        { username: 'a'.repeat(51) },
+        400,
+        fieldError('username', 'Username cannot exceed 50 characters'),
+      ),
+      refusal(
+        'an invalid email',
+        { email: 'not-an-email' },
+        400,
+        fieldError('email', 'Please enter a valid email address'),
+      ),
+      refusal(
+        'an email that is not text',
+        { email: 42 },
+        400,
+        fieldError('email', 'Please enter a valid email address'),
+      ),
+      refusal(
+        'a marketing switch that is not a boolean',
+        { marketingEmails: 'yes' },
+        400,
+        fieldError('marketingEmails', 'Marketing emails must be true or false'),
+      ),
+      refusal(
+        "another account's username",
+        { username: 'bob', marketingEmails: true },
+        409,
+        fieldError('username', 'This username is already taken', 'username_exists'),
+      ),
+      refusal(
+        "another account's username in other case",
+        { username: 'BOB' },
+        409,
+        fieldError('username', 'This username is already taken', 'username_exists'),
+      ),
+      refusal(
+        "another account's email",
+        { email: users.bob.email, marketingEmails: true },
+        409,
+        fieldError('email', 'An account with this email already exists', 'email_exists'),
+      ),
+      refusal(
+        "another account's email in other case, with spaces",
+        { email: `  ${users.bob.email.toUpperCase()} ` },
+        409,
+        { code: 'email_exists' },
+      ),
+      malformedJson('{"username":'),
+      refusal('a body that is not an object', ['alice2'], 400, { code: 'validation_failed' }),
     ];
     it.each(refusals)('$name → $status', async (scenario) => {
       await runScenario(server, scenario);
@@ -299,13 +225,13 @@ describe.each(testDialects)('the profile on %s', (dialect) => {
       // A case change of one's own name is no clash.
       expect((await patch({ username: 'Alice_W' })).body.profile.username).toBe('Alice_W');
       // The old name is free again.
-      const taken = await server.request('PATCH', '/api/user/profile', {
+      const taken = await server.request('PATCH', PROFILE, {
         headers: bearer(carol.accessToken),
         json: { username: 'alice' },
       });
       expect(taken.status).toBe(200);
       expect((await patch({ username: 'alice' })).status).toBe(409);
-      await server.request('PATCH', '/api/user/profile', {
+      await server.request('PATCH', PROFILE, {
         headers: bearer(carol.accessToken),
         json: { username: 'carol' },
       });
@@ -328,7 +254,7 @@ describe.each(testDialects)('the profile on %s', (dialect) => {
     });
 
     it('works from a cookie session with the CSRF token, as the console sends it', async () => {
-      const res = await patch({ marketingEmails: true }, aliceCookie.headers);
+      const res = await patch({ marketingEmails: true }, alice.cookie.headers);
       expect([res.status, res.body.profile.marketingEmails]).toEqual([200, true]);
     });
 
@@ -345,10 +271,8 @@ describe.each(testDialects)('the profile on %s', (dialect) => {
         json: { email: 'nameless@example.com', password: users.dave.password },
       });
       const token = res.body.access_token;
-      expect((await server.request('GET', '/api/user/profile', { headers: bearer(token) })).body.username).toBe(
-        'nameless',
-      );
-      const named = await server.request('PATCH', '/api/user/profile', {
+      expect((await server.request('GET', PROFILE, { headers: bearer(token) })).body.username).toBe('nameless');
+      const named = await server.request('PATCH', PROFILE, {
         headers: bearer(token),
         json: { username: 'nameless' },
       });
