@@ -107,10 +107,19 @@ export const logPageEntrySchema = z.object({
 /** LogPageEntry is one logs-page row. */
 export type LogPageEntry = z.infer<typeof logPageEntrySchema>;
 
+/**
+ * logsPaginationSchema is the logs page's pagination. A search over a large log counts its matches only up to a
+ * limit (10,000): when it has more, `totalItemsCapped` is true, `totalItems` is that limit ("more than"), and
+ * `totalPages` counts the pages known to exist so far. The field is absent when the count is exact.
+ */
+export const logsPaginationSchema = paginationSchema.extend({ totalItemsCapped: z.literal(true).optional() });
+/** LogsPagination is the logs page's pagination. */
+export type LogsPagination = z.infer<typeof logsPaginationSchema>;
+
 /** logsPageSchema is the logs page's answer (spec §3 "Logs page response"). */
 export const logsPageSchema = z.object({
   data: z.array(logPageEntrySchema),
-  pagination: paginationSchema,
+  pagination: logsPaginationSchema,
 });
 /** LogsPage is one page of the System Logs page. */
 export type LogsPage = z.infer<typeof logsPageSchema>;

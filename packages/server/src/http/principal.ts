@@ -41,12 +41,17 @@ export interface PrincipalOptions {
 }
 
 const ANONYMOUS: Principal = { kind: 'anonymous' };
+const SERVICE: Principal = { kind: 'service' };
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** bearerOf returns the token of an `Authorization: Bearer …` header (scheme case-insensitive). */
 export function bearerOf(request: FastifyRequest): string | null {
   const header = request.headers.authorization;
   if (!header) return null;
+  // The usual form, `Bearer <token>` with nothing around it, without a regular expression.
+  if (header.startsWith('Bearer ') && header.charCodeAt(7) > 32 && header.charCodeAt(header.length - 1) > 32) {
+    return header.slice(7);
+  }
   const match = /^bearer\s+(.+)$/i.exec(header.trim());
   return match?.[1]?.trim() || null;
 }
@@ -57,9 +62,40 @@ type MaybePromise<T> = T | Promise<T>;
 
 const isPromise = <T>(value: MaybePromise<T>): value is Promise<T> => value instanceof Promise;
 
-// Synchronous when the answer is known at once (an API key in the lookup's cache, the instance's own keys),
-// so that the record APIs' hot path does not wait a microtask for nothing.
-function principalFromBearer(token: string, options: PrincipalOptions): MaybePromise<Principal> {
+// Verified JWTs are remembered as principals, by their full text, until their own expiry, so that a signed-in
+// user's request is decided without waiting (the token service's own cache answers through a promise). Access
+// tokens are stateless until exp, so nothing is lost; a refused token is not remembered. At most
+// TOKEN_CACHE_SIZE tokens, the oldest dropped first.
+const TOKEN_CACHE_SIZE = 10_000;
+
+interface TokenCache {
+  get(token: string): Principal | null;
+  remember(token: string, principal: Principal, expiresAtMs: number): void;
+}
+
+function createTokenCache(): TokenCache {
+  const entries = new Map<string, { principal: Principal; expiresAtMs: number }>();
+  return {
+    get(token) {
+      const entry = entries.get(token);
+      if (!entry) return null;
+      if (entry.expiresAtMs > Date.now()) return entry.principal;
+      entries.delete(token);
+      return null;
+    },
+    remember(token, principal, expiresAtMs) {
+      if (entries.size >= TOKEN_CACHE_SIZE) {
+        const oldest = entries.keys().next().value;
+        if (oldest !== undefined) entries.delete(oldest);
+      }
+      entries.set(token, { principal, expiresAtMs });
+    },
+  };
+}
+
+// Synchronous when the answer is known at once (an API key in the lookup's cache, the instance's own keys, a
+// token verified before), so that the record APIs' hot path does not wait a microtask for nothing.
+function principalFromBearer(token: string, options: PrincipalOptions, verified: TokenCache): MaybePromise<Principal> {
   const { tokens, findApiKey } = options;
   if (findApiKey && token.startsWith(API_KEY_PREFIX)) {
     const key = findApiKey(token);
@@ -68,20 +104,26 @@ function principalFromBearer(token: string, options: PrincipalOptions): MaybePro
     return isPromise(key) ? key.then(principal) : principal(key);
   }
   const keyRole = tokens.roleOfKey(token);
-  if (keyRole) return keyRole === 'anon' ? { kind: 'anonymous' } : { kind: 'service' };
-  return userFromToken(token, tokens);
+  if (keyRole) return keyRole === 'anon' ? ANONYMOUS : SERVICE;
+  return verified.get(token) ?? userFromToken(token, tokens, verified);
 }
 
-async function userFromToken(token: string, tokens: TokenService): Promise<Principal> {
+async function userFromToken(token: string, tokens: TokenService, verified: TokenCache): Promise<Principal> {
+  let result: Awaited<ReturnType<TokenService['verify']>>;
   try {
-    const verified = await tokens.verify(token);
-    if (verified.role === 'anon') return { kind: 'anonymous' };
-    if (verified.role === 'service_role') return { kind: 'service' };
-    return { kind: 'user', accountId: verified.sub ?? '', sessionId: verified.sessionId, via: 'bearer' };
+    result = await tokens.verify(token);
   } catch (error) {
     if (error instanceof TokenError) return { kind: 'invalid', reason: error.reason, message: error.message };
     throw error;
   }
+  const principal: Principal =
+    result.role === 'anon'
+      ? ANONYMOUS
+      : result.role === 'service_role'
+        ? SERVICE
+        : { kind: 'user', accountId: result.sub ?? '', sessionId: result.sessionId, via: 'bearer' };
+  if (typeof result.claims.exp === 'number') verified.remember(token, principal, result.claims.exp * 1000);
+  return principal;
 }
 
 /** cookiesOf returns a request's cookies, parsed on first use (the cookie plugin does not parse every request). */
@@ -106,6 +148,7 @@ export function installPrincipal(app: FastifyInstance, options: PrincipalOptions
       this.resolvedPrincipal = value;
     },
   });
+  const verified = createTokenCache();
   // A callback hook: most requests are answered without waiting (see principalFromBearer).
   app.addHook('onRequest', (request, _reply, done) => {
     const url = request.url;
@@ -118,7 +161,7 @@ export function installPrincipal(app: FastifyInstance, options: PrincipalOptions
     }
     let principal: MaybePromise<Principal>;
     try {
-      principal = principalFromBearer(bearer, options);
+      principal = principalFromBearer(bearer, options, verified);
     } catch (error) {
       done(error instanceof Error ? error : new Error(String(error)));
       return;

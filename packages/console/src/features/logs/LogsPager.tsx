@@ -1,24 +1,28 @@
-import type { Pagination } from '@basalt/shared';
+import type { LogsPagination } from '@basalt/shared';
 import { ChevronLeft, ChevronRight } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { pagerItems } from './log-pages';
 
-/** LogsPager moves through the pages of /logs: Previous, the pages pagerItems picks, Next. */
+/**
+ * LogsPager moves through the pages of /logs: Previous, the pages pagerItems picks, Next. A count that stopped at
+ * its limit (`totalItemsCapped`) reads "More than 10,000 entries" and offers no last page.
+ */
 export function LogsPager({
   pagination,
   onPageChange,
 }: {
-  pagination: Pagination;
+  pagination: LogsPagination;
   onPageChange: (page: number) => void;
 }) {
-  const { currentPage, totalPages, totalItems, hasNext, hasPrevious } = pagination;
+  const { currentPage, totalPages, totalItems, hasNext, hasPrevious, totalItemsCapped } = pagination;
+  const count = totalItems.toLocaleString('en-US');
   return (
     <nav
       aria-label="Pages"
       className="flex flex-col items-center gap-3 border-t px-4 py-3 text-sm sm:flex-row sm:justify-between sm:px-6"
     >
       <p className="text-muted-foreground" aria-live="polite">
-        {totalItems.toLocaleString('en-US')} {totalItems === 1 ? 'entry' : 'entries'}
+        {totalItemsCapped ? `More than ${count} entries` : `${count} ${totalItems === 1 ? 'entry' : 'entries'}`}
       </p>
       <div className="flex items-center gap-1">
         <Button
@@ -30,7 +34,7 @@ export function LogsPager({
         >
           <ChevronLeft />
         </Button>
-        {pagerItems(currentPage, totalPages).map((item) =>
+        {pagerItems(currentPage, totalPages, { endKnown: !totalItemsCapped }).map((item) =>
           item.kind === 'gap' ? (
             <span key={`gap-${item.after}`} aria-hidden className="w-6 text-center text-muted-foreground">
               …

@@ -31,6 +31,15 @@ describe('pagerItems', () => {
     expect(render(pagerItems(0, 10), 1)).toBe('[1] 2 … 10');
   });
 
+  it.each([
+    [1, 501, '[1] 2 …'],
+    [3, 501, '1 2 [3] 4 …'],
+    [500, 501, '1 … 499 [500] 501'],
+    [501, 501, '1 … 500 [501]'],
+  ])('page %i of %i known pages (no last page) shows %s', (current, known, expected) => {
+    expect(render(pagerItems(current, known, { endKnown: false }), current)).toBe(expected);
+  });
+
   it('gives every gap a distinct key', () => {
     const gaps = pagerItems(5, 10).filter((item) => item.kind === 'gap');
     expect(gaps).toEqual([

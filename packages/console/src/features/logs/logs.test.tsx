@@ -227,6 +227,21 @@ describe('System Logs page', () => {
     ]);
   });
 
+  it('reads a count that stopped at its limit as "more than", with no last page', async () => {
+    const page = logsPage(3, 501);
+    serveFake({
+      'GET /api/logs': () =>
+        json(200, { ...page, pagination: { ...page.pagination, totalItems: 10_000, totalItemsCapped: true } }),
+    });
+    renderApp('/logs?page=3');
+    await screen.findByText('Entry 41');
+    const pager = screen.getByRole('navigation', { name: 'Pages' });
+    expect(within(pager).getByText('More than 10,000 entries')).toBeInTheDocument();
+    expect(textsByRole(pager, 'button', { name: /^Page / })).toEqual(['1', '2', '3', '4']);
+    expect(within(pager).getAllByText('…')).toHaveLength(1);
+    expect(within(pager).getByRole('button', { name: 'Next page' })).toBeEnabled();
+  });
+
   it('shows skeleton rows while loading, an empty state, and an error with Retry', async () => {
     let answer: FakeRoute = pending;
     serveFake({ 'GET /api/logs': (r) => answer(r) });

@@ -1,5 +1,14 @@
 import type { IntegrityCheck } from '@basalt/shared';
-import type { ColumnDefinitionBuilder, CompiledQuery, Dialect, Kysely, RawBuilder, Transaction } from 'kysely';
+import type {
+  ColumnDefinitionBuilder,
+  CompiledQuery,
+  Dialect,
+  Expression,
+  Kysely,
+  RawBuilder,
+  SqlBool,
+  Transaction,
+} from 'kysely';
 import type { JsonPath } from '../jsonb.js';
 import type { RegexRefusal } from '../regex-pattern.js';
 import type { SystemDatabase } from '../schema.js';
@@ -45,6 +54,8 @@ export interface SqlDialect {
   userTables: UserTableDialect;
   /** health is the engine-specific SQL of the database health check (features/health). */
   health: HealthDialect;
+  /** logSearch is the engine's index for the search of the system log (features/logs). */
+  logSearch: LogSearchDialect;
 }
 
 /** SqlFragment is a piece of SQL with bound values, built with Kysely's `sql` tag. */
@@ -174,4 +185,48 @@ export interface HealthDialect {
   checkIntegrity(db: Kysely<SystemDatabase>, connection: Dialect): Promise<IntegrityCheck[]>;
   /** tableNames lists the tables of Basalt's database (its schema, on PostgreSQL). */
   tableNames(db: Kysely<SystemDatabase>): Promise<string[]>;
+}
+
+/** LoggedIds are the first and last id of entries just inserted into system_logs, one after another. */
+export interface LoggedIds {
+  first: number;
+  last: number;
+}
+
+/**
+ * LogSearchDialect is the index behind the system log's search (features/logs, docs/operations.md "What a query
+ * costs"): a case-insensitive substring of message, source, path or context. SQLite keeps an FTS5 table of
+ * trigrams that the log writer fills in its batch transaction (a trigger empties it); PostgreSQL keeps a
+ * pg_trgm GIN index that its planner uses for the LIKE conditions unaided.
+ */
+export interface LogSearchDialect {
+  /**
+   * createLogSearchIndex builds the index over the entries already stored (migration 0006). On PostgreSQL
+   * without the pg_trgm extension it builds nothing: the search then reads the entries, as before.
+   */
+  createLogSearchIndex(db: Kysely<SystemDatabase>): Promise<void>;
+  /**
+   * indexLogRows adds entries just inserted in the transaction `trx` to the index; `ids` are theirs when the
+   * engine reports them (SQLite), null when it does not (PostgreSQL, whose index follows the table itself).
+   */
+  indexLogRows(trx: Transaction<SystemDatabase>, ids: LoggedIds | null): Promise<void>;
+  /**
+   * logSearchCandidates is a condition on system_logs that keeps the entries the index says may contain `term`
+   * (at least every entry that does: the caller still tests the text), when they are at most `max`. Null when
+   * the index cannot narrow the search that far: a term too short for trigrams, too many candidates, or an
+   * engine whose planner uses its index for the text tests themselves.
+   */
+  logSearchCandidates(db: Kysely<SystemDatabase>, term: string, max: number): Promise<SqlFragment | null>;
+  /**
+   * countLogSearchMatches counts the entries among the index's candidates for `term` that satisfy `where` (a
+   * condition on system_logs, its columns named with the table), up to `limit`: it reads the candidates in the
+   * index's order and stops at the limit, so a common term costs no more than a rare one. Null when the engine
+   * has no such read (PostgreSQL, whose planner chooses its own) or the term no trigram.
+   */
+  countLogSearchMatches(
+    db: Kysely<SystemDatabase>,
+    term: string,
+    where: Expression<SqlBool>,
+    limit: number,
+  ): Promise<number | null>;
 }

@@ -4,6 +4,7 @@ import { quoteIdentifier } from '../identifiers.js';
 import { tooLong } from '../regex-pattern.js';
 import type { SystemDatabase } from '../schema.js';
 import type { DatabaseErrorInfo, HealthDialect, SqlDialect, UserTableDialect } from './dialect.js';
+import { postgresLogSearch } from './postgres-log-search.js';
 
 // COUNT(*) and bigserial ids are int8; they stay far below 2^53, so read them as numbers.
 const INT8_OID = 20;
@@ -57,6 +58,7 @@ export const postgresDialect: SqlDialect = {
   },
   userTables: postgresUserTables(),
   health: postgresHealth(),
+  logSearch: postgresLogSearch,
 };
 
 const INVALID_VALUE_CODES = new Set(['22P02', '22007', '22008', '22003', '22023', '22P05', '2202E', '22021']);

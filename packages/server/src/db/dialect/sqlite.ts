@@ -12,6 +12,7 @@ import type { DatabaseErrorInfo, HealthDialect, SqlDialect, UserTableDialect } f
 import { checkpointInBackground } from './sqlite-checkpoints.js';
 import { groupCommit } from './sqlite-group-commit.js';
 import { runIntegrityPragmas } from './sqlite-integrity.js';
+import { sqliteLogSearch } from './sqlite-log-search.js';
 
 /** SQLITE_FILE_NAME is the database file inside the data directory. */
 export const SQLITE_FILE_NAME = 'basalt.db';
@@ -106,6 +107,7 @@ export const sqliteDialect: SqlDialect = {
   },
   userTables: sqliteUserTables(),
   health: sqliteHealth(),
+  logSearch: sqliteLogSearch,
 };
 
 // PostgreSQL operators SQLite lacks (protocol §3.9), as SQL functions over JSON text. A function returns

@@ -3,14 +3,18 @@ import type { Db } from '../../db/database.js';
 import { sha256 } from '../../lib/crypto/tokens.js';
 import { findApiKeyByHash, touchApiKey } from './keys.store.js';
 
-// Every public-API request carries a key, so finding its owner is on the hot path: one sha256 (the secret is
-// 32 random bytes, so a fast hash is as safe as a slow one) and a per-process cache keyed by that hash.
+// Every public-API request carries a key, so finding its owner is on the hot path: a per-process cache keyed by
+// the secret itself, so that a cached key costs one Map lookup (hashing the secret cost more than the rest of
+// the lookup); the database is read by the secret's sha256 (the secret is 32 random bytes, so a fast hash is
+// as safe as a slow one), and an index from that hash to the cached secret lets a deletion evict it.
 //
 // Limits and trade-offs:
 // - An entry (found or not found) is trusted for CACHE_TTL_MS, then re-read from the database. Deleting a key
 //   evicts it from this process's cache at once; another process sharing PostgreSQL stops accepting it
 //   within CACHE_TTL_MS. That is the price of not reading the database per request; SQLite has one process.
 // - At most MAX_ENTRIES entries; the oldest go first, so a flood of made-up keys costs lookups, not memory.
+//   The secrets of live entries stay in memory for at most CACHE_TTL_MS after their last load, as the
+//   requests that carried them do.
 // - Concurrent requests with the same uncached key share one database read.
 // - `last_used_at` is written at most once per TOUCH_EVERY_MS per key and process, off the request path.
 
@@ -28,6 +32,8 @@ export interface ApiKeyIdentity {
 }
 
 interface Entry {
+  /** The secret's sha256, what the database and evict() know the key by. */
+  hash: string;
   found: Promise<ApiKeyIdentity | null> | ApiKeyIdentity | null;
   expiresAt: number;
   touchedAt: number;
@@ -44,7 +50,16 @@ export interface ApiKeyLookup {
 /** createApiKeyLookup makes a lookup over one database; `now` is injectable for tests. */
 export function createApiKeyLookup(db: Db, options: { now?: () => number } = {}): ApiKeyLookup {
   const now = options.now ?? Date.now;
+  // By secret; `secrets` maps each entry's hash back to its secret, for evict().
   const entries = new Map<string, Entry>();
+  const secrets = new Map<string, string>();
+
+  const forget = (secret: string) => {
+    const entry = entries.get(secret);
+    if (!entry) return;
+    entries.delete(secret);
+    secrets.delete(entry.hash);
+  };
 
   const touch = (identity: ApiKeyIdentity, at: number) => {
     touchApiKey(db.kysely, identity.keyId, new Date(at).toISOString()).catch(() => {
@@ -53,38 +68,41 @@ export function createApiKeyLookup(db: Db, options: { now?: () => number } = {})
   };
 
   // touchedAt carries over from the entry being refreshed, so re-reading a key does not write it again.
-  const load = (hash: string, at: number, touchedAt: number | null): Entry => {
+  const load = (secret: string, at: number, touchedAt: number | null): Entry => {
     const due = touchedAt === null || at - touchedAt >= TOUCH_EVERY_MS;
-    const entry: Entry = { found: null, expiresAt: at + CACHE_TTL_MS, touchedAt: due ? at : touchedAt };
+    const hash = sha256(secret);
+    const entry: Entry = { hash, found: null, expiresAt: at + CACHE_TTL_MS, touchedAt: due ? at : touchedAt };
     entry.found = findApiKeyByHash(db.kysely, hash).then(
       (row) => {
         const identity = row ? { keyId: Number(row.id), accountId: row.account_id } : null;
-        if (entries.get(hash) === entry) entry.found = identity;
+        if (entries.get(secret) === entry) entry.found = identity;
         if (identity && due) touch(identity, at);
         return identity;
       },
       (error: unknown) => {
-        if (entries.get(hash) === entry) entries.delete(hash);
+        if (entries.get(secret) === entry) forget(secret);
         throw error;
       },
     );
     if (entries.size >= MAX_ENTRIES) {
       const oldest = entries.keys().next().value;
-      if (oldest !== undefined) entries.delete(oldest);
+      if (oldest !== undefined) forget(oldest);
     }
-    entries.set(hash, entry);
+    entries.set(secret, entry);
+    secrets.set(hash, secret);
     return entry;
   };
 
   return {
     resolve(secret) {
-      if (!KEY_SHAPE.test(secret)) return null;
-      const hash = sha256(secret);
       const at = now();
-      let entry = entries.get(hash);
+      let entry = entries.get(secret);
       if (!entry || entry.expiresAt <= at) {
-        if (entry) entries.delete(hash);
-        entry = load(hash, at, entry?.touchedAt ?? null);
+        // Only a well-formed secret is looked up (and so cached).
+        if (!KEY_SHAPE.test(secret)) return null;
+        const touchedAt = entry?.touchedAt ?? null;
+        if (entry) forget(secret);
+        entry = load(secret, at, touchedAt);
       }
       const found = entry.found;
       if (found && !(found instanceof Promise) && at - entry.touchedAt >= TOUCH_EVERY_MS) {
@@ -94,7 +112,8 @@ export function createApiKeyLookup(db: Db, options: { now?: () => number } = {})
       return found;
     },
     evict(keyHash) {
-      entries.delete(keyHash);
+      const secret = secrets.get(keyHash);
+      if (secret !== undefined) forget(secret);
     },
   };
 }

@@ -20,8 +20,8 @@ export async function logsRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
     reply.header('Cache-Control', 'no-store');
     const query = (request.query ?? {}) as Record<string, unknown>;
     if (query.page === undefined) {
-      return listRecentLogs(ctx.db.kysely, accountId, parseInput(logsViewerQuerySchema, query));
+      return listRecentLogs(ctx.db, accountId, parseInput(logsViewerQuerySchema, query));
     }
-    return listLogsPage(ctx.db.kysely, accountId, parseInput(logsPageQuerySchema, query));
+    return listLogsPage(ctx.db, accountId, parseInput(logsPageQuerySchema, query));
   });
 }

@@ -1,8 +1,9 @@
 import type { LogEntry, LogLevel, LogPageEntry, LogsPage, LogsPageQuery, LogsViewerQuery } from '@basalt/shared';
 import type { Kysely } from 'kysely';
+import type { Db } from '../../db/database.js';
 import type { SystemDatabase } from '../../db/schema.js';
 import { findAccount } from '../auth/accounts.service.js';
-import { countLogRows, type LogQuery, type LogRow, listLogRows } from './logs.store.js';
+import { countLogMatches, type LogQuery, type LogRow, listLogRows, narrowLogSearch } from './logs.store.js';
 
 /**
  * logQueryFor scopes a query to what the caller may see: an instance administrator sees every entry, any other
@@ -52,35 +53,53 @@ export function toLogPageEntry(row: LogRow): LogPageEntry {
 
 /** listRecentLogs returns the newest entries the caller may see that match the filters (the settings viewer). */
 export async function listRecentLogs(
-  db: Kysely<SystemDatabase>,
+  db: Db,
   accountId: string,
   { limit, ...filters }: LogsViewerQuery,
 ): Promise<LogEntry[]> {
-  const query = await logQueryFor(db, accountId, filters);
-  const rows = await listLogRows(db, query, { limit, offset: 0 });
+  const query = await narrowLogSearch(db, await logQueryFor(db.kysely, accountId, filters));
+  const rows = await listLogRows(db.kysely, query, { limit, offset: 0 });
   return rows.map(toLogEntry);
 }
 
 /**
  * listLogsPage returns one page (1-based) of the entries the caller may see, newest first, with the console's
  * pagination. A page in the older half is read from the oldest end, so the last page costs what the first does.
+ * A search with more matches than its count reaches (logs.store.ts: countLogMatches) says so with
+ * `totalItemsCapped`: there are more than `totalItems`, and `totalPages` are the pages known to exist so far.
  */
 export async function listLogsPage(
-  db: Kysely<SystemDatabase>,
+  db: Db,
   accountId: string,
   { page, limit, ...filters }: LogsPageQuery,
 ): Promise<LogsPage> {
-  const query = await logQueryFor(db, accountId, filters);
-  const totalItems = await countLogRows(db, query);
+  const query = await narrowLogSearch(db, await logQueryFor(db.kysely, accountId, filters));
+  const { count: totalItems, exact } = await countLogMatches(db, query);
   const offset = (page - 1) * limit;
+  if (!exact) {
+    // The end is unknown: the page is read newest first, with one entry more to tell whether another page follows.
+    const rows = await listLogRows(db.kysely, query, { limit: limit + 1, offset });
+    const known = Math.max(totalItems + 1, offset + rows.length);
+    return {
+      data: rows.slice(0, limit).map(toLogPageEntry),
+      pagination: {
+        totalItems,
+        totalPages: Math.ceil(known / limit),
+        currentPage: page,
+        hasNext: rows.length > limit,
+        hasPrevious: page > 1,
+        totalItemsCapped: true,
+      },
+    };
+  }
   let rows: LogRow[] = [];
   if (offset < totalItems && offset > totalItems / 2) {
     const end = Math.min(offset + limit, totalItems);
     rows = (
-      await listLogRows(db, query, { limit: end - offset, offset: totalItems - end, fromOldest: true })
+      await listLogRows(db.kysely, query, { limit: end - offset, offset: totalItems - end, fromOldest: true })
     ).reverse();
   } else if (offset < totalItems) {
-    rows = await listLogRows(db, query, { limit, offset });
+    rows = await listLogRows(db.kysely, query, { limit, offset });
   }
   const totalPages = Math.max(1, Math.ceil(totalItems / limit));
   return {

@@ -20,6 +20,7 @@ import {
   deleteRowsById,
   type RawRow,
   type StoredRow,
+  selectRowById,
   selectRows,
   selectRowsForChange,
   updateRowsById,
@@ -378,10 +379,20 @@ export async function listRecords(
   }
   const where = options.where ? checkCondition(db.dialect, table, options.where) : undefined;
   const order = options.order ? checkOrder(table, options.order) : undefined;
+  // One id selects at most one row, whatever the order: a point read (a get, PostgREST's `id=eq.5`).
+  const id = offset === 0 && limit !== 0 ? pointId(where) : null;
   const rows: RawRow[] = await read(db, table, () =>
-    selectRows(db.readRows, db.dialect, table, { where, order, limit, offset }),
+    id !== null
+      ? selectRowById(db.readRows, db.dialect, table, id)
+      : selectRows(db.readRows, db.dialect, table, { where, order, limit, offset }),
   );
   return rows.map((raw) => toRecordRow(db.dialect.name, table, raw));
+}
+
+/** pointId is the id a checked condition selects on its own (`id = 5`), or null for any other condition. */
+function pointId(where: Condition | undefined): number | null {
+  if (where?.kind !== 'compare' || where.column !== 'id' || where.op !== 'eq' || where.path) return null;
+  return typeof where.value === 'number' ? where.value : null;
 }
 
 /** countRecords counts the records a condition selects (all without one). */

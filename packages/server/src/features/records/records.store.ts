@@ -83,6 +83,24 @@ export async function selectRows(
 
 const ID_ORDER: OrderTerm[] = [{ column: 'id', direction: 'asc' }];
 
+/**
+ * selectRowById reads the row with one id: a point read, the record APIs' most frequent statement, written
+ * without the condition builder, an order or paging (the id is unique).
+ */
+export function selectRowById(
+  db: RowSource,
+  dialect: SqlDialect,
+  shape: UserTableShape,
+  id: number,
+): Promise<RawRow[]> {
+  return rowsOf(
+    db,
+    statement(dialect)
+      .raw(`SELECT * FROM ${quotedTable(shape.id)} WHERE "id" = `)
+      .value(id),
+  );
+}
+
 /** countRows counts the rows matching a condition. */
 export async function countRows(
   db: RowSource,

@@ -1,0 +1,188 @@
+// What bench/run.mjs and bench/profile.mjs share: starting the servers, seeding Basalt with the benchmark's
+// table (10,000 rows of `items`) and its keys, the scenarios, and one autocannon load.
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+/** root is the repository's root. */
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/** ROWS is how many rows the benchmark's table holds before any create. */
+export const ROWS = 10_000;
+
+/** startProcess runs a server and resolves with its port once it prints its listening line. */
+export function startProcess(args, env, pattern, nodeOptions = []) {
+  const child = spawn(process.execPath, [...nodeOptions, ...args], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    const onData = (chunk) => {
+      seen += chunk;
+      const match = pattern.exec(seen);
+      if (match) {
+        child.stdout.off('data', onData);
+        child.stdout.resume(); // keep draining the log so the server never blocks on stdout
+        resolve({ child, port: Number(match[1]) });
+      }
+    };
+    child.stdout.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`${args[0]} exited with ${code} before listening:\n${seen}`)));
+  });
+}
+
+/** startBasalt builds the server and starts it on SQLite in dataDir, with the benchmark's limits. */
+export async function startBasalt(dataDir, nodeOptions = []) {
+  const { buildServer } = await import('../scripts/build.mjs');
+  await buildServer();
+  return startProcess(
+    ['packages/server/dist/main.js', 'serve', '--port', '0'],
+    {
+      BASALT_DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      LOG_LEVEL: 'info',
+      AUTH_RATE_LIMIT: '1000',
+      API_RATE_LIMIT: '100000000',
+    },
+    /Server listening at http:\/\/127\.0\.0\.1:(\d+)/,
+    nodeOptions,
+  );
+}
+
+async function http(base, method, url, { headers = {}, json } = {}) {
+  const res = await fetch(base + url, {
+    method,
+    headers: { ...(json !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+    body: json !== undefined ? JSON.stringify(json) : undefined,
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${url} → ${res.status}: ${text}`);
+  return text ? JSON.parse(text) : null;
+}
+
+/**
+ * seedBasalt registers an account, creates the items table with ROWS rows and an API key; it returns the
+ * headers of each API: `rest` (apikey + the user's token) and `apiKey` (the API key as bearer).
+ */
+export async function seedBasalt(base) {
+  const { anonKey } = await http(base, 'GET', '/api/config');
+  const { session } = await http(base, 'POST', '/api/auth/register', {
+    json: { username: 'bench', email: 'bench@example.com', password: 'Bench!pass1' },
+  });
+  const auth = { authorization: `Bearer ${session.access_token}` };
+  await http(base, 'POST', '/api/tables', {
+    headers: auth,
+    json: {
+      name: 'items',
+      description: 'benchmark rows',
+      schema: { name: { type: 'text', required: true }, qty: { type: 'number' }, done: { type: 'boolean' } },
+    },
+  });
+  const rest = { ...auth, apikey: anonKey };
+  for (let start = 1; start <= ROWS; start += 1000) {
+    const rows = Array.from({ length: 1000 }, (_, i) => ({
+      name: `item ${start + i}`,
+      qty: (start + i) % 1000,
+      done: (start + i) % 2 === 1,
+    }));
+    await http(base, 'POST', '/rest/v1/items', { headers: rest, json: rows });
+  }
+  const { key } = await http(base, 'POST', '/api/keys', { headers: auth, json: { name: 'bench' } });
+  return { rest, apiKey: { authorization: `Bearer ${key}` } };
+}
+
+const randomId = () => 1 + Math.floor(Math.random() * ROWS);
+const newRow = () =>
+  JSON.stringify({ name: `new ${Math.random()}`, qty: Math.floor(Math.random() * 1000), done: false });
+
+/** baselineScenarios are the three operations on the bare baseline server. */
+export function baselineScenarios(baseline) {
+  return [
+    { op: 'list', target: 'baseline', url: `${baseline}/items?qty_gt=500&limit=20`, method: 'GET' },
+    { op: 'get', target: 'baseline', url: baseline, method: 'GET', path: () => `/items/${randomId()}` },
+    {
+      op: 'create',
+      target: 'baseline',
+      url: `${baseline}/items`,
+      method: 'POST',
+      body: newRow,
+      headers: { 'content-type': 'application/json' },
+    },
+  ];
+}
+
+/** basaltScenarios are the same operations through /api/table (API key) and /rest/v1 (apikey + token). */
+export function basaltScenarios({ url, rest, apiKey }) {
+  const json = { 'content-type': 'application/json' };
+  return [
+    {
+      op: 'list',
+      target: 'api/table',
+      url: `${url}/api/table/items?qty=gt.500&orderBy=id&order=desc&limit=20`,
+      method: 'GET',
+      headers: apiKey,
+    },
+    {
+      op: 'get',
+      target: 'api/table',
+      url,
+      method: 'GET',
+      path: () => `/api/table/items/${randomId()}`,
+      headers: apiKey,
+    },
+    {
+      op: 'create',
+      target: 'api/table',
+      url: `${url}/api/table/items`,
+      method: 'POST',
+      body: newRow,
+      headers: { ...apiKey, ...json },
+    },
+    {
+      op: 'list',
+      target: 'rest/v1',
+      url: `${url}/rest/v1/items?select=*&qty=gt.500&order=id.desc&limit=20`,
+      method: 'GET',
+      headers: { ...rest, prefer: 'count=exact' },
+    },
+    {
+      op: 'get',
+      target: 'rest/v1',
+      url,
+      method: 'GET',
+      path: () => `/rest/v1/items?select=*&id=eq.${randomId()}`,
+      headers: { ...rest, accept: 'application/vnd.pgrst.object+json' },
+    },
+    {
+      op: 'create',
+      target: 'rest/v1',
+      url: `${url}/rest/v1/items`,
+      method: 'POST',
+      body: newRow,
+      headers: { ...rest, ...json, prefer: 'return=representation' },
+    },
+  ];
+}
+
+/** load runs one scenario for `duration` seconds over `connections` connections and returns autocannon's result. */
+export function load(scenario, { duration, connections }) {
+  return autocannon({
+    url: scenario.url,
+    connections,
+    duration,
+    method: scenario.method,
+    headers: scenario.headers,
+    requests: [
+      {
+        method: scenario.method,
+        setupRequest: (req) => ({
+          ...req,
+          ...(scenario.path ? { path: scenario.path() } : {}),
+          ...(scenario.body ? { body: scenario.body() } : {}),
+        }),
+      },
+    ],
+  });
+}
