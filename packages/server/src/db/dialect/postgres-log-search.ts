@@ -13,9 +13,6 @@ import type { LogSearchDialect } from './dialect.js';
 // is out of reach (installed in a schema off the search_path), the migration builds no index and the search reads
 // the entries as before; docs/operations.md says how to add the index later.
 
-/** LOG_SEARCH_INDEX is the GIN index behind the system log's search on PostgreSQL. */
-export const LOG_SEARCH_INDEX = 'system_logs_search_idx';
-
 // The errors that mean "no pg_trgm here": undefined_file (no control file), insufficient_privilege,
 // undefined_object (no gin_trgm_ops), feature_not_supported.
 const UNAVAILABLE = new Set(['58P01', '42501', '42704', '0A000']);

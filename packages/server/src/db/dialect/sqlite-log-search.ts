@@ -7,19 +7,19 @@ import type { LogSearchDialect } from './dialect.js';
 // lower case, so a term of three characters or more finds the entries that hold all its trigrams: every entry
 // that contains the term, and a few that hold its trigrams apart (or in other columns, or differ in the case of
 // a non-ASCII letter, which SQLite's lower() and LIKE leave alone). It is a filter of candidates: the store
-// still tests the text with today's LIKE conditions on them, so the results are the scan's, exactly.
+// still tests their text with its LIKE conditions (features/logs/logs.store.ts), so the results are the scan's.
 //
-// Chosen for the writer's cost, measured with 1,000,000 generated entries (docs/operations.md):
+// Its form was chosen for the writer's cost, measured while choosing it with 1,000,000 generated entries (the
+// cost of the chosen form is in docs/operations.md, from bench/logs.mjs):
 // - content='' (contentless): the text is in system_logs already; the index stores only trigrams and rowids.
 // - detail=none: no positions, so no phrase queries, which the LIKE test makes unnecessary; the index is half
-//   the size of detail=full and costs the writer about half as much, deletes included.
+//   the size of detail=full's and costs the writer less than half as much once it holds a million entries.
 // - columnsize=0: no per-row sizes (they serve ranking, which the log does not do).
 // - Filled by the writer with one INSERT … SELECT per batch (indexLogRows), not by an INSERT trigger: FTS5
 //   writes its pending trigrams out at every statement of a transaction, and a batch is several INSERTs.
-// - Emptied by triggers: a contentless table forgets a row only when told its old values, which a trigger has.
-
-/** LOG_SEARCH_TABLE is the FTS5 table behind the system log's search on SQLite. */
-export const LOG_SEARCH_TABLE = 'system_logs_search';
+// - Emptied by triggers: a contentless table forgets a row only when told its old values, which a trigger has
+//   ('delete' costs about what the insert did; contentless_delete=1, which needs only the rowid, was several
+//   times dearer).
 
 const INDEXED = 'message, source, path, context';
 const forget = (row: string) =>

@@ -13,6 +13,7 @@ import {
   users,
 } from '../auth/auth.fixtures.js';
 import { CACHE_TTL_MS, createApiKeyLookup } from './keys.lookup.js';
+import { deleteApiKeyOf } from './keys.store.js';
 
 const KEY_SHAPE = /^bsk_[A-Za-z0-9_-]{43}$/;
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
@@ -286,6 +287,19 @@ describe.each(testDialects)('API keys on %s', (dialect) => {
     clock.ms += CACHE_TTL_MS;
     // …and refused once the entry is re-read.
     expect(await other.resolve(body.key)).toBeNull();
+  });
+
+  it('forgets a cached key when its hash is evicted, and reads it again', async () => {
+    const { body } = await create('evicted');
+    const lookup = createApiKeyLookup(server.app.basalt.db);
+    expect(await lookup.resolve(body.key)).toEqual({ keyId: body.id, accountId: alice.id });
+    // Cached: answered without a database read.
+    expect(lookup.resolve(body.key)).toEqual({ keyId: body.id, accountId: alice.id });
+    await deleteApiKeyOf(server.app.basalt.db.kysely, alice.id, body.id);
+    lookup.evict(sha256(body.key));
+    const reread = lookup.resolve(body.key);
+    expect(reread).toBeInstanceOf(Promise);
+    expect(await reread).toBeNull();
   });
 
   it('refuses malformed and unknown keys without trusting them', async () => {

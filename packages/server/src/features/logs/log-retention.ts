@@ -13,7 +13,7 @@ export const LOG_RETENTION_SCHEDULE = { firstAfterMs: 60_000, everyMs: 3_600_000
 /**
  * LOG_RETENTION_CHUNK is how many entries one statement deletes; the job yields between statements, so that none
  * holds the database (on SQLite, the whole process) for long. On SQLite each deleted entry also leaves the search
- * index (its trigrams are read again), which makes a delete about five times dearer: 1,000 take some tens of
+ * index (its trigrams are read again), which makes a delete about seven times dearer: 1,000 take some 30
  * milliseconds (bench/logs.mjs measures them).
  */
 export const LOG_RETENTION_CHUNK = 1000;

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type TestServer, testDialects } from '../../testing/test-server.js';
 import { signTestToken, tamper } from '../auth/auth.fixtures.js';
 import { pgrst, type RestScenario, type RestUser, runRestScenario, startSeededRestServer } from './rest.fixtures.js';
@@ -182,6 +182,26 @@ describe.each(testDialects)('/rest/v1 gateway, roles and resources on %s', (dial
       },
     );
     expect({ status: res.status, body: res.body }).toEqual({ status: 200, body: [{ id: 1 }] });
+  });
+
+  it('refuses a token it accepted before once the token expires', async () => {
+    const token = await signTestToken(
+      server,
+      { role: 'authenticated', aud: 'authenticated' },
+      { expiresIn: 60, subject: alice.accountId },
+    );
+    const url = `/rest/v1/${T}?select=id&limit=1`;
+    const headers = bearer(token)();
+    expect((await server.request('GET', url, { headers })).status).toBe(200);
+    // The verification is remembered until the token's exp, and not a moment longer.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.now() + 61_000);
+      const res = await server.request('GET', url, { headers });
+      expect({ status: res.status, code: res.body?.code }).toEqual({ status: 401, code: 'PGRST303' });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('answers the CORS preflight without credentials', async () => {
