@@ -69,8 +69,6 @@ function checkpointWorker(): Worker | null {
     workerBroken = true;
     return null;
   }
-  // The worker never keeps the process alive.
-  worker.unref();
   worker.on('message', (message: { failed?: string }) => {
     if (message.failed) fallBack(message.failed);
   });
@@ -81,6 +79,8 @@ function checkpointWorker(): Worker | null {
   };
   worker.on('error', broken);
   worker.on('exit', broken);
+  // The worker never keeps the process alive; unref last, since adding a 'message' listener refs it again.
+  worker.unref();
   return worker;
 }
 
