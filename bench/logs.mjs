@@ -28,7 +28,8 @@ const { migrateToLatest, openDatabase } = await import(src('db/database.ts'));
 const { createLogWriter } = await import(src('features/logs/log-writer.ts'));
 const { countLogRows, deleteOldLogs, findLogPosition, listLogRows } = await import(src('features/logs/logs.store.ts'));
 const { LOG_RETENTION_CHUNK } = await import(src('features/logs/log-retention.ts'));
-const { listLogsPage, listRecentLogs, logQueryFor } = await import(src('features/logs/logs.service.ts'));
+const { listLogsPage, listRecentLogs, logQueryFor, readLogPage } = await import(src('features/logs/logs.service.ts'));
+const { requestEntry } = await import(src('features/logs/log-events.ts'));
 
 // Entries like the server's (features/logs/log-events.ts): requests of 10 accounts with a request id, sign-ins
 // and refused sign-ins, and a retention job now and then; deterministic, so two runs search the same log.
@@ -86,15 +87,7 @@ function entry(i) {
   const status = r % 100 === 0 ? 500 : r % 10 === 0 ? 404 : 200;
   const method = METHODS[r % METHODS.length];
   const path = PATHS[(r >>> 3) % PATHS.length](r >>> 5);
-  return {
-    at,
-    level: status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info',
-    source: 'api',
-    message: `${method} ${path} ${status}`,
-    path,
-    accountId,
-    context: { method, status, durationMs: (r % 300) / 10, requestId: requestId(i) },
-  };
+  return requestEntry({ at, method, path, status, accountId, durationMs: (r % 300) / 10, requestId: requestId(i) });
 }
 
 const ms = (started) => performance.now() - started;
@@ -182,16 +175,7 @@ try {
   async function scanPage(db, accountId, { page, limit, ...filters }) {
     const query = await logQueryFor(db.kysely, accountId, filters);
     const totalItems = await countLogRows(db.kysely, query);
-    const offset = (page - 1) * limit;
-    let rows = [];
-    if (offset < totalItems && offset > totalItems / 2) {
-      const end = Math.min(offset + limit, totalItems);
-      rows = (
-        await listLogRows(db.kysely, query, { limit: end - offset, offset: totalItems - end, fromOldest: true })
-      ).reverse();
-    } else if (offset < totalItems) {
-      rows = await listLogRows(db.kysely, query, { limit, offset });
-    }
+    const rows = await readLogPage(db, query, { totalItems, offset: (page - 1) * limit, limit });
     return { data: rows.map((r) => ({ id: Number(r.id) })), pagination: { totalItems } };
   }
   async function scanViewer(db, accountId, { limit, ...filters }) {

@@ -26,7 +26,9 @@ async function openSettings(page: Page, tab: string) {
 describe.skipIf(skip)('Settings and System Logs in Chromium', () => {
   let session: ConsoleSession;
   beforeAll(async () => {
-    session = await startConsoleSession();
+    // One entry per request, as soon as it is stored: these tests read the screen, not the request summaries
+    // (logs.request-summaries.test.ts), whose entries come up to a window later.
+    session = await startConsoleSession('sqlite', { logRequests: 'all' });
     // grace holds the username ada will try to take; she signs up through the auth API.
     const signup = await session.server.request('POST', '/auth/v1/signup', {
       headers: { apikey: session.server.anonKey },

@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Config } from '../../packages/server/src/config.js';
 import type { DialectName } from '../../packages/server/src/db/dialect/dialect.js';
 import { startTestServer, type TestServer } from '../../packages/server/src/testing/test-server.js';
 import { launchChromium } from './chromium.js';
@@ -26,12 +27,18 @@ export interface ConsoleSession {
   close(): Promise<void>;
 }
 
-/** startConsoleSession starts a server on a fresh database (SQLite unless asked) with the console, and Chromium. */
-export async function startConsoleSession(dialect: DialectName = 'sqlite'): Promise<ConsoleSession> {
+/**
+ * startConsoleSession starts a server on a fresh database (SQLite unless asked) with the console, and Chromium;
+ * overrides change the server's configuration.
+ */
+export async function startConsoleSession(
+  dialect: DialectName = 'sqlite',
+  overrides: Partial<Config> = {},
+): Promise<ConsoleSession> {
   // The server serves a copy: another run's build replaces dist/ (new hashed chunks) while this one is running.
   const consoleDir = await fs.mkdtemp(path.join(os.tmpdir(), 'basalt-console-'));
   await fs.cp(CONSOLE_DIR, consoleDir, { recursive: true });
-  const server = await startTestServer(dialect, { consoleDir });
+  const server = await startTestServer(dialect, { ...overrides, consoleDir });
   const browser = await launchChromium();
   return {
     server,

@@ -44,11 +44,18 @@ describe.each(testDialects)('server core on %s', (dialect) => {
     expect(res.body).toMatchObject(shape);
   });
 
-  it('sets security headers and a request id', async () => {
+  it('sets nosniff and a request id on API answers, and the document headers on pages', async () => {
     const res = await server.request('GET', '/api/health');
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(res.headers.get('x-frame-options')).toBe('DENY');
     expect(res.headers.get('x-request-id')).toMatch(/[\w-]+/);
+    expect(res.headers.get('x-frame-options')).toBeNull();
+    expect(res.headers.get('content-security-policy')).toBeNull();
+    const page = await server.request('GET', '/settings');
+    expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(page.headers.get('x-frame-options')).toBe('DENY');
+    expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(page.headers.get('x-request-id')).toMatch(/[\w-]+/);
   });
 
   it('answers CORS preflights with the headers supabase-js needs', async () => {

@@ -124,21 +124,31 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   const ctx: AppContext = { config, db, tokens, log: app.log, logs };
   app.decorate('basalt', ctx);
 
-  // One line per request, without the query string (it may carry an apikey) and without bodies.
+  const requestLog = { everyRequest: config.logRequests === 'all' };
+  // One stdout line per request, without the query string (it may carry an apikey) and without bodies: at info
+  // for a refused request (400 and above), at debug for the others. Writing a line for each successful request
+  // cost a third of a get-by-id's time; LOG_LEVEL=debug turns that access log on, and the system log has them
+  // (summarised, features/logs/request-summaries.ts).
+  const linesForSuccess =
+    (pino.levels.values[config.logLevel] ?? Number.POSITIVE_INFINITY) <= (pino.levels.values.debug ?? 20);
   app.addHook('onResponse', (request, reply, done) => {
-    const principal = request.principal;
-    request.log.info(
-      {
-        method: request.method,
-        path: pathOf(request.url),
-        status: reply.statusCode,
-        durationMs: Math.round(reply.elapsedTime * 10) / 10,
-        accountId: principal.kind === 'user' || principal.kind === 'apiKey' ? principal.accountId : undefined,
-        keyId: principal.kind === 'apiKey' ? principal.keyId : undefined,
-      },
-      'request',
-    );
-    recordRequest(logs, request, reply);
+    const status = reply.statusCode;
+    const level = status >= 400 ? 'info' : 'debug';
+    if (level === 'info' || linesForSuccess) {
+      const principal = request.principal;
+      request.log[level](
+        {
+          method: request.method,
+          path: pathOf(request.url),
+          status,
+          durationMs: Math.round(reply.elapsedTime * 10) / 10,
+          accountId: principal.kind === 'user' || principal.kind === 'apiKey' ? principal.accountId : undefined,
+          keyId: principal.kind === 'apiKey' ? principal.keyId : undefined,
+        },
+        'request',
+      );
+    }
+    recordRequest(logs, request, reply, requestLog);
     done();
   });
 

@@ -27,6 +27,8 @@ export interface Config {
   logRetentionDays: number;
   /** The most system log entries kept; the oldest beyond it are deleted. */
   logRetentionMaxRows: number;
+  /** How successful requests reach the system log: one entry each ('all') or per-route summaries ('summary'). */
+  logRequests: 'all' | 'summary';
 }
 
 const envSchema = z.object({
@@ -72,6 +74,7 @@ const envSchema = z.object({
     .int('LOG_RETENTION_MAX_ROWS must be a whole number')
     .min(1000, 'LOG_RETENTION_MAX_ROWS must be at least 1000')
     .default(1_000_000),
+  LOG_REQUESTS: z.enum(['summary', 'all'], { error: "LOG_REQUESTS must be 'summary' or 'all'" }).default('summary'),
 });
 
 /** loadConfig reads the environment (DESIGN.md "Configuration") into a Config; overrides win. */
@@ -101,6 +104,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     historyRetentionDays: e.HISTORY_RETENTION_DAYS,
     logRetentionDays: e.LOG_RETENTION_DAYS,
     logRetentionMaxRows: e.LOG_RETENTION_MAX_ROWS,
+    logRequests: e.LOG_REQUESTS,
     ...overrides,
   };
 }

@@ -51,28 +51,47 @@ describe('the basalt CLI', () => {
     expect('stderr' in result && result.stderr).toContain('Invalid configuration: PORT');
   });
 
-  it('serves, then shuts down cleanly on SIGTERM', async () => {
-    const child: ChildProcess = spawn(tsx, [main, 'serve', '--port', '0'], { env });
-    let output = '';
+  /** serve starts `basalt serve` and resolves with its URL, its output so far (growing) and its exit. */
+  async function serve(extraEnv: Record<string, string> = {}) {
+    const child: ChildProcess = spawn(tsx, [main, 'serve', '--port', '0'], { env: { ...env, ...extraEnv } });
+    const out = { text: '' };
     child.stdout?.on('data', (chunk) => {
-      output += chunk;
+      out.text += chunk;
     });
     const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no listen line in: ${output}`)), 20_000);
+      const timer = setTimeout(() => reject(new Error(`no listen line in: ${out.text}`)), 20_000);
       child.stdout?.on('data', () => {
-        const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+        const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out.text);
         if (match?.[1]) {
           clearTimeout(timer);
           resolve(match[1]);
         }
       });
     });
+    const stop = async () => {
+      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+      child.kill('SIGTERM');
+      return exited;
+    };
+    return { url, out, stop };
+  }
+
+  it('serves, then shuts down cleanly on SIGTERM', async () => {
+    const { url, out, stop } = await serve();
     const health = await fetch(`${url}/api/health`);
     expect(health.status).toBe(200);
-    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-    child.kill('SIGTERM');
-    expect(await exited).toBe(0);
-    expect(output).toContain('shutting down');
-    expect(output).toMatch(/"path":"\/api\/health","status":200/);
+    expect((await fetch(`${url}/api/activity`)).status).toBe(401);
+    expect(await stop()).toBe(0);
+    expect(out.text).toContain('shutting down');
+    // At LOG_LEVEL=info a refused request has its line; a successful one only at debug.
+    expect(out.text).toMatch(/"path":"\/api\/activity","status":401/);
+    expect(out.text).not.toMatch(/"path":"\/api\/health"/);
+  });
+
+  it('writes a line for every request at LOG_LEVEL=debug', async () => {
+    const { url, out, stop } = await serve({ LOG_LEVEL: 'debug' });
+    expect((await fetch(`${url}/api/health`)).status).toBe(200);
+    expect(await stop()).toBe(0);
+    expect(out.text).toMatch(/"level":20,.*"path":"\/api\/health","status":200/);
   });
 });

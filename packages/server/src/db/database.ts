@@ -54,15 +54,19 @@ export function openDatabase(
   };
 }
 
-/** migrateToLatest runs every pending system migration; several processes may call it at once. */
-export async function migrateToLatest(db: Db): Promise<string[]> {
-  const migrator = new Migrator({
+/** systemMigrator is the migrator of Basalt's own tables on a database (tests also step it to a version). */
+export function systemMigrator(db: Db): Migrator {
+  return new Migrator({
     db: db.kysely,
     provider: { getMigrations: async () => systemMigrations(db.dialect) },
     migrationTableName: 'basalt_migrations',
     migrationLockTableName: 'basalt_migrations_lock',
   });
-  const { error, results } = await migrator.migrateToLatest();
+}
+
+/** migrateToLatest runs every pending system migration; several processes may call it at once. */
+export async function migrateToLatest(db: Db): Promise<string[]> {
+  const { error, results } = await systemMigrator(db).migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

@@ -2,11 +2,9 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { type Kysely, sql } from 'kysely';
-import { Migrator } from 'kysely/migration';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../../testing/test-server.js';
-import { type Db, migrateToLatest, openDatabase } from '../database.js';
-import { systemMigrations } from '../migrations/index.js';
+import { type Db, migrateToLatest, openDatabase, systemMigrator } from '../database.js';
 import type { SystemDatabase } from '../schema.js';
 import { postgresLogSearch } from './postgres-log-search.js';
 import { trigramQuery } from './sqlite-log-search.js';
@@ -79,12 +77,7 @@ describe('the search index on sqlite', () => {
   });
 
   it('is built from the entries already stored by migration 0006', async () => {
-    const migrator = new Migrator({
-      db: db.kysely,
-      provider: { getMigrations: async () => systemMigrations(db.dialect) },
-      migrationTableName: 'basalt_migrations',
-      migrationLockTableName: 'basalt_migrations_lock',
-    });
+    const migrator = systemMigrator(db);
     expect((await migrator.migrateTo('0005_logs')).error).toBeUndefined();
     for (const message of ['older alpha', 'older beta', 'OLDER GAMMA']) {
       await sql`INSERT INTO system_logs (created_at, level, source, message) VALUES ('2030', 'info', 'api', ${message})`.execute(
@@ -147,12 +140,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the search index on postgres', 
   });
 
   it('is skipped, not an error, where pg_trgm cannot be created', async () => {
-    const migrator = new Migrator({
-      db: db.kysely,
-      provider: { getMigrations: async () => systemMigrations(db.dialect) },
-      migrationTableName: 'basalt_migrations',
-      migrationLockTableName: 'basalt_migrations_lock',
-    });
+    const migrator = systemMigrator(db);
     expect((await migrator.migrateTo('0005_logs')).error).toBeUndefined();
     // A role that owns system_logs but may not create an extension in the database (no CREATE on it), inside a
     // transaction that is rolled back, role included.

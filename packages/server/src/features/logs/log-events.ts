@@ -19,32 +19,100 @@ const accountOf = (request: FastifyRequest): string | null => {
   return principal.kind === 'user' || principal.kind === 'apiKey' ? principal.accountId : null;
 };
 
+/** RequestFacts are what a request's own entry is made of. */
+export interface RequestFacts {
+  at: number;
+  method: string;
+  /** Without the query string. */
+  path: string;
+  status: number;
+  accountId: string | null;
+  durationMs: number;
+  requestId: string;
+  keyId?: number | undefined;
+}
+
+/** requestEntry is one request's own entry: 5xx are errors, 4xx warnings, the rest info. */
+export function requestEntry({
+  at,
+  method,
+  path,
+  status,
+  accountId,
+  durationMs,
+  requestId,
+  keyId,
+}: RequestFacts): LogInput {
+  return {
+    at,
+    level: status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info',
+    source: 'api',
+    message: `${method} ${path} ${status}`,
+    path,
+    accountId,
+    context: { method, status, durationMs, requestId, ...(keyId !== undefined ? { keyId } : {}) },
+  };
+}
+
+/** RequestLogOptions say how successful requests are stored: each on its own (LOG_REQUESTS=all), or summarised. */
+export interface RequestLogOptions {
+  everyRequest: boolean;
+}
+
 /**
  * recordRequest logs one answered API request (the onResponse hook): method, path, status, duration, request
- * id, for the account that made it. 5xx are errors and 4xx warnings. CORS preflights are not logged.
+ * id, for the account that made it. 5xx are errors and 4xx warnings. CORS preflights are not logged. A successful
+ * request is counted into its route's summary (request-summaries.ts) unless every request is stored.
  */
-export function recordRequest(logs: LogWriter, request: FastifyRequest, reply: FastifyReply): void {
+export function recordRequest(
+  logs: LogWriter,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  options: RequestLogOptions,
+): void {
   const { url, method } = request;
   if (method === 'OPTIONS' || !LOGGED_PATH.test(url)) return;
   const path = pathOf(url);
   if (UNLOGGED_PATHS.has(path)) return;
   const status = reply.statusCode;
+  const durationMs = Math.round(reply.elapsedTime * 10) / 10;
+  const at = Date.now();
+  const accountId = accountOf(request);
   const principal = request.principal;
-  logs.write({
-    at: Date.now(),
-    level: status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info',
-    source: 'api',
-    message: `${method} ${path} ${status}`,
-    path,
-    accountId: accountOf(request),
-    context: {
-      method,
-      status,
-      durationMs: Math.round(reply.elapsedTime * 10) / 10,
-      requestId: request.id,
-      ...(principal.kind === 'apiKey' ? { keyId: principal.keyId } : {}),
-    },
+  const keyId = principal.kind === 'apiKey' ? principal.keyId : undefined;
+  const requestId = request.id;
+  // Only primitives are captured: a summary keeps its first request's entry for up to a window.
+  const entry = () => requestEntry({ at, method, path, status, accountId, durationMs, requestId, keyId });
+  const route = request.routeOptions.url;
+  if (options.everyRequest || status >= 400 || route === undefined) {
+    logs.write(entry());
+    return;
+  }
+  const params = request.params as Record<string, string | undefined> | undefined;
+  logs.countRequest({
+    method,
+    routeKey: routeKeyOf(route, params),
+    route: () => routeWithParams(route, params),
+    status,
+    accountId,
+    ...(keyId !== undefined ? { keyId } : {}),
+    durationMs,
+    at,
+    entry,
   });
+}
+
+// What tells two requests' routes apart: the pattern and its parameters but :id (one summary for every id).
+function routeKeyOf(route: string, params: Record<string, string | undefined> | undefined): string {
+  let key = route;
+  for (const name in params) if (name !== 'id') key += `\u0000${params[name]}`;
+  return key;
+}
+
+// A route's pattern with its parameters filled in, except :id: "/api/table/:name/:id" → "/api/table/items/:id".
+function routeWithParams(route: string, params: Record<string, string | undefined> | undefined): string {
+  if (!route.includes(':')) return route;
+  return route.replace(/:(\w+)/g, (whole, name: string) => (name === 'id' ? whole : (params?.[name] ?? whole)));
 }
 
 /**

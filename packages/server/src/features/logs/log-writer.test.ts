@@ -61,6 +61,33 @@ describe.each(testDialects)('the log writer on %s', (dialect) => {
     await writer.close();
   });
 
+  it('keeps a request summary open across the batches stored meanwhile, until its window ends', async () => {
+    const writer = createLogWriter(db, { flushEveryMs: 20, batchSize: 1, summaryEveryMs: 60_000 });
+    const sample = (at: number) => ({
+      method: 'GET',
+      routeKey: '/api/windowed/:id',
+      route: () => '/api/windowed/:id',
+      status: 200,
+      accountId: null,
+      durationMs: 1,
+      at,
+      entry: () => ({ ...entry(at), message: 'windowed alone' }),
+    });
+    writer.countRequest(sample(1));
+    writer.countRequest(sample(2));
+    // A refusal is stored on its own at once (a full batch), and the timer runs: neither ends the window.
+    writer.write({ ...entry(3), message: 'windowed refusal' });
+    await waitUntil(async () => (await messages('windowed ')).length === 1);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(await messages('windowed ')).toEqual(['windowed refusal']);
+    writer.countRequest(sample(4));
+    await writer.flush();
+    expect(await messages('/api/windowed/')).toEqual([
+      expect.stringMatching(/^GET \/api\/windowed\/:id 200 × 3 requests /),
+    ]);
+    await writer.close();
+  });
+
   it('stores a full batch at once, without waiting for the timer', async () => {
     const writer = createLogWriter(db, { flushEveryMs: 60_000, batchSize: 50 });
     for (let i = 0; i < 50; i++) writer.write({ ...entry(i), message: `batch ${i}` });

@@ -2,6 +2,7 @@ import type { LogLevel, LogSource } from '@basalt/shared';
 import type { Db } from '../../db/database.js';
 import { contextJson, ENTRY_LIMITS, redactText } from './log-redaction.js';
 import { insertLogRows, type NewLogRow } from './logs.store.js';
+import { createRequestSummaries, type RequestSample } from './request-summaries.js';
 
 // Basalt's own log is written off the requests' path. write() only appends to an in-memory queue; the queue is
 // stored every FLUSH_EVERY_MS, or as soon as BATCH_SIZE entries wait, with a few multi-row INSERTs
@@ -12,8 +13,18 @@ import { insertLogRows, type NewLogRow } from './logs.store.js';
 // that fails goes back to the front of the queue and is tried again on the next round. close() stores what is
 // left, so a restart loses nothing that was logged before it.
 
-/** LOG_WRITER_DEFAULTS are the writer's rhythm and bounds. */
-export const LOG_WRITER_DEFAULTS = { flushEveryMs: 1000, batchSize: 500, maxQueue: 20_000 };
+/**
+ * LOG_WRITER_DEFAULTS are the writer's rhythm and bounds. A batch is stored on the event loop (better-sqlite3 is
+ * synchronous), so it is kept small: 100 entries take about 2 ms, which requests in flight wait for. Request
+ * summaries (request-summaries.ts) are turned into entries every summaryEveryMs, or once maxSummaries are open.
+ */
+export const LOG_WRITER_DEFAULTS = {
+  flushEveryMs: 1000,
+  batchSize: 100,
+  maxQueue: 20_000,
+  summaryEveryMs: 10_000,
+  maxSummaries: 5000,
+};
 
 /** LogInput is one entry to log. Never put a secret in it; the writer also masks what looks like one. */
 export interface LogInput {
@@ -40,7 +51,9 @@ export interface LogWriterStats {
 export interface LogWriter {
   /** write queues an entry; it never waits and never throws. */
   write(entry: LogInput): void;
-  /** flush stores everything queued so far (tests, shutdown). */
+  /** countRequest counts a successful request into its summary (request-summaries.ts); never waits, never throws. */
+  countRequest(sample: RequestSample): void;
+  /** flush stores everything queued so far, request summaries included (tests, shutdown). */
   flush(): Promise<void>;
   /** close stops the timer and stores what is left; later writes are ignored. */
   close(): Promise<void>;
@@ -52,6 +65,8 @@ export interface LogWriterOptions {
   flushEveryMs?: number;
   batchSize?: number;
   maxQueue?: number;
+  summaryEveryMs?: number;
+  maxSummaries?: number;
   onError?: (error: unknown) => void;
 }
 
@@ -71,8 +86,9 @@ function toRow(entry: LogInput): NewLogRow {
 
 /** createLogWriter starts a writer over a database; close it before the database. */
 export function createLogWriter(db: Db, options: LogWriterOptions = {}): LogWriter {
-  const { flushEveryMs, batchSize, maxQueue } = { ...LOG_WRITER_DEFAULTS, ...options };
+  const { flushEveryMs, batchSize, maxQueue, summaryEveryMs, maxSummaries } = { ...LOG_WRITER_DEFAULTS, ...options };
   let queue: LogInput[] = [];
+  const requests = createRequestSummaries();
   let written = 0;
   let droppedTotal = 0;
   // Dropped since the last notice was queued.
@@ -120,38 +136,60 @@ export function createLogWriter(db: Db, options: LogWriterOptions = {}): LogWrit
     }
   }
 
-  function flush(): Promise<void> {
+  function queueSummaries(): void {
+    for (const entry of requests.take()) enqueue(entry);
+  }
+
+  function enqueue(entry: LogInput): void {
+    if (queue.length >= maxQueue) {
+      queue.shift();
+      drop(1);
+    }
+    queue.push(entry.at === undefined ? { ...entry, at: Date.now() } : entry);
+    if (queue.length >= batchSize && !soon && !draining) {
+      soon = true;
+      setImmediate(() => {
+        soon = false;
+        void store();
+      });
+    }
+  }
+
+  // Stores what is queued. Request summaries join the queue on their own timer, not here: a batch stored sooner
+  // must not cut their window short.
+  function store(): Promise<void> {
     // A failure is reported and the chain goes on: the next flush runs as if nothing happened.
     chain = chain.then(drain).catch((error: unknown) => options.onError?.(error));
     return chain;
   }
 
+  function flush(): Promise<void> {
+    queueSummaries();
+    return store();
+  }
+
   const timer = setInterval(() => {
-    if (queue.length > 0 && !draining) void flush();
+    if (queue.length > 0 && !draining) void store();
   }, flushEveryMs);
   timer.unref();
+  const summaryTimer = setInterval(queueSummaries, summaryEveryMs);
+  summaryTimer.unref();
 
   return {
     write(entry) {
+      if (!closed) enqueue(entry);
+    },
+    countRequest(sample) {
       if (closed) return;
-      if (queue.length >= maxQueue) {
-        queue.shift();
-        drop(1);
-      }
-      queue.push(entry.at === undefined ? { ...entry, at: Date.now() } : entry);
-      if (queue.length >= batchSize && !soon && !draining) {
-        soon = true;
-        setImmediate(() => {
-          soon = false;
-          void flush();
-        });
-      }
+      requests.add(sample);
+      if (requests.size >= maxSummaries) queueSummaries();
     },
     flush,
     async close() {
       if (closed) return chain;
       closed = true;
       clearInterval(timer);
+      clearInterval(summaryTimer);
       await flush();
     },
     stats: () => ({ queued: queue.length, written, dropped: droppedTotal }),

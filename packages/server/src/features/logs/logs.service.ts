@@ -63,6 +63,26 @@ export async function listRecentLogs(
 }
 
 /**
+ * readLogPage reads the entries of a page, newest first, from a query of `totalItems` entries: a page in the
+ * older half from the oldest end, so the last page costs what the first does.
+ */
+export async function readLogPage(
+  db: Db,
+  query: LogQuery,
+  { totalItems, offset, limit }: { totalItems: number; offset: number; limit: number },
+): Promise<LogRow[]> {
+  if (offset >= totalItems) return [];
+  if (offset <= totalItems / 2) return listLogRows(db.kysely, query, { limit, offset });
+  const end = Math.min(offset + limit, totalItems);
+  const oldestFirst = await listLogRows(db.kysely, query, {
+    limit: end - offset,
+    offset: totalItems - end,
+    fromOldest: true,
+  });
+  return oldestFirst.reverse();
+}
+
+/**
  * listLogsPage returns one page (1-based) of the entries the caller may see, newest first, with the console's
  * pagination. A page in the older half is read from the oldest end, so the last page costs what the first does.
  * A search with more matches than its count reaches (logs.store.ts: countLogMatches) says so with
@@ -92,15 +112,7 @@ export async function listLogsPage(
       },
     };
   }
-  let rows: LogRow[] = [];
-  if (offset < totalItems && offset > totalItems / 2) {
-    const end = Math.min(offset + limit, totalItems);
-    rows = (
-      await listLogRows(db.kysely, query, { limit: end - offset, offset: totalItems - end, fromOldest: true })
-    ).reverse();
-  } else if (offset < totalItems) {
-    rows = await listLogRows(db.kysely, query, { limit, offset });
-  }
+  const rows = await readLogPage(db, query, { totalItems, offset, limit });
   const totalPages = Math.max(1, Math.ceil(totalItems / limit));
   return {
     data: rows.map(toLogPageEntry),
