@@ -8,14 +8,7 @@ import { recordIdCondition } from './record-conditions.js';
 import { emitRecordChanges, type RecordChangeEvent } from './record-events.js';
 import { insertStoredRows } from './record-inserts.js';
 import { type RecordInput, type RecordRow, storedInputRow, toRecordRow } from './record-values.js';
-import {
-  assertOwner,
-  finishWrite,
-  logChange,
-  type RecordCaller,
-  translated,
-  type WriteLog,
-} from './records.service.js';
+import { assertOwner, finishWrite, logChange, type RecordCaller, translated, type WriteLog } from './record-writes.js';
 import { deleteRowsById, type StoredRow, selectRows, selectRowsForChange, updateRowsById } from './records.store.js';
 
 // The records service inside a transaction its caller owns: history's revert and restore change records and

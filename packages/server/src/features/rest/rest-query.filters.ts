@@ -201,8 +201,16 @@ function expectEnd(c: Cursor): void {
   if (!c.atEnd()) c.fail(['end of input']);
 }
 
+// A comparison at the start of a top-level filter's value; the rest of the value is its operand.
+const PLAIN_COMPARISON = /^(eq|neq|gte?|lte?)\./;
+
+// ASCII characters of an identifier (rest-query.cursor.ts), without the space, which the parser trims.
+const PLAIN_KEY = /^[A-Za-z0-9_$]+$/;
+
 /** parseFilterKey reads a filter's key: a column with an optional JSON path; `a.b` (embedding) is refused. */
 export function parseFilterKey(key: string): FieldRef {
+  // A plain column name (the usual key) is what the parser below would return for it, without a cursor.
+  if (PLAIN_KEY.test(key)) return { column: key, jsonPath: [] };
   return withTarget('tree path', key, () => {
     const c = new Cursor(key);
     const column = fieldName(c);
@@ -216,6 +224,12 @@ export function parseFilterKey(key: string): FieldRef {
 /** parseFilter reads one top-level filter parameter, `key=value`. */
 export function parseFilter(key: string, value: string): Filter {
   const fieldRef = parseFilterKey(key);
+  // `eq.5` and the other comparisons (the usual filter): what opExpr returns for them, without a cursor.
+  const comparison = PLAIN_COMPARISON.exec(value);
+  if (comparison) {
+    const op = comparison[1] as ComparisonOperator;
+    return { field: fieldRef, negated: false, operation: { kind: 'compare', op, value: value.slice(op.length + 1) } };
+  }
   return withTarget('filter', value, () => {
     const c = new Cursor(value);
     const { negated, operation } = opExpr(c, 'top');

@@ -47,7 +47,7 @@ function decodeComponent(text: string): string {
 export function queryPairs(query: string | URLSearchParams): Array<[string, string]> {
   if (typeof query !== 'string') return [...query.entries()];
   const pairs: Array<[string, string]> = [];
-  for (const piece of query.replace(/^\?/, '').split('&')) {
+  for (const piece of (query.startsWith('?') ? query.slice(1) : query).split('&')) {
     const eq = piece.indexOf('=');
     if (eq === -1) continue;
     pairs.push([decodeComponent(piece.slice(0, eq)), decodeComponent(piece.slice(eq + 1))]);

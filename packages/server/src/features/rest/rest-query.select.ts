@@ -66,7 +66,8 @@ function selectItem(c: Cursor): SelectItem {
 
 /** parseSelect reads `select`; an empty value means `*`. */
 export function parseSelect(value: string): SelectItem[] {
-  if (value.trim() === '') return [{ kind: 'star' }];
+  // `*` (also what no select means) is by far the usual value: no parser for it.
+  if (value === '*' || value.trim() === '') return [{ kind: 'star' }];
   return withTarget('select parameter', value, () => {
     const c = new Cursor(value);
     const items: SelectItem[] = [];

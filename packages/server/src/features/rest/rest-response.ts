@@ -52,6 +52,7 @@ export function readStatus(offset: number, rows: number, total: number | null): 
 
 /** appliedHeader adds Preference-Applied when any preference was honoured. */
 export function appliedHeader(headers: Record<string, string>, prefer: Partial<Preferences>): Record<string, string> {
+  if (!prefer.return && !prefer.count && !prefer.resolution && !prefer.missing) return headers;
   const applied = preferenceApplied({ return: null, count: null, resolution: null, missing: null, ...prefer });
   if (applied) headers['Preference-Applied'] = applied;
   return headers;

@@ -1,5 +1,6 @@
 import { IDENTIFIER_PATTERN, TABLE_LIMITS } from '@basalt/shared';
 import type { Db } from '../../db/database.js';
+import { tableCacheOf } from '../tables/table-cache.js';
 import { findTableByName } from '../tables/tables.service.js';
 import type { RestCaller } from './rest-gateway.js';
 import { RestQueryError, unacceptableMediaType } from './rest-query.errors.js';
@@ -55,8 +56,10 @@ export async function serveRest(db: Db, caller: RestCaller, request: RestRequest
   // CSV (`.csv()`) is not produced yet (protocol §4, P2).
   if (query.format === 'csv') throw unacceptableMediaType(['text/csv']);
   if (resource === TABLES_RESOURCE) return serveTables(db, caller, method, query, body);
-  // The definition comes from the per-process cache: no schema read on the hot path.
-  const table = couldBeTable(resource) ? await findTableByName(db, caller.accountId, resource) : null;
+  // The definition comes from the per-process cache: no schema read, nor a wait for one, on the hot path.
+  const table = couldBeTable(resource)
+    ? (tableCacheOf(db).byName(caller.accountId, resource) ?? (await findTableByName(db, caller.accountId, resource)))
+    : null;
   if (!table) throw tableNotFound(resource);
   switch (method) {
     case 'GET':
