@@ -1,6 +1,7 @@
 // What bench/run.mjs and bench/profile.mjs share: starting the servers, seeding Basalt with the benchmark's
 // table (10,000 rows of `items`) and its keys, the scenarios, and one autocannon load.
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
@@ -10,26 +11,33 @@ export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 /** ROWS is how many rows the benchmark's table holds before any create. */
 export const ROWS = 10_000;
 
-/** startProcess runs a server and resolves with its port once it prints its listening line. */
-export function startProcess(args, env, pattern, nodeOptions = []) {
+/**
+ * startProcess runs a server and resolves with its port once it prints its listening line. Its output goes to
+ * a file beside the data (`logFile`), as in a deployment: read through a pipe, the per-request log lines would
+ * cost the load generator, which runs in this process, CPU time that the measurement needs.
+ */
+export function startProcess(args, { env = {}, pattern, logFile, nodeOptions = [] }) {
+  const out = fs.openSync(logFile, 'w');
   const child = spawn(process.execPath, [...nodeOptions, ...args], {
     cwd: root,
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', out, 'inherit'],
   });
+  fs.closeSync(out);
   return new Promise((resolve, reject) => {
-    let seen = '';
-    const onData = (chunk) => {
-      seen += chunk;
-      const match = pattern.exec(seen);
+    const poll = setInterval(() => {
+      const match = pattern.exec(fs.readFileSync(logFile, 'utf8'));
       if (match) {
-        child.stdout.off('data', onData);
-        child.stdout.resume(); // keep draining the log so the server never blocks on stdout
+        clearInterval(poll);
+        child.off('exit', onEarlyExit);
         resolve({ child, port: Number(match[1]) });
       }
+    }, 50);
+    const onEarlyExit = (code) => {
+      clearInterval(poll);
+      reject(new Error(`${args[0]} exited with ${code} before listening:\n${fs.readFileSync(logFile, 'utf8')}`));
     };
-    child.stdout.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`${args[0]} exited with ${code} before listening:\n${seen}`)));
+    child.on('exit', onEarlyExit);
   });
 }
 
@@ -37,18 +45,18 @@ export function startProcess(args, env, pattern, nodeOptions = []) {
 export async function startBasalt(dataDir, nodeOptions = []) {
   const { buildServer } = await import('../scripts/build.mjs');
   await buildServer();
-  return startProcess(
-    ['packages/server/dist/main.js', 'serve', '--port', '0'],
-    {
+  return startProcess(['packages/server/dist/main.js', 'serve', '--port', '0'], {
+    logFile: path.join(path.dirname(dataDir), 'basalt-stdout.log'),
+    env: {
       BASALT_DATA_DIR: dataDir,
       DATABASE_URL: '',
       LOG_LEVEL: 'info',
       AUTH_RATE_LIMIT: '1000',
       API_RATE_LIMIT: '100000000',
     },
-    /Server listening at http:\/\/127\.0\.0\.1:(\d+)/,
+    pattern: /Server listening at http:\/\/127\.0\.0\.1:(\d+)/,
     nodeOptions,
-  );
+  });
 }
 
 async function http(base, method, url, { headers = {}, json } = {}) {
