@@ -204,6 +204,17 @@ describe.each(testDialects)('/rest/v1 gateway, roles and resources on %s', (dial
     }
   });
 
+  it('refuses a token that borrows the signature of one it accepted before', async () => {
+    const [header, payload, signature] = alice.accessToken.split('.');
+    const url = `/rest/v1/${T}?select=id&limit=1`;
+    expect((await server.request('GET', url, { headers: bearer(alice.accessToken)() })).status).toBe(200);
+    // Same signature, another payload (another subject): remembered tokens are matched whole, not by signature.
+    const claims = JSON.parse(Buffer.from(payload ?? '', 'base64url').toString());
+    const forged = Buffer.from(JSON.stringify({ ...claims, sub: crypto.randomUUID() })).toString('base64url');
+    const res = await server.request('GET', url, { headers: bearer(`${header}.${forged}.${signature}`)() });
+    expect({ status: res.status, code: res.body?.code }).toEqual({ status: 401, code: 'PGRST301' });
+  });
+
   it('answers the CORS preflight without credentials', async () => {
     const res = await server.request('OPTIONS', `/rest/v1/${T}`, {
       headers: {

@@ -7,22 +7,34 @@ import type { Preferences, ResponseFormat } from './rest-query.types.js';
 /** RestHeaders are request headers as Node gives them (lower-case names) or a fetch Headers object. */
 export type RestHeaders = Headers | Readonly<Record<string, string | string[] | undefined>>;
 
-/** headerValue reads one header by name, joining repeated ones with `, ` as Node does for Prefer. */
-export function headerValue(headers: RestHeaders | undefined, name: string): string | undefined {
-  if (!headers) return undefined;
-  if (headers instanceof Headers) return headers.get(name) ?? undefined;
-  const lower = name.toLowerCase();
-  // Node's headers are lower-cased already: look up directly, and only scan records written by hand.
-  let value = headers[lower];
-  if (value === undefined) {
-    for (const key in headers) {
-      if (key.length === lower.length && key.toLowerCase() === lower) {
-        value = headers[key];
-        break;
-      }
+/** LowerCaseHeaders are request headers whose names are all lower-case, as Node gives them. */
+export type LowerCaseHeaders = Readonly<Record<string, string | string[] | undefined>>;
+
+const NO_HEADERS: LowerCaseHeaders = {};
+
+/** lowerCased returns the headers with lower-case names: Node's as they are, others (tests, fetch) copied. */
+export function lowerCased(headers: RestHeaders | undefined): LowerCaseHeaders {
+  if (!headers) return NO_HEADERS;
+  if (headers instanceof Headers) return Object.fromEntries(headers);
+  for (const name in headers) {
+    if (name !== name.toLowerCase()) {
+      const copy: Record<string, string | string[] | undefined> = {};
+      for (const [key, value] of Object.entries(headers)) copy[key.toLowerCase()] ??= value;
+      return copy;
     }
   }
+  return headers;
+}
+
+/** readHeader reads a lower-case header name, joining repeated ones with `, ` as Node does for Prefer. */
+export function readHeader(headers: LowerCaseHeaders, lowerCaseName: string): string | undefined {
+  const value = headers[lowerCaseName];
   return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/** headerValue reads one header by name, in any case. */
+export function headerValue(headers: RestHeaders | undefined, name: string): string | undefined {
+  return readHeader(lowerCased(headers), name.toLowerCase());
 }
 
 const RETURN = ['minimal', 'representation', 'headers-only'] as const;
@@ -101,8 +113,9 @@ export function parseAccept(header: string | undefined): ResponseFormat {
 
 /** checkProfile refuses an Accept-Profile or Content-Profile other than `public` (PGRST106). */
 export function checkProfile(headers: RestHeaders | undefined): void {
+  const lower = lowerCased(headers);
   for (const name of ['accept-profile', 'content-profile']) {
-    const value = headerValue(headers, name)?.trim();
+    const value = readHeader(lower, name)?.trim();
     if (value !== undefined && value !== '' && value !== 'public') throw invalidSchema(value);
   }
 }

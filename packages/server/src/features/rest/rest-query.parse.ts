@@ -3,11 +3,12 @@ import { type LogicKey, parseFilter, parseLogicTree } from './rest-query.filters
 import {
   checkProfile,
   type HeaderRange,
-  headerValue,
+  lowerCased,
   parseAccept,
   parsePrefer,
   parseRangeHeader,
   type RestHeaders,
+  readHeader,
 } from './rest-query.headers.js';
 import { parseColumnList, parseOrder, parseSelect } from './rest-query.select.js';
 import type { Filter, LogicTree, RestQuery, RestRange } from './rest-query.types.js';
@@ -16,10 +17,7 @@ import type { Filter, LogicTree, RestQuery, RestRange } from './rest-query.types
 // a RestQueryError with PostgREST's status, code and texts (protocol §3.8). Pure: no schema, no database.
 
 const LOGIC_KEYS: readonly LogicKey[] = ['or', 'and', 'not.or', 'not.and'];
-const SINGLE_KEYS = ['select', 'order', 'limit', 'offset', 'on_conflict', 'columns'] as const;
-type SingleKey = (typeof SINGLE_KEYS)[number];
-// `apikey` may carry the key in the query string (protocol §1.3); the gateway reads it, it is no filter.
-const IGNORED_KEYS = new Set(['apikey']);
+type SingleKey = 'select' | 'order' | 'limit' | 'offset' | 'on_conflict' | 'columns';
 const EMBEDDED_SUFFIXES = ['.order', '.limit', '.offset', '.or', '.and'];
 
 /** decodeComponent decodes form encoding (`+` is a space); a malformed `%` escape is kept as written. */
@@ -47,20 +45,21 @@ function decodeComponent(text: string): string {
 export function queryPairs(query: string | URLSearchParams): Array<[string, string]> {
   if (typeof query !== 'string') return [...query.entries()];
   const pairs: Array<[string, string]> = [];
-  for (const piece of (query.startsWith('?') ? query.slice(1) : query).split('&')) {
-    const eq = piece.indexOf('=');
-    if (eq === -1) continue;
-    pairs.push([decodeComponent(piece.slice(0, eq)), decodeComponent(piece.slice(eq + 1))]);
+  let start = query.startsWith('?') ? 1 : 0;
+  while (start <= query.length) {
+    let end = query.indexOf('&', start);
+    if (end === -1) end = query.length;
+    const eq = query.indexOf('=', start);
+    if (eq !== -1 && eq < end) {
+      pairs.push([decodeComponent(query.slice(start, eq)), decodeComponent(query.slice(eq + 1, end))]);
+    }
+    start = end + 1;
   }
   return pairs;
 }
 
 function isLogicKey(key: string): key is LogicKey {
   return (LOGIC_KEYS as readonly string[]).includes(key);
-}
-
-function isSingleKey(key: string): key is SingleKey {
-  return (SINGLE_KEYS as readonly string[]).includes(key);
 }
 
 // limit and offset are non-negative integers. PostgREST ignores other text; Basalt answers PGRST100 so that
@@ -108,29 +107,42 @@ export function parseRestQuery(
   headers?: RestHeaders,
   options: ParseRestQueryOptions = {},
 ): RestQuery {
-  checkProfile(headers);
-  const format = parseAccept(headerValue(headers, 'accept'));
-  const prefer = parsePrefer(headerValue(headers, 'prefer'));
+  const lower = lowerCased(headers);
+  checkProfile(lower);
+  const format = parseAccept(readHeader(lower, 'accept'));
+  const prefer = parsePrefer(readHeader(lower, 'prefer'));
 
-  const single = new Map<SingleKey, string>();
+  // The first of each single-valued parameter counts; an empty or blank one is as if absent.
+  const single: Partial<Record<SingleKey, string>> = {};
   const filters: Filter[] = [];
   const logic: LogicTree[] = [];
   for (const [key, value] of queryPairs(query)) {
-    if (IGNORED_KEYS.has(key)) continue;
-    if (isSingleKey(key)) {
-      if (!single.has(key)) single.set(key, value);
-    } else if (isLogicKey(key)) {
-      logic.push(parseLogicTree(key, value));
-    } else if (EMBEDDED_SUFFIXES.some((suffix) => key.endsWith(suffix))) {
-      const at = key.lastIndexOf('.');
-      throw parseError('tree path', key, at + 1, 'Embedded resources are not supported');
-    } else {
-      filters.push(parseFilter(key, value));
+    switch (key) {
+      case 'apikey':
+        // The key may come in the query string (protocol §1.3); the gateway reads it, it is no filter.
+        break;
+      case 'select':
+      case 'order':
+      case 'limit':
+      case 'offset':
+      case 'on_conflict':
+      case 'columns':
+        single[key] ??= value;
+        break;
+      default:
+        if (isLogicKey(key)) {
+          logic.push(parseLogicTree(key, value));
+        } else if (key.includes('.') && EMBEDDED_SUFFIXES.some((suffix) => key.endsWith(suffix))) {
+          const at = key.lastIndexOf('.');
+          throw parseError('tree path', key, at + 1, 'Embedded resources are not supported');
+        } else {
+          filters.push(parseFilter(key, value));
+        }
     }
   }
 
   const text = (key: SingleKey) => {
-    const value = single.get(key);
+    const value = single[key];
     return value === undefined || value.trim() === '' ? null : value;
   };
   const limitText = text('limit');
@@ -142,7 +154,7 @@ export function parseRestQuery(
   const method = (options.method ?? 'GET').toUpperCase();
   const header =
     method === 'GET' || method === 'HEAD'
-      ? parseRangeHeader(headerValue(headers, 'range'), headerValue(headers, 'range-unit'))
+      ? parseRangeHeader(readHeader(lower, 'range'), readHeader(lower, 'range-unit'))
       : null;
 
   return {
