@@ -53,7 +53,7 @@ function oneOf<T extends string>(value: string, allowed: readonly T[]): T | null
 export function parsePrefer(header: string | undefined): Preferences {
   const prefer: Preferences = { return: null, count: null, resolution: null, missing: null };
   if (!header) return prefer;
-  for (const item of (header ?? '').split(',')) {
+  for (const item of header.split(',')) {
     const [rawName = '', rawValue = ''] = item.split('=', 2);
     const name = rawName.trim().toLowerCase();
     const value = rawValue.trim().toLowerCase();
