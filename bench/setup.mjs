@@ -70,9 +70,15 @@ async function http(base, method, url, { headers = {}, json } = {}) {
   return text ? JSON.parse(text) : null;
 }
 
+/** END_USERS is how many end users of the account's app own the items, round robin (ROWS / END_USERS each). */
+export const END_USERS = 10;
+
 /**
  * seedBasalt registers an account, creates the items table with ROWS rows and an API key; it returns the
- * headers of each API: `rest` (apikey + the user's token) and `apiKey` (the API key as bearer).
+ * headers of each API: `rest` (apikey + the user's token), `apiKey` (the API key as bearer) and `endUser` (the
+ * app's anon key + an end user's token). The items are owned by END_USERS end users of the account's app under
+ * `own rows` rules on every operation: the end user reads their own ROWS / END_USERS rows (`endUserIds`), the
+ * account every row.
  */
 export async function seedBasalt(base) {
   const { anonKey } = await http(base, 'GET', '/api/config');
@@ -85,20 +91,39 @@ export async function seedBasalt(base) {
     json: {
       name: 'items',
       description: 'benchmark rows',
-      schema: { name: { type: 'text', required: true }, qty: { type: 'number' }, done: { type: 'boolean' } },
+      schema: {
+        name: { type: 'text', required: true },
+        qty: { type: 'number' },
+        done: { type: 'boolean' },
+        owner: { type: 'text' },
+      },
+      access: { select: 'own', insert: 'own', update: 'own', delete: 'own', ownerColumn: 'owner' },
     },
   });
+  const app = await http(base, 'GET', '/api/app', { headers: auth });
+  const endUsers = [];
+  for (let i = 0; i < END_USERS; i++) {
+    const signedUp = await http(base, 'POST', '/auth/v1/signup', {
+      headers: { apikey: app.anonKey },
+      json: { email: `user${i}@bench.example`, password: 'Bench!pass1' },
+    });
+    endUsers.push({ id: signedUp.user.id, token: signedUp.access_token });
+  }
   const rest = { ...auth, apikey: anonKey };
   for (let start = 1; start <= ROWS; start += 1000) {
     const rows = Array.from({ length: 1000 }, (_, i) => ({
       name: `item ${start + i}`,
       qty: (start + i) % 1000,
       done: (start + i) % 2 === 1,
+      owner: endUsers[(start + i) % END_USERS].id,
     }));
     await http(base, 'POST', '/rest/v1/items', { headers: rest, json: rows });
   }
   const { key } = await http(base, 'POST', '/api/keys', { headers: auth, json: { name: 'bench' } });
-  return { rest, apiKey: { authorization: `Bearer ${key}` } };
+  const [first] = endUsers;
+  const endUser = { apikey: app.anonKey, authorization: `Bearer ${first.token}` };
+  const owned = await http(base, 'GET', `/rest/v1/items?select=id&owner=eq.${first.id}`, { headers: endUser });
+  return { rest, apiKey: { authorization: `Bearer ${key}` }, endUser, endUserIds: owned.map((row) => row.id) };
 }
 
 const randomId = () => 1 + Math.floor(Math.random() * ROWS);
@@ -121,8 +146,12 @@ export function baselineScenarios(baseline) {
   ];
 }
 
-/** basaltScenarios are the same operations through /api/table (API key) and /rest/v1 (apikey + token). */
-export function basaltScenarios({ url, rest, apiKey }) {
+/**
+ * basaltScenarios are the same operations through /api/table (API key) and /rest/v1 (apikey + token), and the
+ * reads of /rest/v1 as an end user under `own rows` (target `rest/v1 user`): the same list, and gets of their rows.
+ */
+export function basaltScenarios({ url, rest, apiKey, endUser, endUserIds }) {
+  const ownId = () => endUserIds[Math.floor(Math.random() * endUserIds.length)];
   const json = { 'content-type': 'application/json' };
   return [
     {
@@ -162,6 +191,21 @@ export function basaltScenarios({ url, rest, apiKey }) {
       method: 'GET',
       path: () => `/rest/v1/items?select=*&id=eq.${randomId()}`,
       headers: { ...rest, accept: 'application/vnd.pgrst.object+json' },
+    },
+    {
+      op: 'list',
+      target: 'rest/v1 user',
+      url: `${url}/rest/v1/items?select=*&qty=gt.500&order=id.desc&limit=20`,
+      method: 'GET',
+      headers: { ...endUser, prefer: 'count=exact' },
+    },
+    {
+      op: 'get',
+      target: 'rest/v1 user',
+      url,
+      method: 'GET',
+      path: () => `/rest/v1/items?select=*&id=eq.${ownId()}`,
+      headers: { ...endUser, accept: 'application/vnd.pgrst.object+json' },
     },
     {
       op: 'create',

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserSkipReason } from './support/chromium.js';
-import { accessToken, registerAndSignIn } from './support/console-account.js';
+import { accessToken, registerAndSignIn, signInToDashboard } from './support/console-account.js';
 import { forEachLook, openConsolePage, shot } from './support/console-page.js';
 import { type ConsoleSession, startConsoleSession } from './support/console-server.js';
 import { settledDialog, toast, VISIBLE, visible } from './support/console-waits.js';
@@ -45,6 +45,7 @@ async function editQty(page: Page, id: number, qty: string) {
 describe.skipIf(skip)('database history in Chromium', () => {
   let session: ConsoleSession;
   let tableId = 0;
+  let eventsId = 0;
   beforeAll(async () => {
     session = await startConsoleSession();
   });
@@ -200,6 +201,42 @@ describe.skipIf(skip)('database history in Chromium', () => {
     await context.close();
   });
 
+  it('shows a date column in a diff by its day, as the grid does', async () => {
+    const { page, context } = await openConsolePage(session, 'desktop');
+    await signInToDashboard(page, ada);
+    const token = await accessToken(page);
+    eventsId = await createTableThroughApi(session, token, {
+      name: 'events',
+      description: 'What happens when',
+      schema: {
+        id: { type: 'number', required: true, unique: true },
+        title: { type: 'text', required: true, unique: false },
+        starts: { type: 'date', required: false, unique: false },
+      },
+    });
+    expect((await postRest(session, token, 'events', { title: 'Launch', starts: '2026-03-01' })).status).toBe(201);
+
+    await page.goto(`/tables/${eventsId}`);
+    await page.getByRole('button', { name: 'Edit record 1', exact: true }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit Record 1' });
+    await edit.getByLabel('starts', { exact: true }).fill('2026-04-15');
+    await edit.getByRole('button', { name: 'Save Changes' }).click();
+    await toast(page, 'Record updated');
+    await visible(page.getByRole('table', { name: 'Records' }).getByText('2026-04-15', { exact: true }));
+
+    await page.getByRole('tab', { name: 'History' }).click();
+    const fields = page
+      .getByRole('region', { name: 'Timeline' })
+      .getByRole('listitem')
+      .filter({ hasText: 'Record updated' })
+      .getByRole('list', { name: 'Field changes' });
+    await visible(fields.getByText('2026-03-01', { exact: true }));
+    await visible(fields.getByText('2026-04-15', { exact: true }));
+    expect(await fields.innerText()).not.toContain('T00:00');
+    await shot(page, 'history-date-diff-desktop');
+    await context.close();
+  });
+
   it('looks finished at 375 px wide and in the dark theme', () =>
     forEachLook(session, ada, async (page, suffix) => {
       await page.goto(`/history/${tableId}`);
@@ -217,5 +254,8 @@ describe.skipIf(skip)('database history in Chromium', () => {
       await page.getByRole('tab', { name: 'Checkpoints' }).click();
       await visible(page.getByRole('listitem', { name: 'Before the sale' }));
       await shot(page, `history-checkpoints-${suffix}`);
+      await page.goto(`/history/${eventsId}`);
+      await visible(page.getByRole('list', { name: 'Field changes' }).getByText('2026-04-15', { exact: true }));
+      await shot(page, `history-date-diff-${suffix}`);
     }));
 });

@@ -23,6 +23,27 @@ async function openSettings(page: Page, tab: string) {
   await visible(page.getByRole('tab', { name: tab, selected: true }));
 }
 
+/** failHealthChecks makes Run Health Check fail as a server in trouble would answer it. */
+function failHealthChecks(page: Page) {
+  return page.route('**/api/health/database/check', (route) =>
+    route.fulfill({
+      status: 500,
+      contentType: 'application/json',
+      body: JSON.stringify({ message: 'The database file is locked' }),
+    }),
+  );
+}
+
+/** healthCheckFailed waits for the health card to show the failed check instead of the last good answer. */
+async function healthCheckFailed(page: Page) {
+  await visible(
+    page.getByRole('alert').filter({ hasText: 'Error checking database health: The database file is locked' }),
+  );
+  await visible(page.getByText('Error', { exact: true }));
+  expect(await page.getByText('Database connection is healthy').count()).toBe(0);
+  expect(await page.getByText('Connection use').count()).toBe(0);
+}
+
 describe.skipIf(skip)('Settings and System Logs in Chromium', () => {
   let session: ConsoleSession;
   beforeAll(async () => {
@@ -85,6 +106,10 @@ describe.skipIf(skip)('Settings and System Logs in Chromium', () => {
     const { page, context } = await openConsolePage(session, 'desktop');
     await signInToDashboard(page, { email: adaLater.email, password: ada.password });
     await openSettings(page, 'Account');
+    // Settings is the page's item in the sidebar; Authentication only leads to this tab.
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    expect(await nav.getByRole('link', { name: 'Settings' }).getAttribute('aria-current')).toBe('page');
+    expect(await nav.getByRole('link', { name: 'Authentication' }).getAttribute('aria-current')).toBeNull();
     const current = page.getByLabel('Current password');
     const next = page.getByLabel('New password', { exact: true });
     const confirm = page.getByLabel('Confirm new password');
@@ -161,6 +186,12 @@ describe.skipIf(skip)('Settings and System Logs in Chromium', () => {
     await visible(integrity.getByText(/Integrity check passed/));
     await visible(page.getByText('Connected', { exact: true }));
     await shot(page, 'settings-database-desktop');
+
+    // A check that fails shows its error, not the older figures beside an Error badge.
+    await failHealthChecks(page);
+    await page.getByRole('button', { name: 'Run Health Check' }).click();
+    await healthCheckFailed(page);
+    await shot(page, 'settings-database-error-desktop');
     await context.close();
   });
 
@@ -265,6 +296,13 @@ describe.skipIf(skip)('Settings and System Logs in Chromium', () => {
         if (tab === 'Logs') await visible(page.getByRole('list', { name: 'Log entries' }));
         await page.waitForTimeout(200);
         await shot(page, `settings-${tab.toLowerCase()}-${suffix}`);
+        if (tab === 'Database') {
+          await failHealthChecks(page);
+          await page.getByRole('button', { name: 'Run Health Check' }).click();
+          await healthCheckFailed(page);
+          await shot(page, `settings-database-error-${suffix}`);
+          await page.unroute('**/api/health/database/check');
+        }
       }
       await page.goto('/logs');
       await visible(page.getByRole('navigation', { name: 'Pages' }));

@@ -37,7 +37,7 @@ describe.skipIf(skip)('tables and records in Chromium', () => {
     const dialog = page.getByRole('dialog', { name: 'Create New Table' });
     await visible(dialog);
 
-    // The rules of spec §5, with the shared schema's messages.
+    // The rules, with the shared schema's messages.
     await dialog.getByRole('button', { name: 'Create Table' }).click();
     await visible(dialog.getByText('Table name must be at least 3 characters'));
     await visible(dialog.getByText('Column name is required'));
@@ -63,7 +63,7 @@ describe.skipIf(skip)('tables and records in Chromium', () => {
     await dialog.getByRole('checkbox', { name: 'Column 2 Unique' }).click();
     await shot(page, 'create-table-desktop');
     await dialog.getByRole('button', { name: 'Create Table' }).click();
-    await toast(page, 'Table created');
+    await toast(page, 'Table created successfully');
     await page.waitForURL(/\/tables$/);
     await visible(page.getByRole('link', { name: 'products' }));
     await visible(page.getByText('Everything we sell'));

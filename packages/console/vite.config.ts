@@ -17,6 +17,7 @@ export default defineConfig(() => ({
       '^/api/': server,
       '/auth/v1': server,
       '/rest/v1': server,
+      '/functions/v1': server,
       '/.well-known': server,
       '/ws': { target: server, ws: true },
     },

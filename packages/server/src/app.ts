@@ -6,12 +6,20 @@ import pino from 'pino';
 import type { AppContext } from './app-context.js';
 import type { Config } from './config.js';
 import { migrateToLatest, openDatabase } from './db/database.js';
+import { accountRoutes } from './features/account/account.routes.js';
 import { activityRoutes } from './features/activity/activity.routes.js';
+import { appAuthPools } from './features/apps/app-user-pool.js';
+import { appsRoutes } from './features/apps/apps.routes.js';
+import { appOwnerOf, matchAppKey } from './features/apps/apps.service.js';
+import { configureApps } from './features/apps/apps-config.js';
 import { authRoutes } from './features/auth/auth.routes.js';
-import { createAuthDeps } from './features/auth/auth-deps.js';
+import { createAuthDeps, secretSealerOf } from './features/auth/auth-deps.js';
+import { secondFactorOf } from './features/auth/second-factor.js';
+import { endUserSessionLivenessOf, sessionLivenessOf } from './features/auth/session-liveness.js';
 import { findSessionByCookieHash } from './features/auth/sessions.store.js';
 import { createTokenService } from './features/auth/tokens.service.js';
 import { configRoutes } from './features/config/config.routes.js';
+import { functionsRoutes } from './features/functions/functions.routes.js';
 import { healthRoutes } from './features/health/health.routes.js';
 import { checkpointsRoutes } from './features/history/checkpoints.routes.js';
 import { historyRoutes } from './features/history/history.routes.js';
@@ -22,17 +30,26 @@ import { recordRequest, recordUnexpectedError } from './features/logs/log-events
 import { createLogWriter } from './features/logs/log-writer.js';
 import { logsRoutes } from './features/logs/logs.routes.js';
 import { openapiRoutes } from './features/openapi/openapi.routes.js';
+import { projectsRoutes } from './features/projects/projects.routes.js';
+import { schemaRoomRoutes } from './features/projects/schema-room.routes.js';
 import { publicApiRoutes } from './features/public-api/public-api.routes.js';
+import { tableRecordsRoutes } from './features/records/table-records.routes.js';
 import { restRoutes } from './features/rest/rest.routes.js';
+import { secretsRoutes } from './features/secrets/secrets.routes.js';
+import { sqlRoutes } from './features/sql/sql.routes.js';
 import { statsRoutes } from './features/stats/stats.routes.js';
 import { tablesRoutes } from './features/tables/tables.routes.js';
-import { userRoutes } from './features/user/user.routes.js';
+import { consoleAccountsRoutes } from './features/users/console-accounts.routes.js';
+import { usersRoutes } from './features/users/users.routes.js';
+import { createCsrfTokens } from './http/csrf.js';
 import { csrfRoutes } from './http/csrf.routes.js';
 import { errorFamilyOf, formatError } from './http/error-family.js';
 import { installErrorHandler } from './http/error-handler.js';
 import { notFound } from './http/errors.js';
 import { installJsonBodyParser } from './http/json-body.js';
+import { installNulGuard } from './http/nul-guard.js';
 import { installPrincipal } from './http/principal.js';
+import { requestTimeouts } from './http/request-timeout.js';
 import { contentSecurityPolicy, installSecurityHeaders } from './http/security-headers.js';
 import { consoleIndexHtml, inlineScriptHashes, serveConsole } from './http/static-console.js';
 
@@ -46,7 +63,7 @@ declare module 'fastify' {
 // `/api` alone is a console page (API keys); only paths below it belong to the API.
 const API_PATHS = /^\/(api\/|auth\/v1(\/|$)|rest\/v1(\/|$)|\.well-known\/)/;
 
-// Headers supabase-js sends and reads (protocol §1.4).
+// Headers supabase-js sends and reads.
 const CORS_ALLOWED_HEADERS = [
   'authorization',
   'apikey',
@@ -97,6 +114,10 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
         : { stream: pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 250 }) }),
     },
     bodyLimit: config.bodyLimit,
+    // A request (headers and body) that has not arrived within the timeout gets 408 and its connection is closed
+    // (http/request-timeout.ts); the time to answer is not limited.
+    requestTimeout: config.requestTimeoutSeconds * 1000,
+    http: requestTimeouts(config.requestTimeoutSeconds),
     // Fastify's two lines per request are replaced by one line in the onResponse hook below.
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: (req) => {
@@ -104,10 +125,13 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
       return typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
     },
     routerOptions: { ignoreTrailingSlash: true },
+    // Behind a reverse proxy, per-IP limits and logs need the client's address from X-Forwarded-For.
+    trustProxy: config.trustProxy,
   });
 
   const db = openDatabase(config, {
     onIdleError: (error) => app.log.warn({ err: error }, 'database connection dropped; the pool will reconnect'),
+    onBusError: (error) => app.log.warn({ err: error }, 'event bus: an event could not be delivered or sent'),
   });
   app.addHook('onClose', () => db.close());
   try {
@@ -122,6 +146,10 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   const logs = createLogWriter(db, { onError: (error) => app.log.warn({ err: error }, 'could not store log entries') });
   app.addHook('onClose', () => logs.close());
   const ctx: AppContext = { config, db, tokens, log: app.log, logs };
+  // Each account's app signs its keys with the instance's key; confirmation mails are on by default with SMTP.
+  // OAuth client secrets and TOTP secrets are sealed by the secrets vault under each account's data key.
+  const secrets = secretSealerOf(ctx);
+  configureApps(db, { tokens, mailDelivers: config.smtpUrl !== null, siteUrl: config.siteUrl, secrets });
   app.decorate('basalt', ctx);
 
   const requestLog = { everyRequest: config.logRequests === 'all' };
@@ -142,7 +170,8 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
           path: pathOf(request.url),
           status,
           durationMs: Math.round(reply.elapsedTime * 10) / 10,
-          accountId: principal.kind === 'user' || principal.kind === 'apiKey' ? principal.accountId : undefined,
+          accountId: 'accountId' in principal ? principal.accountId : undefined,
+          endUserId: principal.kind === 'endUser' ? principal.userId : undefined,
           keyId: principal.kind === 'apiKey' ? principal.keyId : undefined,
         },
         'request',
@@ -166,30 +195,51 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   // session uses them, and the record APIs never do.
   await app.register(fastifyCookie, { hook: false });
   installJsonBodyParser(app);
+  installNulGuard(app);
   installErrorHandler(app, config.bodyLimit, (request, error) => recordUnexpectedError(logs, request, error));
   const apiKeys = apiKeyLookupOf(db);
+  const sessions = sessionLivenessOf(db);
+  const endUserSessions = endUserSessionLivenessOf(db);
+  const secondFactor = secondFactorOf(db);
+  const csrf = await createCsrfTokens(db.kysely);
   installPrincipal(app, {
     tokens,
+    csrf,
     findCookieSession: (hash) => findSessionByCookieHash(db.kysely, hash),
     findApiKey: (secret) => apiKeys.resolve(secret),
+    isSessionLive: (sessionId, accountId) => sessions.isLive(sessionId, accountId),
+    matchAppKey: (key) => matchAppKey(db, key),
+    appOwnerOf: (ref) => appOwnerOf(db, ref),
+    isEndUserSessionLive: (sessionId, userId) => endUserSessions.isLive(sessionId, userId),
+    needsSecondFactor: (accountId) => secondFactor.needed(accountId),
   });
 
   // Every feature, in one list (STYLE.md "The whole API in one place").
-  const authDeps = await createAuthDeps(ctx);
+  const authDeps = await createAuthDeps(ctx, { secrets });
   await app.register(healthRoutes, { ctx });
   await app.register(configRoutes, { ctx });
-  await app.register(csrfRoutes);
-  await app.register(authRoutes, { deps: authDeps });
-  await app.register(userRoutes, { deps: authDeps });
+  await app.register(csrfRoutes, { csrf, siteUrl: config.siteUrl });
+  const pools = appAuthPools(authDeps);
+  await app.register(authRoutes, { pools });
+  await app.register(accountRoutes, { deps: authDeps });
   await app.register(tablesRoutes, { ctx });
+  await app.register(tableRecordsRoutes, { ctx });
+  await app.register(projectsRoutes, { ctx });
+  await app.register(schemaRoomRoutes, { ctx });
   await app.register(restRoutes, { ctx });
   await app.register(historyRoutes, { ctx });
   await app.register(checkpointsRoutes, { ctx });
   await app.register(statsRoutes, { ctx });
   await app.register(activityRoutes, { ctx });
   await app.register(keysRoutes, { ctx });
+  await app.register(appsRoutes, { ctx });
+  await app.register(usersRoutes, { ctx, pools });
+  await app.register(consoleAccountsRoutes, { deps: authDeps });
   await app.register(logsRoutes, { ctx });
   await app.register(openapiRoutes, { ctx });
+  await app.register(sqlRoutes, { ctx });
+  await app.register(secretsRoutes, { ctx });
+  await app.register(functionsRoutes, { ctx });
   // Last: its short form /api/:name only takes what no route above claims.
   await app.register(publicApiRoutes, { ctx });
 

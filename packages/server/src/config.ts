@@ -11,7 +11,10 @@ export interface Config {
   siteUrl: string;
   smtpUrl: string | null;
   logLevel: string;
-  /** Sign-in, sign-up and recover attempts allowed per 5 minutes per IP and per email. */
+  /**
+   * Per 5 minutes: wrong passwords allowed per email from one IP (ten times that per IP), and sign-up, recover and
+   * verify attempts per IP and per email (features/auth/auth-rate-limits.ts).
+   */
   authRateLimit: number;
   /** Public record API requests allowed per minute per API key (or signed-in account). */
   apiRateLimit: number;
@@ -21,6 +24,13 @@ export interface Config {
   consoleDir: string | null;
   /** Largest request body accepted, in bytes. */
   bodyLimit: number;
+  /** Seconds a client has to send a whole request (headers and body); a slower one gets 408 and is cut off. */
+  requestTimeoutSeconds: number;
+  /**
+   * Which proxies' X-Forwarded-For to believe for the client's address (rate limits per IP, logs): false (none),
+   * true (any), or addresses and CIDR ranges.
+   */
+  trustProxy: boolean | string[];
   /** Days of change history kept (older changes no checkpoint needs are pruned); 0 keeps them for ever. */
   historyRetentionDays: number;
   /** Days the system log keeps its entries (features/logs/log-retention.ts). */
@@ -29,6 +39,85 @@ export interface Config {
   logRetentionMaxRows: number;
   /** How successful requests reach the system log: one entry each ('all') or per-route summaries ('summary'). */
   logRequests: 'all' | 'summary';
+  /** Edge functions' runtime limits and pool (features/functions/runtime, docs/functions.md). */
+  functions: FunctionsConfig;
+  /** BASALT_MASTER_KEY: the key that wraps each account's secrets key; null: data/master.key, made once. */
+  masterKey: string | null;
+  /** BASALT_PREVIOUS_MASTER_KEY: the key being rotated away from; data keys it wrapped are re-wrapped at start. */
+  previousMasterKey: string | null;
+  /** "Sign in with …" providers of the console accounts (AUTH_GITHUB_*, AUTH_GOOGLE_*, AUTH_GITLAB_*, AUTH_OIDC_*). */
+  oauthProviders: ConsoleOAuthProvider[];
+}
+
+/** ConsoleOAuthProvider is a provider the operator configured for the console accounts. */
+export interface ConsoleOAuthProvider {
+  kind: 'github' | 'google' | 'gitlab' | 'oidc';
+  /** github, google, gitlab, or custom:<slug of AUTH_OIDC_NAME>. */
+  id: string;
+  name: string;
+  clientId: string;
+  clientSecret: string;
+  url: string | null;
+}
+
+// AUTH_<KIND>_CLIENT_ID and AUTH_<KIND>_SECRET configure one provider (both or neither); AUTH_GITHUB_URL and
+// AUTH_GITLAB_URL name a GitHub Enterprise or self-hosted GitLab; AUTH_OIDC_ISSUER (an issuer or its discovery URL)
+// and AUTH_OIDC_NAME an OpenID Connect provider.
+function oauthProvidersOf(env: NodeJS.ProcessEnv): ConsoleOAuthProvider[] {
+  const kinds = [
+    { kind: 'github', name: 'GitHub' },
+    { kind: 'google', name: 'Google' },
+    { kind: 'gitlab', name: 'GitLab' },
+    { kind: 'oidc', name: 'OpenID Connect' },
+  ] as const;
+  const providers: ConsoleOAuthProvider[] = [];
+  for (const { kind, name } of kinds) {
+    const prefix = `AUTH_${kind.toUpperCase()}`;
+    const clientId = env[`${prefix}_CLIENT_ID`]?.trim();
+    const clientSecret = env[`${prefix}_SECRET`]?.trim();
+    if (!clientId && !clientSecret) continue;
+    if (!clientId || !clientSecret) {
+      throw new Error(`Invalid configuration: ${prefix}_CLIENT_ID and ${prefix}_SECRET go together`);
+    }
+    const url = (kind === 'oidc' ? env.AUTH_OIDC_ISSUER : env[`${prefix}_URL`])?.trim() || null;
+    if (kind === 'oidc' && !url) throw new Error('Invalid configuration: AUTH_OIDC_ISSUER names the issuer');
+    if (url && !/^https?:\/\//.test(url)) throw new Error(`Invalid configuration: ${prefix} URL must be http(s)`);
+    const label = kind === 'oidc' ? env.AUTH_OIDC_NAME?.trim() || name : name;
+    const slug =
+      label
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')
+        .replace(/^-+|-+$/g, '') || 'oidc';
+    providers.push({ kind, id: kind === 'oidc' ? `custom:${slug}` : kind, name: label, clientId, clientSecret, url });
+  }
+  return providers;
+}
+
+/** FunctionsConfig holds the limits Basalt enforces on every edge function, the same for every account. */
+export interface FunctionsConfig {
+  /** V8 heap of one function's process, and what its resident memory may grow by, in MB. */
+  memoryMb: number;
+  /** CPU time one request may use, in ms (time waiting on I/O does not count). */
+  cpuMs: number;
+  /** Wall-clock time one request may take before it is answered 504, in ms. */
+  wallClockMs: number;
+  /** Largest request body a function is given, in bytes. */
+  requestBytes: number;
+  /** Largest response body a function may answer, in bytes. */
+  responseBytes: number;
+  /** A function's process stops after this long without a request, in ms. */
+  idleMs: number;
+  /** Processes running at once on this server; the least recently used idle one stops to make room. */
+  maxProcesses: number;
+  /** Calls one function's process serves at once; more are refused (a function calling itself cannot swamp the server). */
+  maxConcurrentCalls: number;
+  /** The Deno executable; null: the one the `deno` npm package installed. */
+  denoPath: string | null;
+}
+
+function wholeNumber(name: string, min: number, fallback: number) {
+  const message = `${name} must be a whole number of at least ${min}`;
+  return z.coerce.number({ error: message }).int(message).min(min, message).default(fallback);
 }
 
 const envSchema = z.object({
@@ -59,6 +148,29 @@ const envSchema = z.object({
     .int()
     .min(1024)
     .default(1024 * 1024),
+  REQUEST_TIMEOUT_SECONDS: z.coerce
+    .number({ error: 'REQUEST_TIMEOUT_SECONDS must be a number of seconds' })
+    .int('REQUEST_TIMEOUT_SECONDS must be a whole number of seconds')
+    .min(1, 'REQUEST_TIMEOUT_SECONDS must be at least 1')
+    .default(60),
+  TRUST_PROXY: z
+    .string()
+    .default('false')
+    .transform((text, context) => {
+      const value = text.trim();
+      if (value === 'false' || value === '') return false;
+      if (value === 'true') return true;
+      const addresses = value
+        .split(',')
+        .map((a) => a.trim())
+        .filter(Boolean);
+      if (addresses.every((a) => /^[0-9a-fA-F.:/]+$/.test(a))) return addresses;
+      context.addIssue({
+        code: 'custom',
+        message: 'TRUST_PROXY must be true, false, or addresses and CIDR ranges separated by commas',
+      });
+      return z.NEVER;
+    }),
   HISTORY_RETENTION_DAYS: z.coerce
     .number({ error: 'HISTORY_RETENTION_DAYS must be a number of days (0 keeps history for ever)' })
     .int('HISTORY_RETENTION_DAYS must be a whole number of days')
@@ -75,6 +187,17 @@ const envSchema = z.object({
     .min(1000, 'LOG_RETENTION_MAX_ROWS must be at least 1000')
     .default(1_000_000),
   LOG_REQUESTS: z.enum(['summary', 'all'], { error: "LOG_REQUESTS must be 'summary' or 'all'" }).default('summary'),
+  FUNCTIONS_MEMORY_MB: wholeNumber('FUNCTIONS_MEMORY_MB', 16, 150),
+  FUNCTIONS_CPU_MS: wholeNumber('FUNCTIONS_CPU_MS', 10, 2000),
+  FUNCTIONS_WALL_CLOCK_MS: wholeNumber('FUNCTIONS_WALL_CLOCK_MS', 100, 150_000),
+  FUNCTIONS_REQUEST_BYTES: wholeNumber('FUNCTIONS_REQUEST_BYTES', 1024, 10 * 1024 * 1024),
+  FUNCTIONS_RESPONSE_BYTES: wholeNumber('FUNCTIONS_RESPONSE_BYTES', 1024, 10 * 1024 * 1024),
+  FUNCTIONS_IDLE_MS: wholeNumber('FUNCTIONS_IDLE_MS', 1000, 5 * 60_000),
+  FUNCTIONS_MAX_PROCESSES: wholeNumber('FUNCTIONS_MAX_PROCESSES', 1, 32),
+  FUNCTIONS_MAX_CONCURRENT_CALLS: wholeNumber('FUNCTIONS_MAX_CONCURRENT_CALLS', 1, 500),
+  FUNCTIONS_DENO_PATH: z.string().optional(),
+  BASALT_MASTER_KEY: z.string().optional(),
+  BASALT_PREVIOUS_MASTER_KEY: z.string().optional(),
 });
 
 /** loadConfig reads the environment (DESIGN.md "Configuration") into a Config; overrides win. */
@@ -101,10 +224,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       .filter(Boolean),
     consoleDir: e.BASALT_CONSOLE_DIR ? path.resolve(e.BASALT_CONSOLE_DIR) : null,
     bodyLimit: e.BODY_LIMIT,
+    requestTimeoutSeconds: e.REQUEST_TIMEOUT_SECONDS,
+    trustProxy: e.TRUST_PROXY,
     historyRetentionDays: e.HISTORY_RETENTION_DAYS,
     logRetentionDays: e.LOG_RETENTION_DAYS,
     logRetentionMaxRows: e.LOG_RETENTION_MAX_ROWS,
     logRequests: e.LOG_REQUESTS,
+    functions: {
+      memoryMb: e.FUNCTIONS_MEMORY_MB,
+      cpuMs: e.FUNCTIONS_CPU_MS,
+      wallClockMs: e.FUNCTIONS_WALL_CLOCK_MS,
+      requestBytes: e.FUNCTIONS_REQUEST_BYTES,
+      responseBytes: e.FUNCTIONS_RESPONSE_BYTES,
+      idleMs: e.FUNCTIONS_IDLE_MS,
+      maxProcesses: e.FUNCTIONS_MAX_PROCESSES,
+      maxConcurrentCalls: e.FUNCTIONS_MAX_CONCURRENT_CALLS,
+      denoPath: e.FUNCTIONS_DENO_PATH || null,
+    },
+    masterKey: e.BASALT_MASTER_KEY || null,
+    previousMasterKey: e.BASALT_PREVIOUS_MASTER_KEY || null,
+    oauthProviders: oauthProvidersOf(env),
     ...overrides,
   };
 }

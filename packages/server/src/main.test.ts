@@ -10,7 +10,8 @@ const root = path.resolve(import.meta.dirname, '../../..');
 const tsx = path.join(root, 'node_modules/.bin/tsx');
 const main = path.join(root, 'packages/server/src/main.ts');
 
-describe('the basalt CLI', () => {
+// Every call starts the CLI from its TypeScript sources, a few seconds each on a busy machine.
+describe('the basalt CLI', { timeout: 90_000 }, () => {
   let dataDir: string;
   let env: NodeJS.ProcessEnv;
   beforeEach(async () => {
@@ -25,6 +26,26 @@ describe('the basalt CLI', () => {
     expect(first.stdout).toMatch(/anon key:\s+eyJ[\w-]+\.[\w-]+\.[\w-]+/);
     expect(first.stdout).toMatch(/service_role key:\s+eyJ/);
     expect(second.stdout).toBe(first.stdout);
+  });
+
+  it("prints an account's app keys with keys --app, the same on every call", async () => {
+    await run(
+      tsx,
+      [main, 'create-admin', '--email', 'ada@example.com', '--password', 'Ada-Passw0rd!', '--username', 'ada'],
+      {
+        env,
+      },
+    );
+    const first = await run(tsx, [main, 'keys', '--app', 'Ada'], { env });
+    expect(first.stdout).toMatch(/ref:\s+[a-z]{20}/);
+    expect(first.stdout).toMatch(/anon key:\s+eyJ[\w-]+\.[\w-]+\.[\w-]+/);
+    expect((await run(tsx, [main, 'keys', '--app', 'ada'], { env })).stdout).toBe(first.stdout);
+    const instance = await run(tsx, [main, 'keys'], { env });
+    expect(instance.stdout).not.toContain(first.stdout.match(/anon key:\s+(\S+)/)?.[1] ?? '?');
+    const unknown = await run(tsx, [main, 'keys', '--app', 'nobody'], { env }).catch(
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(unknown).toMatchObject({ code: 1 });
   });
 
   it('migrates a new data directory and then finds it up to date', async () => {

@@ -14,7 +14,7 @@ Commands:
   serve           Serve the console and the APIs (default)
   migrate         Run pending database migrations and exit
   create-admin    Create an instance administrator: --email, --password, [--username]
-  keys            Print the instance's anon and service keys
+  keys            Print the instance's anon and service keys; with --app <username>, that account's app keys
 
 Options of serve: --port, --host (they override PORT and HOST)
 Configuration comes from the environment: see the README.`;
@@ -66,6 +66,7 @@ async function main(argv: string[]): Promise<number> {
       email: { type: 'string' },
       password: { type: 'string' },
       username: { type: 'string' },
+      app: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -94,6 +95,14 @@ async function main(argv: string[]): Promise<number> {
     case 'keys':
       return withDatabase(config, async (db) => {
         const tokens = await createTokenService(db.kysely, { issuer: `${config.siteUrl}/auth/v1` });
+        if (values.app !== undefined) {
+          const { printAppKeys } = await import('./features/apps/apps-cli.js');
+          return printAppKeys(
+            db,
+            { tokens, siteUrl: config.siteUrl, mailDelivers: config.smtpUrl !== null },
+            values.app,
+          );
+        }
         console.log(`API URL:          ${config.siteUrl}`);
         console.log(`anon key:         ${tokens.anonKey}`);
         console.log(`service_role key: ${tokens.serviceKey}`);

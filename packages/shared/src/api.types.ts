@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** appUserSchema is the application user of spec console-core §3, as /api/auth/me returns it. */
+/** appUserSchema is the console's application user, as /api/auth/me returns it. */
 export const appUserSchema = z.object({
   id: z.string(),
   username: z.string(),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** AUTH_LIMITS holds the registration limits of spec console-core §5 and §9. */
+/** AUTH_LIMITS holds the registration limits. */
 export const AUTH_LIMITS = {
   usernameMin: 3,
   usernameMax: 50,
@@ -12,7 +12,7 @@ export const AUTH_LIMITS = {
 const USERNAME_PATTERN = /^[A-Za-z0-9_-]+$/;
 const SPECIAL_CHARACTER = /[^A-Za-z0-9]/;
 
-/** passwordRules lists each character-class rule with the spec's message and its checklist label. */
+/** passwordRules lists each character-class rule with its message and its checklist label. */
 export const passwordRules = [
   {
     id: 'length',
@@ -53,7 +53,7 @@ export function passwordPolicyFailures(password: string): string[] {
   return failures;
 }
 
-/** passwordSchema enforces the registration password policy with the spec's messages. */
+/** passwordSchema enforces the registration password policy with its messages. */
 export const passwordSchema = z
   .string({ error: 'Password is required' })
   .min(AUTH_LIMITS.passwordMin, 'Password must be at least 8 characters')
@@ -77,13 +77,12 @@ export const emailSchema = z
   .max(AUTH_LIMITS.emailMax, 'Email cannot exceed 100 characters')
   .pipe(z.email('Please enter a valid email'));
 
-/** loginSchema is the console's login form (spec console-core §5). */
+/** loginSchema is the console's login form. */
 export const loginSchema = z.object({
   email: z.email('Please enter a valid email'),
   password: z.string().min(AUTH_LIMITS.passwordMin, 'Password must be at least 8 characters'),
   rememberMe: z.boolean().default(false),
 });
-export type LoginInput = z.infer<typeof loginSchema>;
 
 /** registerRequestSchema is what POST /api/auth/register accepts. */
 export const registerRequestSchema = z.object({
@@ -110,7 +109,6 @@ export const registerFormSchema = registerRequestSchema
     message: 'Passwords do not match',
     path: ['confirmPassword'],
   });
-export type RegisterFormInput = z.infer<typeof registerFormSchema>;
 
 /** PasswordStrength is the meter's score (0–100) and its band label. */
 export interface PasswordStrength {
@@ -118,7 +116,7 @@ export interface PasswordStrength {
   label: 'Very weak password' | 'Weak password' | 'Medium strength password' | 'Strong password';
 }
 
-/** passwordStrength scores a password by the rule of spec console-core §5. */
+/** passwordStrength scores a password: length and the kinds of characters it mixes. */
 export function passwordStrength(password: string): PasswordStrength {
   let score = Math.min(25, (password.length / 8) * 25);
   for (const re of [/[A-Z]/, /[a-z]/, /[0-9]/, SPECIAL_CHARACTER]) if (re.test(password)) score += 15;

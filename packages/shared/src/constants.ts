@@ -1,10 +1,10 @@
 /** SITE_NAME is the product's name as the console and mails show it. */
 export const SITE_NAME = 'Basalt';
 
-/** ACTIVITY_PAGE_SIZE is the dashboard's activity page size (spec console-core §9). */
+/** ACTIVITY_PAGE_SIZE is the dashboard's activity page size. */
 export const ACTIVITY_PAGE_SIZE = 10;
 
-/** ACCESS_TOKEN_TTL_SECONDS is the lifetime of an access token (protocol §2.3). */
+/** ACCESS_TOKEN_TTL_SECONDS is the lifetime of an access token. */
 export const ACCESS_TOKEN_TTL_SECONDS = 3600;
 
 /** BASALT_VERSION is the version of this build. */

@@ -1,10 +1,9 @@
 import { z } from 'zod';
 
-// Database health (spec console-management §2 "Settings" → Database, §3 "Database health", §4 "Health check",
-// §7 "Health and logs"). What each metric measures is in docs/operations.md.
+// Database health, as Settings › Database shows it. What each metric measures is in docs/operations.md.
 
 /** databaseMetricsSchema are the health card's numbers. */
-export const databaseMetricsSchema = z.object({
+const databaseMetricsSchema = z.object({
   /** Connections in use out of maxConnections, 0 to 1. */
   connectionUtilization: z.number(),
   activeConnections: z.number(),
@@ -25,7 +24,7 @@ export const databaseHealthSchema = z.object({
   /** The engine and its version ("SQLite 3.50.4", "PostgreSQL 17.2"); null when the database did not answer. */
   version: z.string().nullable(),
   metrics: databaseMetricsSchema,
-  /** Engine facts beyond the spec's metrics: storage sizes, the connection pool (docs/operations.md). */
+  /** Engine facts beyond the health metrics: storage sizes, the connection pool (docs/operations.md). */
   details: z.record(z.string(), z.unknown()),
   checkedAt: z.string(),
 });
@@ -40,7 +39,7 @@ export const databaseCheckRequestSchema = z.object({
 export type DatabaseCheckRequest = z.infer<typeof databaseCheckRequestSchema>;
 
 /** integrityCheckSchema is one check of a full diagnostic and what it found. */
-export const integrityCheckSchema = z.object({
+const integrityCheckSchema = z.object({
   name: z.string(),
   ok: z.boolean(),
   message: z.string(),

@@ -1,18 +1,17 @@
 import { z } from 'zod';
 import { historyChangeSchema, tableResponseSchema } from './records.schemas.js';
 
-// Change history, revert, restore and checkpoints (spec console-management §2 Database History, §7 "History
-// and checkpoints"; docs/history.md). Requests are validated by the server with these schemas and by the
+// Change history, revert, restore and checkpoints (docs/history.md). Requests are validated by the server with these schemas and by the
 // console's forms, so both give the same message for the same mistake; the answers' shapes follow.
 
 /** CHECKPOINT_LIMITS are the limits of a checkpoint's name and description. */
-export const CHECKPOINT_LIMITS = {
+const CHECKPOINT_LIMITS = {
   nameMax: 100,
   descriptionMax: 500,
 } as const;
 
 /** HISTORY_PAGE_LIMITS are the paging limits of GET /api/history. */
-export const HISTORY_PAGE_LIMITS = {
+const HISTORY_PAGE_LIMITS = {
   defaultLimit: 20,
   maxLimit: 100,
 } as const;
@@ -34,17 +33,15 @@ export const historyQuerySchema = z.object({
     .max(HISTORY_PAGE_LIMITS.maxLimit, `limit cannot exceed ${HISTORY_PAGE_LIMITS.maxLimit}`)
     .default(HISTORY_PAGE_LIMITS.defaultLimit),
 });
-export type HistoryQuery = z.infer<typeof historyQuerySchema>;
 
 /** checkpointQuerySchema is the query of GET /api/checkpoints: tableId (optional: every table's). */
 export const checkpointQuerySchema = z.object({
   tableId: z.coerce.number({ error: tableIdMessage }).int(tableIdMessage).positive(tableIdMessage).optional(),
 });
-export type CheckpointQuery = z.infer<typeof checkpointQuerySchema>;
 
 /**
  * createCheckpointSchema is the body of POST /api/checkpoints: the table, a name that is not blank once trimmed
- * (spec §5), and an optional description (blank means none).
+ *, and an optional description (blank means none).
  */
 export const createCheckpointSchema = z.object({
   tableId: z

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
-/** API_KEY_LIMITS are the limits of API keys (spec console-management §5: the name must be non-blank). */
-export const API_KEY_LIMITS = {
+/** API_KEY_LIMITS are the limits of API keys. */
+const API_KEY_LIMITS = {
   nameMax: 100,
 } as const;
 

@@ -1,24 +1,25 @@
 import { z } from 'zod';
 import { paginationSchema } from './api.types.js';
 
-// System logs (spec console-management §2 "Settings" → Logs, "System Logs page", §3 "Log entry", §7).
+// System logs.
 // GET /api/logs answers the settings viewer (no `page`: an array, newest first) and the logs page (`page` and
 // `limit`: {data, pagination}). Both take the same filters.
 
 /** LOG_LEVELS are the levels a stored entry has, least severe first. */
-export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 /** LogLevel is one of LOG_LEVELS. */
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /**
  * LOG_SOURCES are where entries come from (the page's Service column): `api` one entry per API request and one
- * per unexpected error, `auth` sign-ups, sign-ins and failed sign-ins, `jobs` background jobs (log retention).
+ * per unexpected error, `auth` sign-ups, sign-ins and failed sign-ins, `jobs` background jobs (log retention),
+ * `functions` one entry per edge function invocation.
  */
-export const LOG_SOURCES = ['api', 'auth', 'jobs'] as const;
+export const LOG_SOURCES = ['api', 'auth', 'jobs', 'functions'] as const;
 /** LogSource is one of LOG_SOURCES. */
 export type LogSource = (typeof LOG_SOURCES)[number];
 
-/** LOG_LIMITS are the sizes of the two answers of GET /api/logs (spec console-management §9: page size 20). */
+/** LOG_LIMITS are the sizes of the two answers of GET /api/logs. */
 export const LOG_LIMITS = {
   /** The logs page's default page size. */
   pageSize: 20,
@@ -38,7 +39,7 @@ const LEVEL_FILTERS = ['all', ...LOG_LEVELS, 'warning'] as const;
 const levelMessage = `level must be one of ${['all', ...LOG_LEVELS].join(', ')}`;
 
 /** logLevelFilterSchema reads `level`: all (no filter), debug, info, warn (or warning, as the page names it), error. */
-export const logLevelFilterSchema = optionalParam(
+const logLevelFilterSchema = optionalParam(
   z
     .preprocess(
       (value) => (typeof value === 'string' ? value.toLowerCase() : value),
@@ -79,7 +80,7 @@ export const logsPageQuerySchema = z.object({
 /** LogsPageQuery is a parsed logs-page query. */
 export type LogsPageQuery = z.output<typeof logsPageQuerySchema>;
 
-/** logEntrySchema is one entry of the settings viewer (spec §3 "Log entry (settings viewer)"). */
+/** logEntrySchema is one entry of the settings viewer (Settings › Logs). */
 export const logEntrySchema = z.object({
   id: z.number(),
   level: z.enum(LOG_LEVELS),
@@ -93,11 +94,11 @@ export const logEntrySchema = z.object({
 /** LogEntry is one settings-viewer entry. */
 export type LogEntry = z.infer<typeof logEntrySchema>;
 
-/** LOG_PAGE_LEVELS are the levels as the logs page names them (spec §3: error, warning, other). */
-export const LOG_PAGE_LEVELS = ['debug', 'info', 'warning', 'error'] as const;
+/** LOG_PAGE_LEVELS are the levels as the logs page names them. */
+const LOG_PAGE_LEVELS = ['debug', 'info', 'warning', 'error'] as const;
 
-/** logPageEntrySchema is one row of the System Logs page (spec §3 "Log entry (logs page)"). */
-export const logPageEntrySchema = z.object({
+/** logPageEntrySchema is one row of the System Logs page. */
+const logPageEntrySchema = z.object({
   id: z.number(),
   createdAt: z.string(),
   level: z.enum(LOG_PAGE_LEVELS),
@@ -112,11 +113,11 @@ export type LogPageEntry = z.infer<typeof logPageEntrySchema>;
  * limit (10,000): when it has more, `totalItemsCapped` is true, `totalItems` is that limit ("more than"), and
  * `totalPages` counts the pages known to exist so far. The field is absent when the count is exact.
  */
-export const logsPaginationSchema = paginationSchema.extend({ totalItemsCapped: z.literal(true).optional() });
+const logsPaginationSchema = paginationSchema.extend({ totalItemsCapped: z.literal(true).optional() });
 /** LogsPagination is the logs page's pagination. */
 export type LogsPagination = z.infer<typeof logsPaginationSchema>;
 
-/** logsPageSchema is the logs page's answer (spec §3 "Logs page response"). */
+/** logsPageSchema is the logs page's answer. */
 export const logsPageSchema = z.object({
   data: z.array(logPageEntrySchema),
   pagination: logsPaginationSchema,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { tableAccessViewSchema } from './access.schemas.js';
 import { paginationSchema } from './api.types.js';
 import { columnDefinitionSchema } from './tables.schemas.js';
 
@@ -12,6 +13,8 @@ export const tableResponseSchema = z.object({
   name: z.string(),
   description: z.string().nullable(),
   schema: z.record(z.string(), columnDefinitionSchema),
+  /** The access rules for the app's users (absent from older servers: the default, nobody). */
+  access: tableAccessViewSchema.optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -35,16 +38,6 @@ export type RecordRow = z.infer<typeof recordRowSchema>;
 /** recordListSchema is a page of records. */
 export const recordListSchema = z.array(recordRowSchema);
 
-/** HISTORY_CHANGE_TYPES are the kinds of change the history keeps (spec console-management §3). */
-export const HISTORY_CHANGE_TYPES = [
-  'SCHEMA_CREATE',
-  'SCHEMA_UPDATE',
-  'SCHEMA_DELETE',
-  'RECORD_CREATE',
-  'RECORD_UPDATE',
-  'RECORD_DELETE',
-] as const;
-
 /** historyChangeSchema is one change as GET /api/history lists it. */
 export const historyChangeSchema = z.object({
   id: z.number(),
@@ -56,6 +49,8 @@ export const historyChangeSchema = z.object({
   previousState: z.unknown(),
   newState: z.unknown(),
   userId: z.string().nullable().optional(),
+  /** The app's user who made the change through the app (a deleted one is named "a deleted user"); else null. */
+  appUser: z.object({ id: z.string(), name: z.string() }).nullable().optional(),
   /** The change this one reverted (a revert or a restore wrote it); null for any other change. */
   revertOf: z.number().nullable().optional(),
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { tableAccessSchema } from './access.schemas.js';
 
 /** COLUMN_TYPES lists the column types of DESIGN.md "Data"; adding one is one member here plus its files. */
 export const COLUMN_TYPES = ['text', 'number', 'boolean', 'date', 'json', 'array'] as const;
@@ -10,7 +11,7 @@ export const columnTypeSchema = z.enum(COLUMN_TYPES, {
 /** ColumnType is one of COLUMN_TYPES. */
 export type ColumnType = z.infer<typeof columnTypeSchema>;
 
-/** TABLE_LIMITS are the name, description and size limits of tables (DESIGN.md "Data", spec console-core §5). */
+/** TABLE_LIMITS are the name, description and size limits of tables. */
 export const TABLE_LIMITS = {
   tableNameMin: 3,
   tableNameMax: 63,
@@ -31,7 +32,9 @@ export const IDENTIFIER_PATTERN = /^[A-Za-z][A-Za-z0-9_]*$/;
  */
 export const RESERVED_TABLE_NAMES: readonly string[] = [
   'activity',
+  'admin',
   'api',
+  'app',
   'auth',
   'billing',
   'checkpoints',
@@ -60,6 +63,7 @@ export const RESERVED_TABLE_NAMES: readonly string[] = [
   'schema',
   'secrets',
   'settings',
+  'shared-tables',
   'sql',
   'stats',
   'storage',
@@ -95,11 +99,43 @@ export const SYSTEM_COLUMNS: Readonly<Record<'id' | 'created_at' | 'updated_at',
 };
 
 /** RESERVED_COLUMN_NAMES are the system columns' names; no user column may take one (any case). */
-export const RESERVED_COLUMN_NAMES: readonly string[] = Object.keys(SYSTEM_COLUMNS);
+const RESERVED_COLUMN_NAMES: readonly string[] = Object.keys(SYSTEM_COLUMNS);
 
 /** isSystemColumnName tells whether a name is a system column's, ignoring case. */
 export function isSystemColumnName(name: string): boolean {
   return RESERVED_COLUMN_NAMES.includes(name.toLowerCase());
+}
+
+/**
+ * ENGINE_COLUMN_NAMES are the hidden columns the database engines keep in every table: PostgreSQL's system
+ * columns and SQLite's names for the rowid. PostgreSQL refuses a user column of such a name, and SQLite reads
+ * one as the rowid, so a schema valid on one engine would fail or change meaning on the other; no user column
+ * may take one. They are compared ignoring case, as SQLite compares names (PostgreSQL would take `CTID`
+ * quoted, but Basalt's column names are already unique ignoring case). `_rowid_` cannot pass the name rule;
+ * it is listed so the list reads complete.
+ */
+export const ENGINE_COLUMN_NAMES: readonly string[] = [
+  'cmax',
+  'cmin',
+  'ctid',
+  'tableoid',
+  'xmax',
+  'xmin',
+  'oid',
+  'rowid',
+  '_rowid_',
+];
+
+const engineColumnNames = new Set(ENGINE_COLUMN_NAMES);
+
+/** isEngineColumnName tells whether a name is one of ENGINE_COLUMN_NAMES, ignoring case. */
+export function isEngineColumnName(name: string): boolean {
+  return engineColumnNames.has(name.toLowerCase());
+}
+
+/** engineColumnMessage is the refusal for a column named like an engine's hidden column. */
+export function engineColumnMessage(name: string): string {
+  return `"${name}" is reserved by the database engines; choose another column name`;
 }
 
 /** isSystemColumnDefinition tells whether a column is exactly the system column of that (lower-case) name. */
@@ -146,12 +182,21 @@ export const tableNameSchema = z
     error: (issue) => `"${String(issue.input)}" is a reserved name; choose another table name`,
   });
 
-/** columnNameSchema is a column's name: 1–63 letters, digits and underscores, starting with a letter. */
-export const columnNameSchema = z
+// The shape of a column name, without the engines' reserved names: what a rename's old name must have, so
+// that a column named before those names were reserved can still be renamed away.
+const columnNameShape = z
   .string({ error: 'Column name is required' })
   .min(TABLE_LIMITS.columnNameMin, 'Column name is required')
   .max(TABLE_LIMITS.columnNameMax, 'Column name cannot exceed 63 characters')
   .regex(IDENTIFIER_PATTERN, 'Column name must start with a letter and contain only letters, numbers and underscores');
+
+/**
+ * columnNameSchema is a column's name: 1–63 letters, digits and underscores, starting with a letter, and none
+ * of the engines' hidden columns (ENGINE_COLUMN_NAMES).
+ */
+export const columnNameSchema = columnNameShape.refine((name) => !isEngineColumnName(name), {
+  error: (issue) => engineColumnMessage(String(issue.input)),
+});
 
 /** columnDefinitionSchema is a column's type and flags; the flags default to false. */
 export const columnDefinitionSchema = z.object({
@@ -206,6 +251,8 @@ export const createTableSchema = z.object({
   name: tableNameSchema,
   description: tableDescriptionSchema,
   schema: tableSchemaSchema.refine((schema) => Object.keys(schema).length > 0, 'At least one column is required'),
+  /** Who of the app's users may read and write the rows (default: nobody but the owner). */
+  access: tableAccessSchema.optional(),
 });
 /** CreateTableInput is what a client sends to create a table (flags may be left out). */
 export type CreateTableInput = z.input<typeof createTableSchema>;
@@ -221,8 +268,10 @@ export const updateTableSchema = z.object({
   description: tableDescriptionSchema,
   schema: tableSchemaSchema.optional(),
   renames: z
-    .record(columnNameSchema, columnNameSchema, { error: 'Renames must map old to new column names' })
+    .record(columnNameShape, columnNameSchema, { error: 'Renames must map old to new column names' })
     .optional(),
+  /** The table's new access rules, complete. */
+  access: tableAccessSchema.optional(),
 });
 /** UpdateTableInput is what a client sends to change a table. */
 export type UpdateTableInput = z.input<typeof updateTableSchema>;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { changePasswordFormSchema, deleteAccountSchema, profileFormSchema, updateProfileSchema } from './user.js';
 
-// The settings forms' schemas give the spec's messages (console-management §5) on the field they belong to.
+// The settings forms' schemas give their messages on the field they belong to.
 
 // The first message of each field, as a form shows it.
 function messages(result: { error?: { issues: Array<{ path: PropertyKey[]; message: string }> } }) {
@@ -11,7 +11,7 @@ function messages(result: { error?: { issues: Array<{ path: PropertyKey[]; messa
 }
 
 describe('settings schemas', () => {
-  it('checks the profile form with the spec messages', () => {
+  it('checks the profile form with its messages', () => {
     expect(messages(profileFormSchema.safeParse({ username: 'ab', email: 'x', marketingEmails: false }))).toEqual({
       username: 'Username must be at least 3 characters',
       email: 'Please enter a valid email address',

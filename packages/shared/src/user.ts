@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { AUTH_LIMITS, passwordSchema, usernameSchema } from './auth.schemas.js';
 
-// The account's own settings (spec console-management §5 "Profile" and "Password change", §7 "Profile"): the
-// request bodies the server validates and the forms the console builds from them, with the spec's messages.
+// The account's own settings: the
+// request bodies the server validates and the forms the console builds from them, with the same messages.
 
-/** profileEmailSchema is the profile form's email: valid, at most 100 characters (spec §5 wording). */
-export const profileEmailSchema = z
+/** profileEmailSchema is the profile form's email: valid, at most 100 characters. */
+const profileEmailSchema = z
   .string({ error: 'Please enter a valid email address' })
   .trim()
   .max(AUTH_LIMITS.emailMax, 'Email cannot exceed 100 characters')
@@ -13,7 +13,7 @@ export const profileEmailSchema = z
 
 const marketingEmailsSchema = z.boolean({ error: 'Marketing emails must be true or false' });
 
-/** profileFormSchema is the Settings › Profile form: every field, each with the spec's message. */
+/** profileFormSchema is the Settings › Profile form: every field, each with its message. */
 export const profileFormSchema = z.object({
   username: usernameSchema,
   email: profileEmailSchema,
@@ -25,7 +25,7 @@ export type ProfileFormInput = z.infer<typeof profileFormSchema>;
 export const updateProfileSchema = profileFormSchema.partial();
 export type UpdateProfileInput = z.infer<typeof updateProfileSchema>;
 
-/** userProfileSchema is GET /api/user/profile: the spec's User (profile) and the address awaiting confirmation. */
+/** userProfileSchema is GET /api/user/profile: the signed-in account's profile and the address awaiting confirmation. */
 export const userProfileSchema = z.object({
   id: z.string(),
   username: z.string(),
@@ -70,4 +70,3 @@ export type ChangePasswordFormInput = z.infer<typeof changePasswordFormSchema>;
 export const deleteAccountSchema = z.object({
   confirm: z.string({ error: 'Type your username to confirm' }).trim().min(1, 'Type your username to confirm'),
 });
-export type DeleteAccountInput = z.infer<typeof deleteAccountSchema>;

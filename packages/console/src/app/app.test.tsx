@@ -137,12 +137,29 @@ describe('shell', () => {
     await waitFor(() => expect(document.title).toBe('Tables | Basalt'));
   });
 
-  it('highlights Authentication, not Settings, on the account tab of settings', async () => {
+  it.each(['/settings?tab=account', '/settings', '/settings?tab=database'])(
+    'highlights Settings, not its Authentication shortcut, on %s',
+    async (path) => {
+      signedIn();
+      renderApp(path);
+      const nav = await screen.findByRole('navigation', { name: 'Main' });
+      expect(within(nav).getByRole('link', { name: 'Settings' })).toHaveAttribute('aria-current', 'page');
+      expect(within(nav).getByRole('link', { name: 'Authentication' })).not.toHaveAttribute('aria-current');
+    },
+  );
+
+  it('opens the account tab of Settings from Authentication, with Settings highlighted', async () => {
     signedIn();
-    renderApp('/settings?tab=account');
+    const user = userEvent.setup();
+    const { router } = renderApp('/');
     const nav = await screen.findByRole('navigation', { name: 'Main' });
-    expect(within(nav).getByRole('link', { name: 'Authentication' })).toHaveAttribute('aria-current', 'page');
-    expect(within(nav).getByRole('link', { name: 'Settings' })).not.toHaveAttribute('aria-current');
+    await user.click(within(nav).getByRole('link', { name: 'Authentication' }));
+    await waitFor(() => expect(router.state.location.search).toBe('?tab=account'));
+    expect(router.state.location.pathname).toBe('/settings');
+    await waitFor(() =>
+      expect(within(nav).getByRole('link', { name: 'Settings' })).toHaveAttribute('aria-current', 'page'),
+    );
+    expect(within(nav).getByRole('link', { name: 'Authentication' })).not.toHaveAttribute('aria-current');
   });
 
   it('answers an unknown path with the 404 page', async () => {
@@ -165,23 +182,21 @@ describe('shell', () => {
     ['/table-api', 'heading', 'Table API'],
     ['/record-api', 'heading', 'Record API'],
     ['/record-api/reference', 'heading', 'OpenAPI reference'],
+    ['/users', 'heading', 'Users'],
+    ['/profile', 'heading', 'Profile'],
+    ['/documentation', 'heading', 'Documentation'],
+    ['/sql-execution', 'heading', 'SQL Execution'],
+    ['/edge-functions', 'heading', 'Edge Functions'],
+    ['/secrets', 'heading', 'Secrets'],
+    ['/schema-editor', 'heading', 'Schema Editor'],
+    ['/projects/new', 'heading', 'New Project'],
   ] as const)('has its built page at %s', async (path, role, name) => {
     signedIn();
     renderApp(path);
     expect(await screen.findByRole(role, { name })).toBeInTheDocument();
   });
 
-  it.each([
-    '/users',
-    '/edge-functions',
-    '/secrets',
-    '/billing',
-    '/schema-editor',
-    '/projects/new',
-    '/sql-execution',
-    '/profile',
-    '/documentation',
-  ])('has a page at %s', async (path) => {
+  it.each(['/billing'])('has a page at %s', async (path) => {
     signedIn();
     renderApp(path);
     expect(await screen.findByText(/this area is being built/)).toBeInTheDocument();

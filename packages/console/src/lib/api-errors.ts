@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// The error shapes of spec console-core §8. Every transport failure is an ApiError, so callers and the
+// The error shapes Every transport failure is an ApiError, so callers and the
 // query client can branch on `status` alone (0 = no connection, 408 = timeout, 4xx = the caller's mistake).
 
 const validationErrorsSchema = z.record(

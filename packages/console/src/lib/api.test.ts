@@ -6,11 +6,11 @@ import {
   buildQueryUrl,
   CSRF_STORAGE_KEY,
   getQueryFn,
-  onNetworkError,
   queryUrlFromKey,
   REQUEST_TIMEOUT_MS,
   setAccessTokenProvider,
 } from './api';
+import { onNetworkSignal } from './network-signals';
 
 const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
@@ -144,14 +144,14 @@ describe('apiRequest', () => {
       }),
     );
     const listener = vi.fn();
-    const unsubscribe = onNetworkError(listener);
+    const unsubscribe = onNetworkSignal(listener);
     await expect(apiRequest('GET', '/api/stats')).rejects.toMatchObject({
       name: 'NetworkError',
       status: 0,
       message: 'Network connection failed. Please check your internet connection.',
     });
     unsubscribe();
-    expect(listener).toHaveBeenCalledTimes(1);
+    expect(listener).toHaveBeenCalledExactlyOnceWith('lost');
   });
 
   it('turns any other failure into UnknownError (status 500)', async () => {

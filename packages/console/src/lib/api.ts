@@ -1,14 +1,15 @@
 import type { QueryFunction, QueryFunctionContext, QueryKey } from '@tanstack/react-query';
 import { z } from 'zod';
 import { ApiErrorTimeout, apiErrorFromResponse, NetworkError, UnknownError } from './api-errors';
+import { reportNetworkSignal } from './network-signals';
 
 export { ApiError, ApiErrorTimeout, NetworkError, UnknownError } from './api-errors';
 
-// The console's client for its own /api (spec console-core §7). Every call sends the session cookie and,
+// The console's client for its own /api. Every call sends the session cookie and,
 // when signed in, the supabase access token as a bearer token; the server accepts either. Mutating calls
 // also send the CSRF token for the cookie path.
 
-/** REQUEST_TIMEOUT_MS is when a request is aborted (spec §9). */
+/** REQUEST_TIMEOUT_MS is when a request is aborted. */
 export const REQUEST_TIMEOUT_MS = 30_000;
 /** CSRF_STORAGE_KEY is the sessionStorage key of the cached CSRF token. */
 export const CSRF_STORAGE_KEY = 'csrfToken';
@@ -19,16 +20,6 @@ let accessTokenProvider: AccessTokenProvider | null = null;
 /** setAccessTokenProvider tells the client how to read the current session's access token. */
 export function setAccessTokenProvider(provider: AccessTokenProvider | null): void {
   accessTokenProvider = provider;
-}
-
-const networkErrorListeners = new Set<() => void>();
-
-/** onNetworkError subscribes to requests that could not reach the server; returns the unsubscribe. */
-export function onNetworkError(listener: () => void): () => void {
-  networkErrorListeners.add(listener);
-  return () => {
-    networkErrorListeners.delete(listener);
-  };
 }
 
 const csrfResponseSchema = z.object({ csrfToken: z.string().min(1) });
@@ -107,7 +98,9 @@ async function apiRequestOnce(
   const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
   const token = accessTokenProvider ? await accessTokenProvider() : null;
   if (token) headers.Authorization = `Bearer ${token}`;
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  // A FormData body (a file upload) goes as multipart, with the boundary the browser sets.
+  const form = typeof FormData !== 'undefined' && body instanceof FormData;
+  if (body !== undefined && !form) headers['Content-Type'] = 'application/json';
   if (mutating && options.csrf !== false) {
     const csrfToken = await getCsrfToken();
     if (csrfToken) headers['X-CSRF-Token'] = csrfToken;
@@ -119,7 +112,7 @@ async function apiRequestOnce(
     headers,
     credentials: 'include',
     cache: 'no-store',
-    body: body === undefined ? undefined : JSON.stringify(body),
+    body: body === undefined ? undefined : form ? body : JSON.stringify(body),
   };
   const response = await fetchWithTimeout(path, init, options);
   if (!response.ok) {
@@ -151,7 +144,7 @@ async function fetchWithTimeout(path: string, init: RequestInit, options: ApiReq
     // A cancellation by the caller is not a failure; let the caller see its own abort.
     if (options.signal?.aborted) throw error;
     if (error instanceof TypeError) {
-      for (const listener of networkErrorListeners) listener();
+      reportNetworkSignal('lost');
       throw new NetworkError();
     }
     throw new UnknownError(error instanceof Error ? error.message : undefined);

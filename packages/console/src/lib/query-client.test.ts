@@ -8,7 +8,7 @@ import {
   shouldRetryQuery,
 } from './query-client';
 
-describe('query client defaults (spec §9)', () => {
+describe('query client defaults', () => {
   it('never retries a 4xx query and retries others up to 3 times', () => {
     expect(shouldRetryQuery(0, new ApiError(404, 'Not found'))).toBe(false);
     expect(shouldRetryQuery(0, new ApiError(401, 'Unauthorized'))).toBe(false);

@@ -2,7 +2,7 @@ import { QueryClient } from '@tanstack/react-query';
 import { getQueryFn } from './api';
 import { isClientError } from './api-errors';
 
-// TanStack Query defaults of spec console-core §9.
+// TanStack Query defaults
 
 /** QUERY_STALE_TIME_MS is how long fetched data counts as fresh. */
 export const QUERY_STALE_TIME_MS = 5 * 60_000;
@@ -24,7 +24,7 @@ export function shouldRetryMutation(failureCount: number, error: unknown): boole
   return !isClientError(error) && failureCount < MAX_MUTATION_RETRIES;
 }
 
-/** createQueryClient builds the console's query client: GET the key's path, §9 retry and cache rules. */
+/** createQueryClient builds the console's query client: GET the key's path, retry and cache rules. */
 export function createQueryClient(): QueryClient {
   return new QueryClient({
     defaultOptions: {

@@ -1,4 +1,5 @@
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import { fetchReportingLoss } from './network-signals';
 
 // The console talks to Basalt's Supabase-compatible API with the official client, on the page's own origin.
 // The anon key comes from GET /api/config, so the client is created once that answer is in (see main.tsx).
@@ -7,8 +8,9 @@ let client: SupabaseClient | null = null;
 
 /** initSupabase creates the client for this origin with the instance's anon key. */
 export function initSupabase(anonKey: string): SupabaseClient {
-  // Default auth options: session in localStorage, automatic refresh, session detected in the URL.
-  client = createClient(window.location.origin, anonKey);
+  // Default auth options: session in localStorage, automatic refresh, session detected in the URL. Its
+  // requests tell the connection monitor when they cannot reach the server, as the console API's do.
+  client = createClient(window.location.origin, anonKey, { global: { fetch: fetchReportingLoss } });
   return client;
 }
 

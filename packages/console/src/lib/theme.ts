@@ -1,4 +1,4 @@
-// Theme preference (spec console-core §4): light, dark or system, stored per browser. The inline script in
+// Theme preference: light, dark or system, stored per browser. The inline script in
 // index.html applies the same rule before the first paint; keep the two in sync.
 
 /** THEME_STORAGE_KEY is the localStorage key of the routed app's theme preference. */

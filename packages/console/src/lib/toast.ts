@@ -1,5 +1,5 @@
 // A tiny toast store for the Radix toaster (components/ui/toaster.tsx). The console shows one toast at a
-// time (spec console-core §9): a new toast replaces the visible one.
+// time: a new toast replaces the visible one.
 
 /** ToastInput is one notification: a title, an optional description and its style. */
 export interface ToastInput {

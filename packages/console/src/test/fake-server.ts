@@ -2,7 +2,7 @@ import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { act, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, expect, vi } from 'vitest';
 import { ONBOARDING_STORAGE_KEY } from '@/features/onboarding/onboarding-storage';
-import { createFakeBackend, FAKE_ORIGIN, type FakeRoute } from '@/features/tables/fake-backend';
+import { createFakeBackend, FAKE_ORIGIN, type FakeRoute } from '@/test/fake-backend';
 import { createFakeAuth, fakeSession } from './fake-auth';
 
 // A signed-in console against a fake Basalt server, for suites that render the app's routes. A suite points the

@@ -2,26 +2,49 @@ import type { IntegrityCheck } from '@basalt/shared';
 import { Kysely, type Transaction } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import type { Config } from '../config.js';
-import type { ConnectionStats, ReadRows, SqlDialect, WriteTransaction } from './dialect/dialect.js';
+import { type BusEvents, type BusTopic, createEventBus, type EventBus } from './bus/event-bus.js';
+import type { ConnectionStats, ReadRows, SqlDialect } from './dialect/dialect.js';
 import { postgresDialect } from './dialect/postgres.js';
 import { sqliteDialect } from './dialect/sqlite.js';
 import { systemMigrations } from './migrations/index.js';
 import type { SystemDatabase } from './schema.js';
 
-/** Db is the open database: Kysely over the system tables plus the dialect it runs on. */
+/** TransactionOptions tune how a transaction commits. */
+export interface TransactionOptions {
+  /**
+   * group lets the engine commit this transaction together with others that arrived at the same time (SQLite's
+   * group commit, db/dialect/sqlite-group-commit.ts); it resolves once committed. Only for short writes that use
+   * nothing but the scope they are given: any other database call would wait for the group.
+   */
+  group?: boolean;
+}
+
+/**
+ * Db is the open database, or a scope: the same handle bound to one open transaction. Services take a Db and
+ * call `db.transaction(scope => …)`: at the root it opens a transaction, in a scope it joins the one open, so
+ * one function runs alone or inside a larger change (a revert, a restore) unchanged.
+ */
 export interface Db {
+  /** kysely runs queries: on the connection pool at the root, in the transaction in a scope. */
   kysely: Kysely<SystemDatabase>;
   dialect: SqlDialect;
-  /** transaction runs fn in one transaction; it commits when fn resolves and rolls back when it throws. */
-  transaction<T>(fn: (trx: Transaction<SystemDatabase>) => Promise<T>): Promise<T>;
-  /**
-   * writeTransaction runs one record write like transaction, but the engine may commit it together with
-   * writes that arrived at the same time (db/dialect/sqlite-group-commit.ts); it resolves once committed.
-   * fn must only use the transaction it is given (no other database call: it would wait for the group).
-   */
-  writeTransaction: WriteTransaction;
-  /** readRows runs a record API's read-only statement, outside any transaction (the engine's fastest way). */
+  /** bus carries events to this process and the other nodes (db/bus); publish through `publish` below. */
+  bus: EventBus;
+  /** inTransaction tells whether this handle is a scope, bound to an open transaction. */
+  readonly inTransaction: boolean;
+  /** transaction runs fn in a transaction (or the open one): commits when fn resolves, rolls back when it throws. */
+  transaction<T>(fn: (scope: Db) => Promise<T>, options?: TransactionOptions): Promise<T>;
+  /** afterCommit runs fn once the open transaction has committed (never if it rolls back); at the root, at once. */
+  afterCommit(fn: () => void): void;
+  /** publish sends an event on the bus after the open transaction commits (at the root, at once). */
+  publish<K extends BusTopic>(topic: K, payload: BusEvents[K]): void;
+  /** readRows runs a record API's read-only statement: outside any transaction at the root (the fastest way). */
   readRows: ReadRows;
+  /**
+   * state returns this process's value for `key` on this database, made by `make` on first use: the per-process
+   * caches (table definitions, keys, sessions) live here, shared by the root and every scope.
+   */
+  state<T>(key: symbol, make: () => T): T;
   /** connectionStats measures the engine's connections and storage (features/health). */
   connectionStats(): Promise<ConnectionStats>;
   /** checkIntegrity runs the engine's consistency checks (features/health). */
@@ -30,28 +53,91 @@ export interface Db {
 }
 
 /** dialectFor picks SQLite unless DATABASE_URL names a PostgreSQL server. */
-export function dialectFor(config: Pick<Config, 'databaseUrl'>): SqlDialect {
+function dialectFor(config: Pick<Config, 'databaseUrl'>): SqlDialect {
   return config.databaseUrl ? postgresDialect : sqliteDialect;
 }
 
-/** openDatabase connects to the configured engine (it does not migrate). */
+/** openDatabase connects to the configured engine and its event bus (it does not migrate). */
 export function openDatabase(
   config: Pick<Config, 'databaseUrl' | 'dataDir'>,
-  options: { onIdleError?: (error: Error) => void; statementTimeoutMs?: number } = {},
+  options: {
+    onIdleError?: (error: Error) => void;
+    onBusError?: (error: unknown) => void;
+    statementTimeoutMs?: number;
+  } = {},
 ): Db {
   const dialect = dialectFor(config);
   const connection = dialect.createKyselyDialect({ ...config, ...options });
   const kysely = new Kysely<SystemDatabase>({ dialect: connection });
-  return {
-    kysely,
+  // On PostgreSQL the bus reaches the other server processes on the database (LISTEN/NOTIFY); SQLite has one.
+  const bus = createEventBus({
+    transport: dialect.busTransport({ databaseUrl: config.databaseUrl, onError: options.onBusError }),
+    onError: options.onBusError,
+  });
+  const groupWrite = dialect.writeTransactions(kysely, connection);
+  const states = new Map<symbol, unknown>();
+  const common = {
     dialect,
-    transaction: (fn) => kysely.transaction().execute(fn),
-    writeTransaction: dialect.writeTransactions(kysely, connection),
-    readRows: dialect.reads(kysely, connection),
+    bus,
+    state<T>(key: symbol, make: () => T): T {
+      if (!states.has(key)) states.set(key, make());
+      return states.get(key) as T;
+    },
     connectionStats: () => dialect.health.connectionStats(kysely, connection),
     checkIntegrity: () => dialect.health.checkIntegrity(kysely, connection),
-    close: () => kysely.destroy(),
   };
+
+  const runHooks = (hooks: Array<() => void>) => {
+    for (const hook of hooks) {
+      try {
+        hook();
+      } catch (error) {
+        // The transaction has committed: a failing follow-up must not turn it into an error for the caller.
+        options.onBusError?.(error);
+      }
+    }
+  };
+
+  const root: Db = {
+    ...common,
+    kysely,
+    inTransaction: false,
+    async transaction(fn, transactionOptions = {}) {
+      const hooks: Array<() => void> = [];
+      const run = (trx: Transaction<SystemDatabase>) => fn(scopeOf(trx, hooks));
+      const result = transactionOptions.group ? await groupWrite(run) : await kysely.transaction().execute(run);
+      runHooks(hooks);
+      return result;
+    },
+    afterCommit: (fn) => runHooks([fn]),
+    publish: (topic, payload) => bus.publish(topic, payload),
+    readRows: dialect.reads(kysely, connection),
+    close: async () => {
+      await bus.close();
+      await kysely.destroy();
+    },
+  };
+
+  function scopeOf(trx: Transaction<SystemDatabase>, hooks: Array<() => void>): Db {
+    const scope: Db = {
+      ...common,
+      kysely: trx,
+      inTransaction: true,
+      transaction: (fn) => fn(scope),
+      afterCommit: (fn) => {
+        hooks.push(fn);
+      },
+      publish: (topic, payload) => {
+        hooks.push(() => bus.publish(topic, payload));
+      },
+      // On SQLite a read outside the transaction would wait for the connection the transaction holds.
+      readRows: async (query) => (await trx.executeQuery(query)).rows,
+      close: root.close,
+    };
+    return scope;
+  }
+
+  return root;
 }
 
 /** systemMigrator is the migrator of Basalt's own tables on a database (tests also step it to a version). */

@@ -96,3 +96,12 @@ export function uniqueIndexName(tableId: string | number, column: string): strin
   const hash = createHash('sha256').update(full).digest('hex').slice(0, 10);
   return `${full.slice(0, MAX_QUOTED_BYTES - hash.length - 5)}_${hash}_key`;
 }
+
+/**
+ * ownerIndexName names the index of a table's owner column (the column its `own rows` access rules compare with
+ * the end user's id), `<table>_owner_idx`: one per table, whatever the column is called, so a column rename
+ * keeps it (the engines move an index with its column).
+ */
+export function ownerIndexName(tableId: string | number): string {
+  return `${userTableName(tableId)}_owner_idx`;
+}

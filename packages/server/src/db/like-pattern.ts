@@ -3,7 +3,7 @@
 //
 // Why not a regular expression: a pattern such as `%a%a%a%a%a%b` compiled to a backtracking RegExp takes
 // seconds on one 100-character value, and it runs inside a synchronous SQLite function, so one request would
-// freeze the whole server (issue 3, "Hostile input"). This matcher never backtracks:
+// freeze the whole server. This matcher never backtracks:
 //
 // - the pattern is cut at its `%` into segments of literal characters and `_`;
 // - the first segment must match at the start, the last one at the end, and each middle segment is found at

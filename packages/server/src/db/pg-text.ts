@@ -1,5 +1,5 @@
 import type { ColumnType } from '@basalt/shared';
-import type { CellValue } from '../features/tables/column-types/column-type.js';
+import type { CellValue } from './column-types/column-type.js';
 import { jsonbText } from './jsonb.js';
 
 // How PostgreSQL prints a stored value as text, for the texts only PostgreSQL writes: a unique violation's

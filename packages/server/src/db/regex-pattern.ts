@@ -23,7 +23,7 @@ export interface RegexRefusal {
 }
 
 /** LINEAR_REGEX_HINT tells a client what the SQLite engine's regular expressions cannot do. */
-export const LINEAR_REGEX_HINT =
+const LINEAR_REGEX_HINT =
   'match and imatch run in linear time with RE2 syntax: backreferences (\\1) and lookaround ((?=…), (?<=…)) are not supported';
 
 /** tooLong refuses a pattern over MAX_REGEX_LENGTH (on every engine). */

@@ -1,9 +1,9 @@
-import type { ColumnDefinition, ColumnType, TableSchema } from '@basalt/shared';
+import type { ColumnDefinition, ColumnType, TableAccess, TableSchema } from '@basalt/shared';
 import { type Kysely, sql } from 'kysely';
-import type { CellValue, JsonValue } from '../features/tables/column-types/column-type.js';
-import { columnTypeOf } from '../features/tables/column-types/registry.js';
+import type { CellValue, JsonValue } from './column-types/column-type.js';
+import { columnTypeOf } from './column-types/registry.js';
 import type { SqlDialect, SqlFragment, StoredValue } from './dialect/dialect.js';
-import { assertIdentifier, quoteIdentifier, uniqueIndexName, userTableName } from './identifiers.js';
+import { assertIdentifier, ownerIndexName, quoteIdentifier, uniqueIndexName, userTableName } from './identifiers.js';
 import type { JsonPath } from './jsonb.js';
 import type { SystemDatabase } from './schema.js';
 import type { SqlOperand, SqlText } from './sql-text.js';
@@ -23,8 +23,23 @@ export interface UserTableShape {
   schema: TableSchema;
 }
 
+/**
+ * TableDefinition is one table as the server uses it: the definition row, with `schema` holding only the
+ * user's columns, in order (the system columns id, created_at and updated_at are implied).
+ */
+export interface TableDefinition extends UserTableShape {
+  accountId: string;
+  name: string;
+  description: string | null;
+  schemaVersion: number;
+  /** Who of the app's callers may read and write the rows; absent: the default, nobody but the owner. */
+  access?: TableAccess;
+  createdAt: string;
+  updatedAt: string;
+}
+
 /** SYSTEM_COLUMN_TYPES are the types of the columns every user table has. */
-export const SYSTEM_COLUMN_TYPES: Readonly<Record<'id' | 'created_at' | 'updated_at', ColumnType>> = {
+const SYSTEM_COLUMN_TYPES: Readonly<Record<'id' | 'created_at' | 'updated_at', ColumnType>> = {
   id: 'number',
   created_at: 'date',
   updated_at: 'date',
@@ -238,7 +253,7 @@ export function writeCondition(out: SqlText, dialect: SqlDialect, shape: UserTab
 }
 
 /**
- * writeOrder appends ORDER BY terms with explicit NULLS FIRST/LAST (SQLite's defaults differ, protocol §3.2).
+ * writeOrder appends ORDER BY terms with explicit NULLS FIRST/LAST.
  * JSON values (json and array columns, `->` paths) sort in jsonb's order on both engines.
  */
 export function writeOrder(out: SqlText, dialect: SqlDialect, shape: UserTableShape, order: OrderTerm[]): void {
@@ -263,7 +278,7 @@ function columnDdl(dialect: SqlDialect, column: string, definition: ColumnDefini
 }
 
 /** createTableSql is CREATE TABLE for a shape, under its own name or another (a SQLite rebuild). */
-export function createTableSql(dialect: SqlDialect, shape: UserTableShape, name = userTableName(shape.id)) {
+function createTableSql(dialect: SqlDialect, shape: UserTableShape, name = userTableName(shape.id)) {
   const d = dialect.userTables;
   const columns = [
     d.idColumnSql,
@@ -320,6 +335,22 @@ export async function changeRequired(db: Executor, dialect: SqlDialect, after: U
 export async function addColumn(db: Executor, dialect: SqlDialect, tableId: number, column: string, type: ColumnType) {
   const ddl = columnDdl(dialect, column, { type, required: false, unique: false });
   await sql`ALTER TABLE ${tableRef(tableId)} ADD COLUMN ${sql.raw(ddl)}`.execute(db);
+}
+
+/**
+ * createOwnerIndex indexes the owner column of a table's `own rows` rules (if not indexed already), so that the
+ * rule is one indexed condition.
+ */
+export async function createOwnerIndex(db: Executor, tableId: number, column: string): Promise<void> {
+  const index = quoteIdentifier(ownerIndexName(tableId));
+  await sql
+    .raw(`CREATE INDEX IF NOT EXISTS ${index} ON ${quoteIdentifier(userTableName(tableId))} (${quotedColumn(column)})`)
+    .execute(db);
+}
+
+/** dropOwnerIndex drops a table's owner-column index if it exists. */
+export async function dropOwnerIndex(db: Executor, tableId: number): Promise<void> {
+  await sql.raw(`DROP INDEX IF EXISTS ${quoteIdentifier(ownerIndexName(tableId))}`).execute(db);
 }
 
 /** dropColumn drops a column and its unique index. */

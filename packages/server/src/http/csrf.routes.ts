@@ -1,21 +1,27 @@
 import type { FastifyInstance } from 'fastify';
 import { randomToken } from '../lib/crypto/tokens.js';
-import { CSRF_COOKIE, cookiesOf } from './principal.js';
+import { cookieOptions } from './cookies.js';
+import type { CsrfTokens } from './csrf.js';
+import { CSRF_COOKIE, cookiesOf, SESSION_COOKIE } from './principal.js';
 
-/** csrfRoutes serves GET /api/csrf-token: the double-submit token the console sends as X-CSRF-Token. */
-export async function csrfRoutes(app: FastifyInstance): Promise<void> {
+/**
+ * csrfRoutes serves GET /api/csrf-token: the token the console sends as X-CSRF-Token. With a session cookie it is
+ * that session's token (http/csrf.ts). Before any session there is nothing to protect, and the answer is a random
+ * token kept in a cookie, stable for the browser; it does not pass once a session exists, and the console, refused
+ * with csrf_invalid, asks again.
+ */
+export async function csrfRoutes(
+  app: FastifyInstance,
+  { csrf, siteUrl }: { csrf: CsrfTokens; siteUrl: string },
+): Promise<void> {
   app.get('/api/csrf-token', async (request, reply) => {
-    const existing = cookiesOf(request)[CSRF_COOKIE];
-    const csrfToken = existing && /^[A-Za-z0-9_-]{32,}$/.test(existing) ? existing : randomToken(32);
-    if (csrfToken !== existing) {
-      reply.setCookie(CSRF_COOKIE, csrfToken, {
-        path: '/',
-        httpOnly: true,
-        sameSite: 'lax',
-        secure: request.protocol === 'https',
-      });
-    }
     reply.header('Cache-Control', 'no-store');
+    const cookies = cookiesOf(request);
+    const session = cookies[SESSION_COOKIE];
+    if (session) return { csrfToken: csrf.tokenFor(session) };
+    const existing = cookies[CSRF_COOKIE];
+    const csrfToken = existing && /^[A-Za-z0-9_-]{32,}$/.test(existing) ? existing : randomToken(32);
+    if (csrfToken !== existing) reply.setCookie(CSRF_COOKIE, csrfToken, cookieOptions(request, siteUrl));
     return { csrfToken };
   });
 }

@@ -24,7 +24,7 @@ function isFastifyError(error: unknown): error is FastifyError {
 }
 
 /** toApiError turns anything thrown while handling a request into an ApiError, or null if unexpected. */
-export function toApiError(error: unknown, family: ErrorFamily, bodyLimit: number): ApiError | null {
+function toApiError(error: unknown, family: ErrorFamily, bodyLimit: number): ApiError | null {
   if (error instanceof ApiError) return error;
   if (error instanceof ZodError) return invalid(fieldErrorsOf(error));
   // A write for an account (or session) deleted meanwhile, such as with a deleted account's unexpired token.

@@ -6,7 +6,7 @@ export function fieldErrorsOf(error: z.ZodError): Record<string, string[]> {
   const fields: Record<string, string[]> = {};
   for (const issue of error.issues) {
     const key = issue.path.map(String).join('.');
-    // A schema's own message (the spec's wording) wins; only zod's generic text for a missing field is replaced.
+    // A schema's own message (the product's wording) wins; only zod's generic text for a missing field is replaced.
     const missing =
       issue.code === 'invalid_type' && issue.input === undefined && issue.message.startsWith('Invalid input');
     const message = missing && key ? `${key} is required` : issue.message;

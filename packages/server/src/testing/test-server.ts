@@ -89,10 +89,13 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** startTestServer starts Basalt on a fresh database of the given engine. */
+/**
+ * startTestServer starts Basalt on a fresh database of the given engine, or on the PostgreSQL database that
+ * `overrides.databaseUrl` names (another node of a cluster; that database is not dropped on close).
+ */
 export async function startTestServer(dialect: DialectName, overrides: Partial<Config> = {}): Promise<TestServer> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'basalt-test-'));
-  const database = dialect === 'postgres' ? await createTestDatabase() : null;
+  const database = dialect === 'postgres' && !overrides.databaseUrl ? await createTestDatabase() : null;
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const config: Config = {

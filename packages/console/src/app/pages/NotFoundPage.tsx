@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 
-/** NotFoundPage answers any path the router does not know (spec console-core §2). */
+/** NotFoundPage answers any path the router does not know. */
 export function NotFoundPage() {
   return (
     <div className="flex min-h-[60vh] items-center justify-center">

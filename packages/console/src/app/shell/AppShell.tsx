@@ -16,9 +16,10 @@ export function AppShell() {
   return (
     <UndoProvider>
       <OnboardingProvider>
-        <div className="min-h-dvh bg-background">
+        {/* On desktop the sidebar is the first column: as tall as the page, however long the page runs. */}
+        <div data-app-shell className="min-h-dvh bg-background md:grid md:grid-cols-[16rem_minmax(0,1fr)]">
           <Sidebar mobileOpen={sidebar.open} onMobileOpenChange={sidebar.setOpen} />
-          <div className="flex min-h-dvh min-w-0 flex-col md:pl-64">
+          <div className="flex min-h-dvh min-w-0 flex-col">
             <TopBar onOpenSidebar={() => sidebar.setOpen(true)} />
             <main className="mx-auto w-full max-w-7xl flex-1 px-4 pt-6 pb-24 sm:px-6 lg:px-8">
               {/* A page's code loads on first visit; show a spinner instead of the previous page meanwhile. */}

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
 
-/** ErrorFallback is the render-error card of spec §2, with the stacks behind Show Details. */
+/** ErrorFallback is the render-error card, with the stacks behind Show Details. */
 export function ErrorFallback({
   error,
   componentStack,

@@ -8,7 +8,7 @@ import {
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
 
-/** NotificationsMenu is the bell menu; there are no notifications yet (spec §2). */
+/** NotificationsMenu is the bell menu; there are no notifications yet. */
 export function NotificationsMenu() {
   return (
     <DropdownMenu>

@@ -87,7 +87,7 @@ function SidebarContent() {
   );
 }
 
-/** Sidebar is fixed on desktop and a slide-over on phones (spec console-core §2). */
+/** Sidebar is a column beside the page on desktop (768 px and wider) and a slide-over on phones. */
 export function Sidebar({
   mobileOpen,
   onMobileOpenChange,
@@ -97,8 +97,11 @@ export function Sidebar({
 }) {
   return (
     <>
-      <aside aria-label="Sidebar" className="fixed inset-y-0 left-0 z-30 hidden w-64 border-r md:block">
-        <SidebarContent />
+      <aside aria-label="Sidebar" className="hidden border-r bg-sidebar md:block">
+        {/* The column runs the page's whole height; its content stays in view, footer included, as it scrolls. */}
+        <div className="sticky top-0 h-dvh">
+          <SidebarContent />
+        </div>
       </aside>
       <DialogPrimitive.Root open={mobileOpen} onOpenChange={onMobileOpenChange}>
         <DialogPrimitive.Portal>

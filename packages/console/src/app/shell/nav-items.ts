@@ -31,7 +31,7 @@ export interface NavGroup {
   items: readonly NavItem[];
 }
 
-/** NAV_GROUPS are the sidebar's sections (spec console-core §2). */
+/** NAV_GROUPS are the sidebar's sections. */
 export const NAV_GROUPS: readonly NavGroup[] = [
   {
     id: 'core',
@@ -51,7 +51,7 @@ export const NAV_GROUPS: readonly NavGroup[] = [
       { label: 'Secrets', to: '/secrets', icon: KeyRound },
       { label: 'API', to: '/api', icon: Code2 },
       // The spec has no route of its own for Authentication; sign-in settings (password) live in the
-      // Account tab of Settings, so the item opens that tab.
+      // Account tab of Settings, so the item is a shortcut to that tab (and Settings stays the highlighted item).
       { label: 'Authentication', to: '/settings?tab=account', icon: ShieldCheck },
       { label: 'Table API', to: '/table-api', icon: Braces },
       { label: 'Record API', to: '/record-api', icon: FileCode2 },
@@ -72,18 +72,15 @@ export const NAV_GROUPS: readonly NavGroup[] = [
 /** DOCUMENTATION_ITEM is the sidebar's link to the docs. */
 export const DOCUMENTATION_ITEM: NavItem = { label: 'Documentation', to: '/documentation', icon: BookKey };
 
-/** isNavItemActive says whether a sidebar item matches the current location. */
-export function isNavItemActive(item: NavItem, location: { pathname: string; search: string }): boolean {
-  const [path = '/', query] = item.to.split('?');
-  if (path === '/') return location.pathname === '/';
-  const onPath = location.pathname === path || location.pathname.startsWith(`${path}/`);
-  if (!onPath) return false;
-  const tab = new URLSearchParams(location.search).get('tab');
-  // /settings?tab=account belongs to Authentication, every other Settings tab to Settings.
-  if (query) return tab === new URLSearchParams(query).get('tab');
-  return !NAV_GROUPS.some((g) =>
-    g.items.some((other) => other !== item && other.to.startsWith(`${path}?`) && isNavItemActive(other, location)),
-  );
+/**
+ * isNavItemActive says whether a sidebar item matches the current location: the item of the page, or of the
+ * page's parent (Tables on /tables/7). An item with a query (Authentication's /settings?tab=account) is a
+ * shortcut into another item's page, and that page's own item is the one highlighted, whatever its tab.
+ */
+export function isNavItemActive(item: NavItem, location: { pathname: string }): boolean {
+  if (item.to.includes('?')) return false;
+  if (item.to === '/') return location.pathname === '/';
+  return location.pathname === item.to || location.pathname.startsWith(`${item.to}/`);
 }
 
 /** findNavItem returns the first item whose label contains the text (the top bar's page search). */

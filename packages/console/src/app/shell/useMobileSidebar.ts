@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useLocation } from 'react-router';
 
-/** DESKTOP_MEDIA_QUERY is the sidebar breakpoint (spec §9: 768 px). */
+/** DESKTOP_MEDIA_QUERY is the sidebar breakpoint. */
 export const DESKTOP_MEDIA_QUERY = '(min-width: 768px)';
 
 /** useMobileSidebar holds the mobile slide-over's state; it closes on navigation and at desktop width. */

@@ -3,7 +3,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { showToast } from '@/lib/toast';
 import { Button, type ButtonProps } from './button';
 
-/** COPIED_RESET_MS is how long a copy button shows that it copied (spec console-management §9: 2 s). */
+/** COPIED_RESET_MS is how long a copy button shows that it copied. */
 export const COPIED_RESET_MS = 2000;
 
 // navigator.clipboard exists only in secure contexts; a console served over plain http on a LAN address

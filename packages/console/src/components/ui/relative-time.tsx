@@ -1,6 +1,6 @@
 import { cn } from '@/lib/cn';
 
-// Dates as the console shows them (spec console-core §5: "Unknown" when empty, "Invalid date" when unparsable).
+// Dates as the console shows them.
 
 const UNITS: ReadonlyArray<[Intl.RelativeTimeFormatUnit, number]> = [
   ['year', 365 * 24 * 3600],

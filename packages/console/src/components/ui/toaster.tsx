@@ -4,11 +4,17 @@ import { useSyncExternalStore } from 'react';
 import { cn } from '@/lib/cn';
 import { dismissToast, getToasts, subscribeToasts } from '@/lib/toast';
 
-/** TOAST_DURATION_MS and TOAST_SWIPE_THRESHOLD_PX are the toast constants of spec console-core §9. */
+/** TOAST_DURATION_MS and TOAST_SWIPE_THRESHOLD_PX are the toast constants */
 export const TOAST_DURATION_MS = 5000;
 export const TOAST_SWIPE_THRESHOLD_PX = 50;
 
-/** Toaster is the console's toast area: bottom right above the help widget, at most 420 px wide. */
+/**
+ * Toaster is the console's toast area, at most 420 px wide, near the top and centred: in the shell, just below
+ * the top bar and over the page's column beside the sidebar. Page headers keep their title left and their
+ * actions right, so the middle is the one place a toast hides nothing to act on; the bottom corners hold the
+ * help widget, the connection banner, dialog buttons and a table's last rows. On the sign-in page's wide
+ * layout it sits over the feature panel, away from the form.
+ */
 export function Toaster() {
   const toasts = useSyncExternalStore(subscribeToasts, getToasts, getToasts);
   return (
@@ -48,7 +54,13 @@ export function Toaster() {
           </Toast.Root>
         );
       })}
-      <Toast.Viewport className="fixed right-4 bottom-[76px] left-4 z-[100] flex max-h-dvh flex-col gap-2 outline-none sm:left-auto sm:w-[420px]" />
+      <Toast.Viewport
+        className={cn(
+          'fixed top-16 left-1/2 z-[100] flex max-h-dvh w-[calc(100%-2rem)] max-w-[420px] -translate-x-1/2 flex-col gap-2 outline-none lg:left-3/4',
+          // The viewport lives outside the routes, so it asks the page whether the shell (and its sidebar) is there.
+          'md:[:root:has([data-app-shell])_&]:left-[calc(50%+8rem)]',
+        )}
+      />
     </Toast.Provider>
   );
 }

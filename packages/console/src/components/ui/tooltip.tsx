@@ -3,7 +3,7 @@ import { Tooltip as TooltipPrimitive } from 'radix-ui';
 import type { ReactNode } from 'react';
 import { cn } from '@/lib/cn';
 
-/** TOOLTIP_DELAY_MS and friends are the hover delays of spec console-core §9. */
+/** TOOLTIP_DELAY_MS and friends are the hover delays */
 export const TOOLTIP_DELAY_MS = 700;
 export const HELP_TOOLTIP_DELAY_MS = 300;
 export const TOOLTIP_SKIP_DELAY_MS = 300;

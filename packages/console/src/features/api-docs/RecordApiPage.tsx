@@ -14,7 +14,7 @@ const TABS = [
   { value: 'responses', label: 'Responses' },
 ] as const;
 
-/** RecordApiPage is /record-api: a table's record endpoints, runnable examples, and the responses (spec §2). */
+/** RecordApiPage is /record-api: a table's record endpoints, runnable examples, and the responses. */
 export function RecordApiPage() {
   const origin = window.location.origin;
   const { tab, setTab, tableName, setTableName } = useDocsSearchParams(TABS, 'records');

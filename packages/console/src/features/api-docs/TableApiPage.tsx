@@ -17,7 +17,7 @@ const TABS = [
   { value: 'examples', label: 'Examples' },
 ] as const;
 
-/** TableApiPage is /table-api: every table's endpoints, how to authenticate, and query examples (spec §2). */
+/** TableApiPage is /table-api: every table's endpoints, how to authenticate, and query examples. */
 export function TableApiPage() {
   const origin = window.location.origin;
   const { tab, setTab, tableName, setTableName } = useDocsSearchParams(TABS, 'tables');

@@ -1,5 +1,5 @@
-import type { TableResponse } from '@basalt/shared';
-import { ArrowRight, Table2 } from 'lucide-react';
+import { DEFAULT_TABLE_ACCESS, describeAccess, type TableResponse } from '@basalt/shared';
+import { ArrowRight, ShieldCheck, Table2 } from 'lucide-react';
 import { Link } from 'react-router';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -51,6 +51,16 @@ export function TableEndpointsCard({ table, origin }: { table: TableResponse; or
             </li>
           ))}
         </ul>
+        <p className="flex items-start gap-2 text-sm text-muted-foreground">
+          <ShieldCheck aria-hidden className="mt-0.5 size-4 shrink-0" />
+          <span>
+            Your app's users, through <code className="font-mono text-xs">/rest/v1</code>:{' '}
+            {describeAccess(table.access ?? DEFAULT_TABLE_ACCESS)}.{' '}
+            <Link to={`/tables/${table.id}?tab=access`} className="font-medium text-primary hover:underline">
+              Access rules
+            </Link>
+          </span>
+        </p>
         <ul aria-label={`Endpoints of ${table.name}`} className="divide-y rounded-lg border">
           {recordApiEndpoints(table.name).map((endpoint) => (
             <li

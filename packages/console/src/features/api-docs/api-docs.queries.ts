@@ -1,22 +1,17 @@
 import { tableListSchema } from '@basalt/shared';
 import { useQuery } from '@tanstack/react-query';
-import { tableKeys } from '@/features/tables/tables.queries';
+import { tableKeys } from '@/features/tables/tables.keys';
 import { apiRequest, jsonQuery } from '@/lib/api';
 import { isClientError } from '@/lib/api-errors';
+import { openApiKeys } from './api-docs.keys';
 import type { OpenApiDocument } from './openapi-document';
 import { parseOpenApiDocument } from './openapi-reading';
 
-// The docs pages' data: the account's tables from GET /api/tables (spec console-management §7 "Tables (for
-// the docs pages)": cached for 30 s, retried once) and the OpenAPI document the server generates from them.
+// The docs pages' data: the account's tables from GET /api/tables (cached for 30 s, retried once) and the OpenAPI document the server generates from them.
 
-// Spec console-management §9: the table list is cached for 30 s with one retry.
+// the table list is cached for 30 s with one retry.
 const DOCS_STALE_MS = 30_000;
 const retryOnce = (failures: number, error: unknown) => !isClientError(error) && failures < 1;
-
-/** openApiKeys are the OpenAPI reference's queries. */
-export const openApiKeys = {
-  document: ['/api/openapi.json'] as const,
-};
 
 /** useDocsTablesQuery lists the account's tables for the docs pages (GET /api/tables). */
 export function useDocsTablesQuery() {

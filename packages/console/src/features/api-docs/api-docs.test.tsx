@@ -2,7 +2,7 @@ import type { TableResponse } from '@basalt/shared';
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { json } from '@/features/tables/fake-backend';
+import { json } from '@/test/fake-backend';
 import { serveFake, setUpFakeServerSuite } from '@/test/fake-server';
 import { renderApp } from '@/test/render-app';
 import { openapiFixture } from './openapi.fixtures';

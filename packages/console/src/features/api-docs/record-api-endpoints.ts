@@ -11,7 +11,7 @@ import {
   userColumns,
 } from './record-samples';
 
-// The Record API page's Records tab (spec console-management §2, §7 "Documented public record API"): one
+// The Record API page's Records tab: one
 // entry per endpoint of a table, with its parameters, an example request in cURL and an example answer.
 
 /** ParameterDoc is one query or path parameter. */
@@ -34,7 +34,7 @@ export interface RecordEndpointDoc extends EndpointDoc {
 
 const ID_PARAMETER: ParameterDoc = { name: 'id', where: 'path', description: "The record's id (a whole number)." };
 
-/** LIST_PARAMETERS are the list endpoint's query parameters (spec console-management §9). */
+/** LIST_PARAMETERS are the list endpoint's query parameters. */
 export const LIST_PARAMETERS: readonly ParameterDoc[] = [
   { name: 'limit', where: 'query', description: 'How many records to return: default 100, at most 1000.' },
   { name: 'offset', where: 'query', description: 'How many records to skip: default 0.' },

@@ -2,7 +2,7 @@ import type { TableSchema } from '@basalt/shared';
 import { curlJson, jsLiteral, pyLiteral, shellQuote } from './code-literals';
 import { samplePatch, sampleRecord } from './record-samples';
 
-// The Record API page's Examples (spec console-management §2): one complete program per language that runs
+// The Record API page's Examples: one complete program per language that runs
 // as shown once the API key is pasted in. Each creates a record with the table's real columns, reads it back,
 // lists the newest records, changes the record and deletes it again, so running it twice works (unique
 // columns included) and leaves the table as it was. JavaScript uses fetch, Python `requests`, cURL a POSIX shell.

@@ -1,7 +1,6 @@
 import type { SampleValue } from './record-samples';
 
-// What the public record API answers (spec console-management §8 "Documented public API status codes", and
-// docs/data-api.md for what the server really does: 409 for a unique value taken, 413 for a body too large).
+// What the public record API answers (docs/data-api.md has what the server does: 409 for a unique value taken, 413 for a body too large).
 // Error bodies are {error: {code, message, details}}; the codes and messages below are the server's own.
 
 /** StatusCodeDoc is one status the record API answers, what it means and an example body. */

@@ -3,7 +3,7 @@ import { curlJson } from './code-literals';
 import { recordsUrl } from './record-api-examples';
 import { sampleRecord, sampleValue, userColumns } from './record-samples';
 
-// The Table API page's Examples (spec console-management §2): how to page, sort and filter one table's records
+// The Table API page's Examples: how to page, sort and filter one table's records
 // and add one, as curl commands with the table's real columns. Filters are PostgREST's (docs/data-api.md).
 
 /** QueryExample is one titled command. */

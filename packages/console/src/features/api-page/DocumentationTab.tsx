@@ -6,7 +6,7 @@ import { CodeSample } from '@/features/api-docs/CodeSample';
 import { jsonText } from '@/features/api-docs/code-literals';
 import { apiErrorBody, STATUS_CODES } from '@/features/api-docs/status-codes';
 
-// Spec console-management §2 "API page" (Documentation) and §8: bearer authentication with an API key, the
+// The API page's Documentation tab: bearer authentication with an API key, the
 // status codes (200, 201, 400, 401, 403, 404, 429, 500, and the 409 and 413 the server also answers) and the
 // error body {error: {code, message, details}}.
 

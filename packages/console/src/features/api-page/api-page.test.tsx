@@ -2,7 +2,7 @@ import type { TableResponse } from '@basalt/shared';
 import { configure, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { type FakeRoute, json } from '@/features/tables/fake-backend';
+import { type FakeRoute, json } from '@/test/fake-backend';
 import { serveFake, setUpFakeServerSuite } from '@/test/fake-server';
 import { renderApp } from '@/test/render-app';
 

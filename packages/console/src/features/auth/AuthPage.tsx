@@ -6,12 +6,15 @@ import { Button } from '@/components/ui/button';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { AuthMarketingPanel } from './AuthMarketingPanel';
 import { useLoginMutation, usePasswordResetMutation, useRegisterMutation } from './auth.queries';
+import { useAuth } from './auth-context';
 import { LoginForm } from './LoginForm';
+import { MfaChallengeForm } from './MfaChallengeForm';
+import { ProviderButtons } from './ProviderButtons';
 import { RegisterForm } from './RegisterForm';
 
 type AuthTab = 'login' | 'register';
 
-/** AuthPage is /auth: sign-in and registration tabs beside the feature panel (spec console-core §2). */
+/** AuthPage is /auth: sign-in and registration tabs beside the feature panel. */
 export function AuthPage() {
   const [params, setParams] = useSearchParams();
   const tab: AuthTab = params.get('tab') === 'register' ? 'register' : 'login';
@@ -20,6 +23,7 @@ export function AuthPage() {
   const login = useLoginMutation();
   const register = useRegisterMutation();
   const reset = usePasswordResetMutation();
+  const { needsMfa } = useAuth();
 
   return (
     <div className="grid min-h-dvh bg-background lg:grid-cols-2">
@@ -33,49 +37,54 @@ export function AuthPage() {
             <h1 className="text-2xl font-semibold tracking-tight sm:text-3xl">Welcome to {SITE_NAME}</h1>
             <p className="mt-2 text-sm text-muted-foreground">Your Backend-as-a-Service Platform</p>
           </div>
-          <Tabs value={tab} onValueChange={(v) => setTab(v === 'register' ? 'register' : 'login')}>
-            <TabsList className="mb-6 grid w-full grid-cols-2">
-              <TabsTrigger value="login">Login</TabsTrigger>
-              <TabsTrigger value="register">Register</TabsTrigger>
-            </TabsList>
-            <TabsContent value="login">
-              <LoginForm
-                key={registeredEmail}
-                defaultEmail={registeredEmail}
-                isPending={login.isPending}
-                isResetPending={reset.isPending}
-                onSubmit={(values) => login.mutate(values)}
-                onForgotPassword={(email) => reset.mutate(email)}
-              />
-              <p className="mt-6 text-center text-sm text-muted-foreground">
-                Don&apos;t have an account?{' '}
-                <Button variant="link" className="text-sm" onClick={() => setTab('register')}>
-                  Register
-                </Button>
-              </p>
-            </TabsContent>
-            <TabsContent value="register">
-              <RegisterForm
-                isPending={register.isPending}
-                onSubmit={(values) =>
-                  register.mutate(values, {
-                    // Without a session the account waits for its confirmation mail: sign in afterwards.
-                    onSuccess: ({ needsEmailConfirmation }) => {
-                      if (!needsEmailConfirmation) return;
-                      setRegisteredEmail(values.email);
-                      setTab('login');
-                    },
-                  })
-                }
-              />
-              <p className="mt-6 text-center text-sm text-muted-foreground">
-                Already have an account?{' '}
-                <Button variant="link" className="text-sm" onClick={() => setTab('login')}>
-                  Sign in
-                </Button>
-              </p>
-            </TabsContent>
-          </Tabs>
+          {needsMfa ? (
+            <MfaChallengeForm />
+          ) : (
+            <Tabs value={tab} onValueChange={(v) => setTab(v === 'register' ? 'register' : 'login')}>
+              <TabsList className="mb-6 grid w-full grid-cols-2">
+                <TabsTrigger value="login">Login</TabsTrigger>
+                <TabsTrigger value="register">Register</TabsTrigger>
+              </TabsList>
+              <TabsContent value="login">
+                <LoginForm
+                  key={registeredEmail}
+                  defaultEmail={registeredEmail}
+                  isPending={login.isPending}
+                  isResetPending={reset.isPending}
+                  onSubmit={(values) => login.mutate(values)}
+                  onForgotPassword={(email) => reset.mutate(email)}
+                />
+                <ProviderButtons />
+                <p className="mt-6 text-center text-sm text-muted-foreground">
+                  Don&apos;t have an account?{' '}
+                  <Button variant="link" className="text-sm" onClick={() => setTab('register')}>
+                    Register
+                  </Button>
+                </p>
+              </TabsContent>
+              <TabsContent value="register">
+                <RegisterForm
+                  isPending={register.isPending}
+                  onSubmit={(values) =>
+                    register.mutate(values, {
+                      // Without a session the account waits for its confirmation mail: sign in afterwards.
+                      onSuccess: ({ needsEmailConfirmation }) => {
+                        if (!needsEmailConfirmation) return;
+                        setRegisteredEmail(values.email);
+                        setTab('login');
+                      },
+                    })
+                  }
+                />
+                <p className="mt-6 text-center text-sm text-muted-foreground">
+                  Already have an account?{' '}
+                  <Button variant="link" className="text-sm" onClick={() => setTab('login')}>
+                    Sign in
+                  </Button>
+                </p>
+              </TabsContent>
+            </Tabs>
+          )}
         </main>
         <footer className="text-center text-xs text-muted-foreground">
           © {new Date().getFullYear()} {SITE_NAME}. All rights reserved.

@@ -8,7 +8,7 @@ import { showToast } from '@/lib/toast';
 import { useMeQuery } from './auth.queries';
 import type { AuthClient } from './auth-actions';
 import { AuthContext, type AuthContextValue } from './auth-context';
-import { mapSupabaseUser } from './auth-user';
+import { mapSupabaseUser, sessionNeedsMfa } from './auth-user';
 
 /** AuthProvider follows the supabase session: read at start, then updated on every auth event. */
 export function AuthProvider({ client, children }: { client?: AuthClient; children: ReactNode }) {
@@ -54,12 +54,13 @@ export function AuthProvider({ client, children }: { client?: AuthClient; childr
   }, [auth, queryClient, navigate]);
 
   const sessionUser = state.session?.user ?? null;
-  const me = useMeQuery(sessionUser !== null);
+  const me = useMeQuery(sessionUser !== null && !sessionNeedsMfa(state.session));
+  const needsMfa = sessionNeedsMfa(state.session);
   const value = useMemo<AuthContextValue>(() => {
     const mapped = sessionUser ? mapSupabaseUser(sessionUser) : null;
-    const user = sessionUser ? (me.data?.user ?? mapped) : null;
-    return { client: auth, session: state.session, user, isLoading: state.isLoading };
-  }, [auth, state, sessionUser, me.data]);
+    const user = sessionUser && !needsMfa ? (me.data?.user ?? mapped) : null;
+    return { client: auth, session: state.session, user, isLoading: state.isLoading, needsMfa };
+  }, [auth, state, sessionUser, me.data, needsMfa]);
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

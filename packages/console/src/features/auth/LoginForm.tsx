@@ -13,7 +13,7 @@ export interface LoginFormProps {
   defaultEmail?: string;
   isPending: boolean;
   isResetPending?: boolean;
-  /** onSubmit receives {email, password}; Remember me is not sent (spec §2). */
+  /** onSubmit receives {email, password}; Remember me is not sent. */
   onSubmit: (values: LoginRequest) => void;
   onForgotPassword: (email: string) => void;
 }

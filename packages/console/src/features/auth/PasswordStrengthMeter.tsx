@@ -9,7 +9,7 @@ const BAND_STYLES = {
   'Strong password': { bar: 'bg-primary', text: 'text-primary' },
 } as const;
 
-/** PasswordStrengthMeter shows the live score, its band and the five-rule checklist (spec §5). */
+/** PasswordStrengthMeter shows the live score, its band and the five-rule checklist. */
 export function PasswordStrengthMeter({ password }: { password: string }) {
   const { score, label } = passwordStrength(password);
   const rounded = Math.round(score);

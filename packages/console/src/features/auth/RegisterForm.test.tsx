@@ -100,6 +100,16 @@ describe('RegisterForm validation', () => {
     expect(onSubmit).not.toHaveBeenCalled();
   });
 
+  it('offers the terms beside the checkbox: a note opens and the box stays unticked', async () => {
+    const { user } = setup();
+    await user.click(screen.getByRole('button', { name: 'terms and conditions' }));
+    const note = await screen.findByRole('dialog', { name: 'Terms and conditions' });
+    expect(note).toHaveTextContent('have not been published yet');
+    expect(screen.getByRole('checkbox', { name: 'I accept the terms and conditions', hidden: true })).not.toBeChecked();
+    await user.click(screen.getByRole('button', { name: 'Close' }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
   it('submits username, email and password only when everything is valid', async () => {
     const { fill, submit, acceptTerms, valid, onSubmit } = setup();
     await fill(valid);

@@ -8,6 +8,7 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { PasswordInput } from '@/components/ui/password-input';
 import { PasswordStrengthMeter } from './PasswordStrengthMeter';
+import { TermsLink } from './TermsLink';
 
 /** RegisterFormProps wire the form to the registration mutation. */
 export interface RegisterFormProps {
@@ -80,6 +81,8 @@ export function RegisterForm({ isPending, onSubmit }: RegisterFormProps) {
             render={({ field }) => (
               <Checkbox
                 id="register-terms"
+                // Named by its label and the terms link beside it: "I accept the terms and conditions".
+                aria-labelledby="register-terms-label register-terms-link"
                 className="mt-0.5"
                 checked={field.value === true}
                 onCheckedChange={(checked) => field.onChange(checked === true)}
@@ -89,9 +92,12 @@ export function RegisterForm({ isPending, onSubmit }: RegisterFormProps) {
               />
             )}
           />
-          <Label htmlFor="register-terms" className="leading-snug font-normal text-muted-foreground">
-            I accept the terms and conditions
-          </Label>
+          <p className="text-sm leading-snug text-muted-foreground">
+            <Label id="register-terms-label" htmlFor="register-terms" className="leading-snug font-normal">
+              I accept the
+            </Label>{' '}
+            <TermsLink id="register-terms-link" />
+          </p>
         </div>
         {errors.acceptTerms?.message && (
           <p id="register-terms-error" role="alert" className="text-[13px] font-medium text-destructive">

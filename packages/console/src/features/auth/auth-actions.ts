@@ -2,7 +2,7 @@ import type { AppUser, LoginRequest, RegisterRequest } from '@basalt/shared';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { mapSupabaseUser } from './auth-user';
 
-// Sign-in, registration and sign-out through supabase-js, with the outcome checks of spec console-core §5.
+// Sign-in, registration and sign-out through supabase-js, with the outcome checks
 // They take the auth client as an argument so tests can pass a fake one.
 
 /** AuthClient is the part of supabase-js the console's auth uses. */

@@ -10,8 +10,13 @@ export interface AuthContextValue {
   session: Session | null;
   /** user is the application user: /api/auth/me when it answered, else mapped from the session. */
   user: AppUser | null;
-  /** isLoading is true until the first session result (spec §4). */
+  /** isLoading is true until the first session result. */
   isLoading: boolean;
+  /**
+   * needsMfa is true while a session is at aal1 and its user has a verified factor: the sign-in is not finished
+   * until the authenticator's code raises it to aal2.
+   */
+  needsMfa: boolean;
 }
 
 /** AuthContext is provided by AuthProvider. */

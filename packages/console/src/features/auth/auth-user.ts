@@ -1,5 +1,5 @@
 import type { AppUser } from '@basalt/shared';
-import type { User } from '@supabase/supabase-js';
+import type { Session, User } from '@supabase/supabase-js';
 
 /** usernameOf is the account's username metadata, else the part of the email before the at-sign, else ''. */
 export function usernameOf(user: Pick<User, 'email' | 'user_metadata'>): string {
@@ -11,7 +11,7 @@ export function usernameOf(user: Pick<User, 'email' | 'user_metadata'>): string 
 }
 
 /**
- * mapSupabaseUser builds the application user (spec console-core §3) from the auth account; the account
+ * mapSupabaseUser builds the application user from the auth account; the account
  * fields the auth service does not know (subscription, admin flag) start empty and come from /api/auth/me.
  * It returns null when the account has no id, which the sign-in checks report.
  */
@@ -35,4 +35,23 @@ export function mapSupabaseUser(user: User): AppUser | null {
 /** initialsOf is the first two letters of the username, upper-case (the sidebar's avatar). */
 export function initialsOf(username: string): string {
   return username.slice(0, 2).toUpperCase();
+}
+
+/** assuranceLevelOf reads the `aal` claim of an access token (aal1 when it cannot be read). */
+export function assuranceLevelOf(accessToken: string): string {
+  try {
+    const payload = accessToken.split('.')[1] ?? '';
+    const json = atob(payload.replace(/-/g, '+').replace(/_/g, '/'));
+    const aal: unknown = JSON.parse(json).aal;
+    return typeof aal === 'string' ? aal : 'aal1';
+  } catch {
+    return 'aal1';
+  }
+}
+
+/** sessionNeedsMfa tells whether a session still needs the second factor: aal1 and a verified factor. */
+export function sessionNeedsMfa(session: Session | null): boolean {
+  if (!session) return false;
+  const verified = session.user.factors?.some((factor) => factor.status === 'verified') ?? false;
+  return verified && assuranceLevelOf(session.access_token) !== 'aal2';
 }

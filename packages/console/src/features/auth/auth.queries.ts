@@ -4,13 +4,10 @@ import { z } from 'zod';
 import { jsonQueryOrNull } from '@/lib/api';
 import { errorMessage } from '@/lib/api-errors';
 import { showToast } from '@/lib/toast';
+import { authKeys } from './auth.keys';
 import { requestPasswordReset, signIn, signOut, signUp } from './auth-actions';
 import { useAuth } from './auth-context';
-
-/** authKeys are the query keys of the auth area; the first element is the API path. */
-export const authKeys = {
-  me: ['/api/auth/me'] as const,
-};
+import { sessionNeedsMfa } from './auth-user';
 
 const meResponseSchema = z.object({ user: appUserSchema });
 
@@ -28,12 +25,16 @@ export function useLoginMutation() {
   return useMutation({
     mutationFn: (input: LoginRequest) => signIn(client, input),
     retry: false,
-    onSuccess: (user: AppUser) =>
+    onSuccess: async (user: AppUser) => {
+      // With two-factor authentication the sign-in is not over: the code is asked next.
+      const { data } = await client.getSession();
+      if (sessionNeedsMfa(data.session)) return;
       showToast({
         title: 'Login successful',
         description: `Welcome back, ${user.username || user.email}!`,
         variant: 'success',
-      }),
+      });
+    },
     onError: (error) => showToast({ title: 'Login failed', description: errorMessage(error), variant: 'destructive' }),
   });
 }

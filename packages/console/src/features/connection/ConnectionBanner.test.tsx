@@ -2,7 +2,9 @@ import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { apiRequest } from '@/lib/api';
+import { reportNetworkSignal } from '@/lib/network-signals';
 import { ConnectionBanner } from './ConnectionBanner';
+import { HEARTBEAT_MS } from './reconnect-schedule';
 
 const noJitter = () => 0;
 
@@ -41,6 +43,7 @@ describe('ConnectionBanner', () => {
     expect(probe).toHaveBeenCalledTimes(1);
     expect(screen.getByText('Reconnecting...')).toBeInTheDocument();
     expect(screen.getByText(/Attempting to re-establish connection\.\.\./)).toBeInTheDocument();
+    expect(screen.getByText('(1/10)')).toBeInTheDocument();
 
     await advance(2999);
     expect(probe).toHaveBeenCalledTimes(1);
@@ -97,5 +100,43 @@ describe('ConnectionBanner', () => {
     });
     expect(probe).toHaveBeenCalledTimes(1);
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('notices by itself when the server stops answering, with nothing but cached data on screen', async () => {
+    const probe = vi.fn().mockResolvedValueOnce(true).mockResolvedValue(false);
+    render(<ConnectionBanner probe={probe} reload={vi.fn()} random={noJitter} />);
+    await advance(HEARTBEAT_MS);
+    expect(probe).toHaveBeenCalledTimes(1);
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    await advance(HEARTBEAT_MS); // the server is gone: no request, no offline event, yet the banner shows
+    expect(probe).toHaveBeenCalledTimes(2);
+    expect(screen.getByText('Connection Lost')).toBeInTheDocument();
+    await advance(2000); // and the reconnect schedule takes over
+    expect(probe).toHaveBeenCalledTimes(3);
+    expect(screen.getByText('Reconnecting...')).toBeInTheDocument();
+  });
+
+  it('checks with the server on a doubt, and says nothing while it answers', async () => {
+    const probe = vi.fn().mockResolvedValueOnce(true).mockResolvedValueOnce(false);
+    render(<ConnectionBanner probe={probe} reload={vi.fn()} random={noJitter} />);
+    await act(async () => reportNetworkSignal('doubt'));
+    expect(probe).toHaveBeenCalledTimes(1);
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    await act(async () => reportNetworkSignal('doubt'));
+    expect(probe).toHaveBeenCalledTimes(2);
+    expect(screen.getByText('Connection Lost')).toBeInTheDocument();
+  });
+
+  it('does not ask while the tab is hidden, and asks when it shows again', async () => {
+    const probe = vi.fn().mockResolvedValue(false);
+    const visibility = vi.spyOn(document, 'visibilityState', 'get').mockReturnValue('hidden');
+    render(<ConnectionBanner probe={probe} reload={vi.fn()} random={noJitter} />);
+    await advance(3 * HEARTBEAT_MS);
+    expect(probe).not.toHaveBeenCalled();
+    visibility.mockReturnValue('visible');
+    await act(async () => document.dispatchEvent(new Event('visibilitychange')));
+    expect(probe).toHaveBeenCalledTimes(1);
+    expect(screen.getByText('Connection Lost')).toBeInTheDocument();
+    visibility.mockRestore();
   });
 });

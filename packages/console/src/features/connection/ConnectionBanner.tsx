@@ -4,7 +4,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { MAX_RECONNECT_ATTEMPTS } from './reconnect-schedule';
 import { type ConnectionMonitorOptions, useConnectionMonitor } from './useConnectionMonitor';
 
-/** ConnectionBanner appears at the bottom right while the server cannot be reached (spec §2). */
+/** ConnectionBanner appears at the bottom right while the server cannot be reached. */
 export function ConnectionBanner(props: ConnectionMonitorOptions & { onReconnectNow?: () => void }) {
   const { onReconnectNow = () => window.location.reload(), ...options } = props;
   const { state, attempts } = useConnectionMonitor(options);
@@ -25,15 +25,18 @@ export function ConnectionBanner(props: ConnectionMonitorOptions & { onReconnect
           )}
         </span>
         <div className="min-w-0 flex-1">
-          <p className="font-semibold">{reconnecting ? 'Reconnecting...' : 'Connection Lost'}</p>
-          <p className="mt-0.5 text-sm text-muted-foreground">Your connection to the server has been lost.</p>
-          {reconnecting && (
-            <p className="mt-1 text-sm text-muted-foreground">
-              Attempting to re-establish connection...{' '}
-              <span className="text-xs tabular-nums">
+          {/* The attempt count sits in the title row, which has room for it on one line at any width. */}
+          <p className="flex items-baseline justify-between gap-2">
+            <span className="font-semibold">{reconnecting ? 'Reconnecting...' : 'Connection Lost'}</span>
+            {reconnecting && (
+              <span className="text-xs whitespace-nowrap text-muted-foreground tabular-nums">
                 ({attempts}/{MAX_RECONNECT_ATTEMPTS})
               </span>
-            </p>
+            )}
+          </p>
+          <p className="mt-0.5 text-sm text-muted-foreground">Your connection to the server has been lost.</p>
+          {reconnecting && (
+            <p className="mt-1 text-sm text-muted-foreground">Attempting to re-establish connection...</p>
           )}
           <Button size="sm" variant="outline" className="mt-3" onClick={onReconnectNow}>
             <RefreshCw />

@@ -1,15 +1,22 @@
 import { useEffect, useState } from 'react';
-import { onNetworkError } from '@/lib/api';
-import { MAX_RECONNECT_ATTEMPTS, probeServer, RELOAD_AFTER_ATTEMPTS, reconnectDelay } from './reconnect-schedule';
+import { onNetworkSignal } from '@/lib/network-signals';
+import {
+  HEARTBEAT_MS,
+  MAX_RECONNECT_ATTEMPTS,
+  probeServer,
+  RELOAD_AFTER_ATTEMPTS,
+  reconnectDelay,
+} from './reconnect-schedule';
 
-/** ConnectionState is the banner's state (spec console-core §4). */
+/** ConnectionState is the banner's state. */
 export type ConnectionState = 'connected' | 'disconnected' | 'reconnecting';
 
-/** ConnectionMonitorOptions replace the browser's probe, reload and randomness (tests). */
+/** ConnectionMonitorOptions replace the browser's probe, reload, randomness and heartbeat (tests). */
 export interface ConnectionMonitorOptions {
   probe?: () => Promise<boolean>;
   reload?: () => void;
   random?: () => number;
+  heartbeatMs?: number;
 }
 
 /** ConnectionStatus is the state and how many probes the current outage has made. */
@@ -21,14 +28,16 @@ export interface ConnectionStatus {
 const reloadPage = () => window.location.reload();
 
 /**
- * useConnectionMonitor notices a lost connection (the browser's offline event, or a request of the API
- * client that never reached the server) and probes until the server answers: `disconnected` when the
- * loss is noticed and after the last attempt fails, `reconnecting` while attempts are under way.
+ * useConnectionMonitor notices a lost connection (the browser's offline event, a request that never reached
+ * the server, or a probe that failed: the heartbeat's, or one asked for by a doubt such as a page's code that
+ * did not load) and probes until the server answers: `disconnected` when the loss is noticed and after the
+ * last attempt fails, `reconnecting` while attempts are under way.
  */
 export function useConnectionMonitor({
   probe = probeServer,
   reload = reloadPage,
   random = Math.random,
+  heartbeatMs = HEARTBEAT_MS,
 }: ConnectionMonitorOptions = {}): ConnectionStatus {
   const [status, setStatus] = useState<ConnectionStatus>({ state: 'connected', attempts: 0 });
 
@@ -41,7 +50,11 @@ export function useConnectionMonitor({
 
     const attempt = async () => {
       timer = undefined;
-      if (probing) return;
+      if (probing) {
+        // A heartbeat probe is still out: wait for the next turn rather than asking twice at once.
+        timer = setTimeout(attempt, reconnectDelay(attempts, random));
+        return;
+      }
       probing = true;
       attempts += 1;
       setStatus({ state: 'reconnecting', attempts });
@@ -81,17 +94,32 @@ export function useConnectionMonitor({
       void attempt();
     };
 
+    // While all seems well: ask the server, and treat no answer as a loss. A hidden tab does not ask; it asks
+    // as soon as it shows again.
+    const check = async () => {
+      if (outage || probing || document.visibilityState === 'hidden') return;
+      probing = true;
+      const ok = await probe();
+      probing = false;
+      if (!ok && !disposed) lose();
+    };
+    const shown = () => void check();
+
     window.addEventListener('offline', lose);
     window.addEventListener('online', online);
-    const unsubscribe = onNetworkError(lose);
+    document.addEventListener('visibilitychange', shown);
+    const heartbeat = setInterval(check, heartbeatMs);
+    const unsubscribe = onNetworkSignal((signal) => (signal === 'lost' ? lose() : void check()));
     return () => {
       disposed = true;
       clearTimeout(timer);
+      clearInterval(heartbeat);
       window.removeEventListener('offline', lose);
       window.removeEventListener('online', online);
+      document.removeEventListener('visibilitychange', shown);
       unsubscribe();
     };
-  }, [probe, reload, random]);
+  }, [probe, reload, random, heartbeatMs]);
 
   return status;
 }

@@ -2,7 +2,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import type { EndpointDoc } from '@/features/tables/api-reference';
 import { EndpointList } from '@/features/tables/EndpointList';
 
-// The dashboard's static reference (spec console-core §7): sign-in, tables, and a table's generated endpoints.
+// The dashboard's static reference: sign-in, tables, and a table's generated endpoints.
 const GROUPS: ReadonlyArray<{ title: string; endpoints: EndpointDoc[] }> = [
   {
     title: 'Authentication',

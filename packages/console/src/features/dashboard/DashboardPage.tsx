@@ -1,4 +1,5 @@
 import { PageHeader } from '@/components/ui/page-header';
+import { SharedTablesPanel } from '@/features/projects/SharedTablesPanel';
 import { ApiEndpointsReference } from './ApiEndpointsReference';
 import { DatabaseTablesPanel } from './DatabaseTablesPanel';
 import { RecentActivityPanel } from './RecentActivityPanel';
@@ -14,6 +15,7 @@ export function DashboardPage() {
         <DatabaseTablesPanel />
         <RecentActivityPanel />
       </div>
+      <SharedTablesPanel />
       <ApiEndpointsReference />
     </div>
   );

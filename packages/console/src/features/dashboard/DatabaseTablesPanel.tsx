@@ -19,7 +19,7 @@ const SKELETON_CELLS = [
   { skeleton: 'ml-auto h-7 w-14' },
 ];
 
-/** DASHBOARD_SKELETON_ROWS is how many placeholder rows the panel shows while loading (spec console-core §9). */
+/** DASHBOARD_SKELETON_ROWS is how many placeholder rows the panel shows while loading. */
 export const DASHBOARD_SKELETON_ROWS = 3;
 
 /** DatabaseTablesPanel lists the tables with their real row counts, creation time and a View link. */

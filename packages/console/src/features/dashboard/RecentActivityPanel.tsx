@@ -10,7 +10,7 @@ import { errorMessage } from '@/lib/api-errors';
 import { describeActivity } from './activity-text';
 import { useActivityQuery } from './dashboard.queries';
 
-/** ACTIVITY_SKELETON_ROWS is how many placeholder entries show while loading (spec console-core §9). */
+/** ACTIVITY_SKELETON_ROWS is how many placeholder entries show while loading. */
 export const ACTIVITY_SKELETON_ROWS = 4;
 
 function iconOf(entry: ActivityEntry): LucideIcon {

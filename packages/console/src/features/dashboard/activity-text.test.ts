@@ -22,6 +22,16 @@ describe('describeActivity', () => {
     [entry('DELETE', 'table.orders', { tableName: 'orders', count: 3 }), '3 records deleted from orders'],
     [entry('UPDATE', 'table.orders'), 'Record updated in orders'],
     [entry('CREATE', 'table.orders', { tableName: 'orders', count: 1000 }), '1,000 records created in orders'],
+    [
+      entry('CREATE', 'table.todos', { tableName: 'todos', by: { endUserId: 'u1', app: 'abc' } }),
+      'Record created in todos by an app user',
+    ],
+    [
+      entry('CREATE', 'table.inbox', { tableName: 'inbox', by: { endUserId: null, app: 'abc' } }),
+      'Record created in inbox by an app visitor',
+    ],
+    [entry('REGISTER', 'app_users', { username: 'ann' }), 'App user signed up: ann'],
+    [entry('DELETE', 'app_users', { username: 'ann' }), 'App user deleted: ann'],
   ])('%o reads "%s"', (activity, text) => {
     expect(describeActivity(activity)).toBe(text);
   });

@@ -1,6 +1,6 @@
 import type { ActivityEntry } from '@basalt/shared';
 
-// Activity entries as sentences (spec console-core §9: "Table created: {name}", "New user registered",
+// Activity entries as sentences ("Table created: {name}", "New user registered",
 // "User logged in", "API key created").
 
 function detail(entry: ActivityEntry, key: string): string | null {
@@ -30,7 +30,20 @@ export function describeActivity(entry: ActivityEntry): string {
     const count = Number(detail(entry, 'count') ?? 1);
     const what = count > 1 ? `${count.toLocaleString('en-US')} records` : 'Record';
     const where = action === 'DELETE' ? 'from' : 'in';
-    return `${what} ${past} ${where} ${table}`;
+    // A write by one of the app's users, or a signed-out visitor of the app, says so.
+    const by = entry.details?.by;
+    const through =
+      typeof by === 'object' && by !== null
+        ? 'endUserId' in by && by.endUserId
+          ? ' by an app user'
+          : ' by an app visitor'
+        : '';
+    return `${what} ${past} ${where} ${table}${through}`;
+  }
+  if (resource === 'app_users') {
+    const name = detail(entry, 'username');
+    if (action === 'REGISTER') return name ? `App user signed up: ${name}` : 'App user signed up';
+    return name ? `App user ${past}: ${name}` : `App user ${past}`;
   }
   if (action === 'REGISTER') return 'New user registered';
   if (action === 'LOGIN') return 'User logged in';

@@ -3,25 +3,18 @@ import { ACTIVITY_PAGE_SIZE, activityEntrySchema, paginationSchema } from '@basa
 import { keepPreviousData, useQueries, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { countRecords } from '@/features/records/records.api';
-import { recordKeys } from '@/features/records/records.queries';
+import { recordKeys } from '@/features/records/records.keys';
 import { jsonQuery } from '@/lib/api';
 import { getSupabase } from '@/lib/supabase';
+import { dashboardKeys } from './dashboard.keys';
 
-// The dashboard's calls (spec console-core §7 "Dashboard"): GET /api/stats and GET /api/activity?page&limit=10.
-// Keys start with the API path, so the default query function could fetch them too.
+// The dashboard's calls: GET /api/stats and GET /api/activity?page&limit=10.
 
 /** statsSchema is GET /api/stats: the three cards. */
 export const statsSchema = z.object({ activities: z.number(), storageSize: z.string(), tables: z.number() });
 
 /** activityPageSchema is one page of GET /api/activity. */
 export const activityPageSchema = z.object({ data: z.array(activityEntrySchema), pagination: paginationSchema });
-
-/** dashboardKeys are the dashboard's query keys; `activityAll` matches every activity page. */
-export const dashboardKeys = {
-  stats: ['/api/stats'] as const,
-  activityAll: ['/api/activity'] as const,
-  activity: (page: number) => ['/api/activity', { page, limit: ACTIVITY_PAGE_SIZE }] as const,
-};
 
 /** useStatsQuery loads the stat cards. */
 export function useStatsQuery() {
@@ -31,7 +24,7 @@ export function useStatsQuery() {
 /** useActivityQuery loads one page of recent activity, keeping the previous page on screen while paging. */
 export function useActivityQuery(page: number) {
   return useQuery({
-    queryKey: dashboardKeys.activity(page),
+    queryKey: dashboardKeys.activity(page, ACTIVITY_PAGE_SIZE),
     queryFn: jsonQuery(activityPageSchema),
     placeholderData: keepPreviousData,
   });

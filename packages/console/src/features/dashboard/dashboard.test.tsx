@@ -4,8 +4,8 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ONBOARDING_STORAGE_KEY } from '@/features/onboarding/onboarding-storage';
-import { createFakeBackend, FAKE_ORIGIN, type FakeRoute, json } from '@/features/tables/fake-backend';
 import { createFakeAuth, fakeSession } from '@/test/fake-auth';
+import { createFakeBackend, FAKE_ORIGIN, type FakeRoute, json } from '@/test/fake-backend';
 import { renderApp } from '@/test/render-app';
 
 const holder = vi.hoisted(() => ({ client: null as unknown }));

@@ -1,15 +1,15 @@
-import type { HistoryChange } from '@basalt/shared';
+import type { ColumnType, HistoryChange, TableSchema } from '@basalt/shared';
 import { ArrowRight, Minus, PencilLine, Plus, Table2 } from 'lucide-react';
 import { cn } from '@/lib/cn';
 import { diffChange, type FieldChange, formatValue, type SchemaLineKind } from './change-diff';
 
 // A change's diff: per field the old value struck through and the new one, or the schema steps with a sign.
 
-function Value({ value, tone }: { value: unknown; tone: 'old' | 'new' }) {
+function Value({ value, type, tone }: { value: unknown; type?: ColumnType; tone: 'old' | 'new' }) {
   if (value === null || value === undefined || value === '') {
     return <span className="text-muted-foreground italic">empty</span>;
   }
-  const text = formatValue(value);
+  const text = formatValue(value, type);
   return (
     <span
       title={text.endsWith('…') ? JSON.stringify(value) : undefined}
@@ -23,18 +23,18 @@ function Value({ value, tone }: { value: unknown; tone: 'old' | 'new' }) {
   );
 }
 
-function FieldRow({ change }: { change: FieldChange }) {
+function FieldRow({ change, type }: { change: FieldChange; type?: ColumnType }) {
   const hasBefore = 'before' in change;
   const hasAfter = 'after' in change;
   return (
     <li className="col-span-2 grid grid-cols-subgrid items-baseline text-sm">
       <span className="font-mono text-[12px] text-muted-foreground break-all">{change.field}</span>
       <span className="flex min-w-0 flex-wrap items-baseline gap-1.5">
-        {hasBefore && <Value value={change.before} tone="old" />}
+        {hasBefore && <Value value={change.before} type={type} tone="old" />}
         {hasBefore && hasAfter && (
           <ArrowRight aria-label="changed to" className="size-3 shrink-0 text-muted-foreground" />
         )}
-        {hasAfter && <Value value={change.after} tone="new" />}
+        {hasAfter && <Value value={change.after} type={type} tone="new" />}
       </span>
     </li>
   );
@@ -47,8 +47,19 @@ const SCHEMA_ICONS: Record<SchemaLineKind, { icon: typeof Plus; className: strin
   table: { icon: Table2, className: 'text-muted-foreground', label: 'Table' },
 };
 
-/** ChangeDiffView shows what a change did: fields old → new, or the columns added, dropped, renamed, retyped. */
-export function ChangeDiffView({ change, className }: { change: HistoryChange; className?: string }) {
+/**
+ * ChangeDiffView shows what a change did: fields old → new, or the columns added, dropped, renamed, retyped.
+ * `columns` is the table's schema, when known, so that values read as the records grid shows them.
+ */
+export function ChangeDiffView({
+  change,
+  columns,
+  className,
+}: {
+  change: HistoryChange;
+  columns?: TableSchema;
+  className?: string;
+}) {
   const { fields, schema } = diffChange(change);
   if (fields.length === 0 && schema.length === 0) {
     return <p className={cn('text-sm text-muted-foreground', className)}>No field changed.</p>;
@@ -75,7 +86,7 @@ export function ChangeDiffView({ change, className }: { change: HistoryChange; c
       className={cn('grid grid-cols-[fit-content(12rem)_minmax(0,1fr)] gap-x-3 gap-y-1', className)}
     >
       {fields.map((field) => (
-        <FieldRow key={field.field} change={field} />
+        <FieldRow key={field.field} change={field} type={columns?.[field.field]?.type} />
       ))}
     </ul>
   );

@@ -30,7 +30,7 @@ function CreateCheckpointCard({ tableId }: { tableId: number }) {
     defaultValues: { name: '', description: '' },
   });
   const { errors } = form.formState;
-  // Spec console-management §5: the button stays disabled while the name is blank once trimmed.
+  // the button stays disabled while the name is blank once trimmed.
   const blank = (form.watch('name') ?? '').trim() === '';
   return (
     <Card>

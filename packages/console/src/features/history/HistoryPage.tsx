@@ -18,7 +18,7 @@ import { HistoryChangesTable } from './HistoryChangesTable';
 import { HistoryTimeline } from './HistoryTimeline';
 import { countOf, useCheckpointsQuery, useHistoryTimelineQuery } from './history.queries';
 
-// /history and /history/:tableId (spec console-management §2 "Database History").
+// /history and /history/:tableId.
 
 const TABS = ['timeline', 'table', 'checkpoints'] as const;
 type Tab = (typeof TABS)[number];
@@ -191,7 +191,7 @@ function DatabaseHistory() {
   );
 }
 
-/** HistoryPage is the Database History page; it renders nothing without a signed-in user (spec §6). */
+/** HistoryPage is the Database History page; it renders nothing without a signed-in user. */
 export function HistoryPage() {
   const { user } = useAuth();
   return user ? <DatabaseHistory /> : null;

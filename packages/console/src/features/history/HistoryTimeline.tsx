@@ -5,6 +5,7 @@ import { Card } from '@/components/ui/card';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { formatDateTime } from '@/components/ui/relative-time';
 import { Skeleton } from '@/components/ui/skeleton';
+import { useTablesQuery } from '@/features/tables/tables.queries';
 import { HistoryLoadFailedCard, NoHistoryCard } from './HistoryStateCards';
 import {
   countOf,
@@ -47,6 +48,8 @@ function TimelineSkeleton() {
 export function HistoryTimeline({ tableId }: { tableId: number }) {
   const timeline = useHistoryTimelineQuery(tableId);
   const checkpointNames = useCheckpointNames(tableId);
+  // The table's column types: a date reads as the records grid shows it. A deleted table has none left.
+  const columns = useTablesQuery().data?.find((table) => table.id === tableId)?.schema;
   const revert = useRevertChangeMutation();
   const restore = useRestoreVersionMutation();
   const [selectedId, setSelectedId] = useState<number | null>(null);
@@ -99,6 +102,7 @@ export function HistoryTimeline({ tableId }: { tableId: number }) {
                   <TimelineChange
                     key={change.id}
                     change={change}
+                    columns={columns}
                     selected={change.id === selectedId}
                     checkpointNames={checkpointNames.get(change.id) ?? []}
                     reverting={revert.isPending && revert.variables?.id === change.id}
@@ -126,6 +130,7 @@ export function HistoryTimeline({ tableId }: { tableId: number }) {
       <RevertPreviewPanel
         version={selected}
         later={later}
+        columns={columns}
         restoring={restore.isPending}
         onRestore={() => setConfirming(true)}
         onClear={() => setSelectedId(null)}

@@ -1,4 +1,4 @@
-import type { HistoryChange } from '@basalt/shared';
+import type { HistoryChange, TableSchema } from '@basalt/shared';
 import { History, RotateCcw, X } from 'lucide-react';
 import { useId } from 'react';
 import { Button } from '@/components/ui/button';
@@ -11,17 +11,19 @@ import { countOf } from './history.queries';
 
 /**
  * RevertPreviewPanel is the comparison panel of a selected version: the later changes that restoring it
- * reverts, oldest first, in a 400 px list (spec console-management §2), and the Restore button.
+ * reverts, oldest first, in a 400 px list, and the Restore button.
  */
 export function RevertPreviewPanel({
   version,
   later,
+  columns,
   restoring,
   onRestore,
   onClear,
 }: {
   version: HistoryChange | null;
   later: readonly HistoryChange[];
+  columns?: TableSchema;
   restoring: boolean;
   onRestore: () => void;
   onClear: () => void;
@@ -66,7 +68,7 @@ export function RevertPreviewPanel({
                   <span className="text-xs text-muted-foreground">{formatDateTime(change.timestamp)}</span>
                   <span className="font-mono text-xs text-muted-foreground">#{change.id}</span>
                 </div>
-                <ChangeDiffView change={change} />
+                <ChangeDiffView change={change} columns={columns} />
               </li>
             ))}
             {later.length === 0 && (

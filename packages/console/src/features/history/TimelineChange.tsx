@@ -1,4 +1,4 @@
-import type { HistoryChange } from '@basalt/shared';
+import type { HistoryChange, TableSchema } from '@basalt/shared';
 import { Flag, Undo2 } from 'lucide-react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -11,6 +11,7 @@ import { formatTime } from './history-days';
 /** TimelineChange is one change on the timeline: select it as a version, read its diff, or revert it. */
 export function TimelineChange({
   change,
+  columns,
   selected,
   checkpointNames,
   reverting,
@@ -18,6 +19,7 @@ export function TimelineChange({
   onRevert,
 }: {
   change: HistoryChange;
+  columns?: TableSchema;
   selected: boolean;
   checkpointNames: readonly string[];
   reverting: boolean;
@@ -59,6 +61,11 @@ export function TimelineChange({
             {formatTime(change.timestamp)}
           </time>
           <span className="font-mono text-xs text-muted-foreground">#{change.id}</span>
+          {change.appUser && (
+            <Badge variant="outline" title={change.appUser.id}>
+              by {change.appUser.name} (app user)
+            </Badge>
+          )}
         </button>
         <Button
           variant="outline"
@@ -82,7 +89,7 @@ export function TimelineChange({
           ))}
         </div>
       )}
-      <ChangeDiffView change={change} className="mt-2 pl-6" />
+      <ChangeDiffView change={change} columns={columns} className="mt-2 pl-6" />
     </li>
   );
 }

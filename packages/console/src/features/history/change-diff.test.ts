@@ -89,6 +89,29 @@ describe('diffChange', () => {
     expect(dropped.schema).toEqual([{ kind: 'table', text: 'Dropped table "products" with 2 records' }]);
   });
 
+  it("says which access rules changed, in the Access tab's words", () => {
+    const nobody = { select: 'nobody', insert: 'nobody', update: 'nobody', delete: 'nobody', ownerColumn: null };
+    const own = { ...nobody, select: 'authenticated', insert: 'own', ownerColumn: 'owner' };
+    const diff = diffChange(
+      change({
+        changeType: 'SCHEMA_UPDATE',
+        previousState: { name: 'todos', schema: {}, access: nobody },
+        newState: { name: 'todos', schema: {}, access: own },
+      }),
+    );
+    expect(diff.schema).toEqual([
+      {
+        kind: 'change',
+        text: 'Access: Anyone signed in to your app can read rows (was: only you (and your server, with the app service key) can read rows)',
+      },
+      {
+        kind: 'change',
+        text: 'Access: Each signed-in user can add rows, which become their own (was: only you (and your server, with the app service key) can add rows)',
+      },
+      { kind: 'change', text: 'Access: "owner" holds each row\'s owner' },
+    ]);
+  });
+
   it('shows less, never fails, on states it cannot read', () => {
     expect(diffChange(change({ previousState: 'odd', newState: [1, 2] }))).toEqual({ fields: [], schema: [] });
     expect(diffChange(change({ changeType: 'SCHEMA_UPDATE', previousState: 3, newState: null })).schema).toEqual([]);
@@ -101,5 +124,13 @@ describe('formatValue', () => {
     expect(formatValue({ color: 'red' })).toBe('{"color":"red"}');
     expect(formatValue(true)).toBe('true');
     expect(formatValue('x'.repeat(400))).toHaveLength(160);
+  });
+
+  it('shows a date column as the records grid does: a midnight timestamp by its day', () => {
+    expect(formatValue('2026-03-01T00:00:00.000Z', 'date')).toBe('2026-03-01');
+    expect(formatValue('2026-03-01T09:30:00.000Z', 'date')).toBe('2026-03-01T09:30:00.000Z');
+    // Without the column's type (a deleted table), or in a text column, the text stays as stored.
+    expect(formatValue('2026-03-01T00:00:00.000Z')).toBe('2026-03-01T00:00:00.000Z');
+    expect(formatValue('2026-03-01T00:00:00.000Z', 'text')).toBe('2026-03-01T00:00:00.000Z');
   });
 });

@@ -1,5 +1,6 @@
-import type { HistoryChange } from '@basalt/shared';
+import { ACCESS_OPERATIONS, type ColumnType, describeRule, type HistoryChange, normalizeAccess } from '@basalt/shared';
 import { z } from 'zod';
+import { formatCellValue } from '@/features/records/record-values';
 
 // What a change did, in a form a person can read: per field the value before and after (records), or the
 // columns added, dropped, renamed and retyped (schemas). States are whatever the server stored, so they are
@@ -39,6 +40,7 @@ const definitionState = z.object({
   description: z.string().nullish(),
   schema: columnsState.optional(),
   renames: z.record(z.string(), z.string()).optional(),
+  access: z.unknown().optional(),
 });
 const deletedState = z.object({ table: definitionState, rows: z.array(z.unknown()).optional() });
 
@@ -105,6 +107,24 @@ function diffColumns(before: Columns | undefined, after: Columns | undefined, re
   return lines;
 }
 
+// A change of the access rules: one line per operation whose rule changed, in the Access tab's words.
+function diffAccess(
+  before: z.infer<typeof definitionState> | null,
+  after: z.infer<typeof definitionState> | null,
+): SchemaLine[] {
+  if (before?.access === undefined || after?.access === undefined) return [];
+  const from = normalizeAccess(before.access);
+  const to = normalizeAccess(after.access);
+  const lines: SchemaLine[] = ACCESS_OPERATIONS.filter((op) => from[op] !== to[op]).map((op) => ({
+    kind: 'change',
+    text: `Access: ${describeRule(op, to[op])} (was: ${describeRule(op, from[op]).toLowerCase()})`,
+  }));
+  if ((from.ownerColumn ?? null) !== (to.ownerColumn ?? null) && to.ownerColumn) {
+    lines.push({ kind: 'change', text: `Access: "${to.ownerColumn}" holds each row's owner` });
+  }
+  return lines;
+}
+
 function diffSchema(change: HistoryChange): SchemaLine[] {
   switch (change.changeType) {
     case 'SCHEMA_CREATE': {
@@ -130,7 +150,11 @@ function diffSchema(change: HistoryChange): SchemaLine[] {
       if (before && after && (before.description ?? '') !== (after.description ?? '')) {
         lines.push({ kind: 'table', text: after.description ? 'Changed the description' : 'Removed the description' });
       }
-      return [...lines, ...diffColumns(before?.schema, after?.schema, after?.renames ?? {})];
+      return [
+        ...lines,
+        ...diffColumns(before?.schema, after?.schema, after?.renames ?? {}),
+        ...diffAccess(before, after),
+      ];
     }
   }
 }
@@ -144,8 +168,11 @@ export function diffChange(change: HistoryChange): ChangeDiff {
 
 const VALUE_MAX = 160;
 
-/** formatValue shows a field value on one line: text as is, anything else as JSON, long values cut short. */
-export function formatValue(value: unknown): string {
-  const text = typeof value === 'string' ? value : JSON.stringify(value ?? null);
+/**
+ * formatValue shows a field value on one line as the records grid shows it (a date column's midnight timestamp
+ * as its day), given the column's type when it is known; long values are cut short.
+ */
+export function formatValue(value: unknown, type?: ColumnType): string {
+  const text = value === null || value === undefined ? 'null' : formatCellValue(value, type);
   return text.length > VALUE_MAX ? `${text.slice(0, VALUE_MAX - 1)}…` : text;
 }

@@ -55,7 +55,11 @@ export function summarizeChange(change: HistoryChange): string {
     }
     case 'SCHEMA_UPDATE': {
       const renamed = before?.name !== after?.name && after?.name ? `Renamed to ${String(after.name)}` : '';
-      return renamed || 'Changed the columns or description';
+      const ruled =
+        before?.access !== undefined && JSON.stringify(before.access) !== JSON.stringify(after?.access)
+          ? 'Changed the access rules'
+          : '';
+      return renamed || ruled || 'Changed the columns or description';
     }
     case 'SCHEMA_DELETE':
       return 'Dropped the table and its records';

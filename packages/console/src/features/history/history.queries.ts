@@ -8,25 +8,18 @@ import {
   restoreResultSchema,
   revertResultSchema,
 } from '@basalt/shared';
-import {
-  keepPreviousData,
-  type QueryClient,
-  useInfiniteQuery,
-  useMutation,
-  useQuery,
-  useQueryClient,
-} from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import { dashboardKeys } from '@/features/dashboard/dashboard.queries';
-import { tableKeys } from '@/features/tables/tables.queries';
+import { refreshAfterCheckpointCreate, refreshAfterTimeTravel } from '@/features/query-refresh';
 import { apiJson, buildQueryUrl, jsonQuery } from '@/lib/api';
 import { errorMessage } from '@/lib/api-errors';
 import { showToast } from '@/lib/toast';
+import { checkpointKeys, historyKeys } from './history.keys';
 
-// History and checkpoints (spec console-management §7): GET /api/history?tableId&page&limit (newest first,
+// History and checkpoints: GET /api/history?tableId&page&limit (newest first,
 // paged), POST /api/history/{id}/revert, POST /api/history/{id}/restore, GET and POST /api/checkpoints,
 // POST /api/checkpoints/{id}/restore. A revert or restore rewrites the table, so it refreshes every query
-// that shows the table (refreshTableQueries).
+// that shows the table (refreshAfterTimeTravel).
 
 /** HISTORY_PAGE_SIZE is how many changes the Table View shows per page. */
 export const HISTORY_PAGE_SIZE = 10;
@@ -41,22 +34,10 @@ export const checkpointFormSchema = createCheckpointSchema.pick({ name: true, de
 export type CheckpointFormInput = z.input<typeof checkpointFormSchema>;
 export type CheckpointForm = z.output<typeof checkpointFormSchema>;
 
-/** historyKeys are the history queries; `ofTable` matches every page, and the timeline, of one table. */
-export const historyKeys = {
-  ofTable: (tableId: number) => ['/api/history', { tableId }] as const,
-  page: (tableId: number, page: number) => ['/api/history', { tableId, page, limit: HISTORY_PAGE_SIZE }] as const,
-  timeline: (tableId: number) => ['/api/history', { tableId, limit: TIMELINE_PAGE_SIZE }, 'timeline'] as const,
-};
-
-/** checkpointKeys are the checkpoint queries. */
-export const checkpointKeys = {
-  ofTable: (tableId: number) => ['/api/checkpoints', { tableId }] as const,
-};
-
 /** useTableHistoryQuery loads one page of a table's changes (the Table View). */
 export function useTableHistoryQuery(tableId: number, page: number) {
   return useQuery({
-    queryKey: historyKeys.page(tableId, page),
+    queryKey: historyKeys.page(tableId, page, HISTORY_PAGE_SIZE),
     queryFn: jsonQuery(historyPageSchema),
     enabled: tableId > 0,
     placeholderData: keepPreviousData,
@@ -69,7 +50,7 @@ export function useTableHistoryQuery(tableId: number, page: number) {
  */
 export function useHistoryTimelineQuery(tableId: number) {
   return useInfiniteQuery({
-    queryKey: historyKeys.timeline(tableId),
+    queryKey: historyKeys.timeline(tableId, TIMELINE_PAGE_SIZE),
     queryFn: ({ pageParam, signal }) =>
       apiJson(
         historyPageSchema,
@@ -93,22 +74,6 @@ export function useCheckpointsQuery(tableId: number) {
   });
 }
 
-/**
- * refreshTableQueries refetches everything that shows a table after its data went back in time: its
- * definition, its history and checkpoints, the stat cards and activity, and the table list with every record
- * query. Record queries are keyed by table name, and a restore may rename the table, so all of them go.
- */
-export function refreshTableQueries(queryClient: QueryClient, tableId: number): void {
-  void queryClient.invalidateQueries({ queryKey: tableKeys.detail(tableId) });
-  void queryClient.invalidateQueries({
-    predicate: (query) => typeof query.queryKey[0] === 'string' && query.queryKey[0].startsWith('/rest/v1/'),
-  });
-  void queryClient.invalidateQueries({ queryKey: historyKeys.ofTable(tableId) });
-  void queryClient.invalidateQueries({ queryKey: checkpointKeys.ofTable(tableId) });
-  void queryClient.invalidateQueries({ queryKey: dashboardKeys.stats });
-  void queryClient.invalidateQueries({ queryKey: dashboardKeys.activityAll });
-}
-
 /** countOf says "1 change" or "3 changes". */
 export const countOf = (n: number, noun: string) => `${n.toLocaleString()} ${noun}${n === 1 ? '' : 's'}`;
 
@@ -129,7 +94,7 @@ export function useRevertChangeMutation() {
     // Not idempotent: a retried revert could undo the change's revert.
     retry: false,
     onSuccess: (_data, change) => {
-      refreshTableQueries(queryClient, change.tableId);
+      refreshAfterTimeTravel(queryClient, change.tableId);
       showToast({ title: 'Change reverted', description: 'The change has been undone.', variant: 'success' });
     },
     onError: failureToast('Error reverting change'),
@@ -143,7 +108,7 @@ export function useRestoreVersionMutation() {
     mutationFn: (change: ChangeRef) => apiJson(restoreResultSchema, 'POST', `/api/history/${change.id}/restore`),
     retry: false,
     onSuccess: (result, change) => {
-      refreshTableQueries(queryClient, change.tableId);
+      refreshAfterTimeTravel(queryClient, change.tableId);
       showToast({
         title: 'Version restored',
         description: `The table is back to the selected version; ${countOf(result.reverted, 'later change')} reverted.`,
@@ -162,7 +127,7 @@ export function useCreateCheckpointMutation(tableId: number) {
     // A retried create could save the checkpoint twice.
     retry: false,
     onSuccess: (checkpoint) => {
-      void queryClient.invalidateQueries({ queryKey: checkpointKeys.ofTable(tableId) });
+      refreshAfterCheckpointCreate(queryClient, tableId);
       showToast({
         title: 'Checkpoint created',
         description: `"${checkpoint.name}" saves the table as it is now.`,
@@ -181,7 +146,7 @@ export function useRestoreCheckpointMutation() {
       apiJson(checkpointRestoreResultSchema, 'POST', `/api/checkpoints/${checkpoint.id}/restore`),
     retry: false,
     onSuccess: (_data, checkpoint) => {
-      refreshTableQueries(queryClient, checkpoint.tableId);
+      refreshAfterTimeTravel(queryClient, checkpoint.tableId);
       showToast({
         title: 'Checkpoint restored',
         description: `The table is back to "${checkpoint.name}".`,

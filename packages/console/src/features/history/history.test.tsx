@@ -3,8 +3,8 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { AuthContext } from '@/features/auth/auth-context';
-import { type FakeRequest, type FakeRoute, json } from '@/features/tables/fake-backend';
 import { createFakeAuth } from '@/test/fake-auth';
+import { type FakeRequest, type FakeRoute, json } from '@/test/fake-backend';
 import { serveFake, setUpFakeServerSuite } from '@/test/fake-server';
 import { textsByRole } from '@/test/queries';
 import { renderApp } from '@/test/render-app';
@@ -164,6 +164,33 @@ describe('/history', () => {
     const schema = within(created).getByRole('list', { name: 'Schema changes' });
     expect(within(schema).getByText('Created table "products"')).toBeInTheDocument();
     expect(within(schema).getByText('Added column "title" (text)')).toBeInTheDocument();
+  });
+
+  it('shows a date column as the records grid does, by its day', async () => {
+    const events: TableResponse = {
+      ...table(6, 'events'),
+      schema: { ...products.schema, starts: { type: 'date', required: false, unique: false } },
+    };
+    const moved = historyChange({
+      id: 9,
+      tableId: 6,
+      tableName: 'events',
+      timestamp: today(1),
+      previousState: { id: 1, title: 'Launch', starts: '2026-03-01T00:00:00.000Z' },
+      newState: { id: 1, title: 'Launch', starts: '2026-04-15T00:00:00.000Z' },
+    });
+    serve({
+      'GET /rest/v1/tables': () => json(200, [events]),
+      'GET /api/history': historyRoute([moved]),
+      'GET /api/checkpoints': () => json(200, []),
+    });
+    renderApp('/history/6');
+    const fields = within(await screen.findByRole('listitem', { name: 'Change 9' })).getByRole('list', {
+      name: 'Field changes',
+    });
+    expect(within(fields).getByText('2026-03-01')).toHaveClass('line-through');
+    expect(within(fields).getByText('2026-04-15')).toBeInTheDocument();
+    expect(fields).not.toHaveTextContent('T00:00:00');
   });
 
   it('selects a version and lists the later changes, oldest first; Restore asks first', async () => {
@@ -356,7 +383,9 @@ describe('checkpoints', () => {
 describe('elsewhere', () => {
   it('renders nothing without a signed-in user', () => {
     const { container } = render(
-      <AuthContext.Provider value={{ client: createFakeAuth().auth, session: null, user: null, isLoading: false }}>
+      <AuthContext.Provider
+        value={{ client: createFakeAuth().auth, session: null, user: null, isLoading: false, needsMfa: false }}
+      >
         <HistoryPage />
       </AuthContext.Provider>,
     );

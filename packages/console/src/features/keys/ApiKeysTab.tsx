@@ -40,11 +40,6 @@ export function ApiKeysTab() {
         icon={KeyRound}
         title="No API keys yet"
         description="Create a key to call the record API from your apps and scripts."
-        action={
-          <Button size="sm" onClick={() => setCreating(true)}>
-            Create API Key
-          </Button>
-        }
       />
     );
   } else {

@@ -1,30 +1,20 @@
 import { type ApiKey, apiKeySchema, type CreateApiKeyInput, createdApiKeySchema } from '@basalt/shared';
-import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
-import { dashboardKeys } from '@/features/dashboard/dashboard.queries';
+import { refreshAfterKeyWrite } from '@/features/query-refresh';
 import { apiJson, apiRequest, jsonQuery } from '@/lib/api';
 import { errorMessage } from '@/lib/api-errors';
 import { showToast } from '@/lib/toast';
+import { keyKeys } from './keys.keys';
 
-// API keys (spec console-management §7): GET /api/keys, POST /api/keys {name} (the secret comes back once),
+// API keys: GET /api/keys, POST /api/keys {name} (the secret comes back once),
 // DELETE /api/keys/{id}.
-
-/** keyKeys are the API-key queries. */
-export const keyKeys = {
-  list: ['/api/keys'] as const,
-};
 
 const FALLBACK = 'Something went wrong. Please try again.';
 
 /** useApiKeysQuery lists the account's keys (never their secrets). */
 export function useApiKeysQuery() {
   return useQuery({ queryKey: keyKeys.list, queryFn: jsonQuery(z.array(apiKeySchema)) });
-}
-
-function refreshAfterKeyWrite(queryClient: QueryClient) {
-  void queryClient.invalidateQueries({ queryKey: keyKeys.list });
-  void queryClient.invalidateQueries({ queryKey: dashboardKeys.stats });
-  void queryClient.invalidateQueries({ queryKey: dashboardKeys.activityAll });
 }
 
 /** useCreateApiKeyMutation creates a key and returns its secret, shown this once. */

@@ -3,8 +3,8 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ONBOARDING_STORAGE_KEY } from '@/features/onboarding/onboarding-storage';
-import { createFakeBackend, type FakeRoute, json } from '@/features/tables/fake-backend';
 import { createFakeAuth, fakeSession } from '@/test/fake-auth';
+import { createFakeBackend, type FakeRoute, json } from '@/test/fake-backend';
 import { renderApp } from '@/test/render-app';
 
 // The API Keys tab of /api against a fake server: list, the one-time secret with its copy button, delete.
@@ -62,7 +62,9 @@ describe('API Keys', () => {
     const user = userEvent.setup();
     renderApp('/api');
     expect(await screen.findByText('No API keys yet')).toBeInTheDocument();
-    await user.click(screen.getAllByRole('button', { name: 'Create API Key' })[0] as HTMLElement);
+    // One way to create a key: the card's button, not a second one in the empty state.
+    expect(screen.getAllByRole('button', { name: 'Create API Key' })).toHaveLength(1);
+    await user.click(screen.getByRole('button', { name: 'Create API Key' }));
     const dialog = await screen.findByRole('dialog', { name: 'Create API Key' });
     await user.type(within(dialog).getByRole('textbox', { name: 'Name' }), '   ');
     await user.click(within(dialog).getByRole('button', { name: 'Create API Key' }));
@@ -100,7 +102,7 @@ describe('API Keys', () => {
     });
     const user = userEvent.setup();
     renderApp('/api');
-    await user.click((await screen.findAllByRole('button', { name: 'Create API Key' }))[0] as HTMLElement);
+    await user.click(await screen.findByRole('button', { name: 'Create API Key' }));
     const dialog = await screen.findByRole('dialog', { name: 'Create API Key' });
     await user.type(within(dialog).getByRole('textbox', { name: 'Name' }), 'x');
     await user.click(within(dialog).getByRole('button', { name: 'Create API Key' }));

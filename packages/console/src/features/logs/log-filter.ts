@@ -1,4 +1,4 @@
-// The settings log viewer's filters and export (spec console-management §2 Settings › Logs): a level filter,
+// The settings log viewer's filters and export: a level filter,
 // a case-insensitive search over message, source, path and context, and a JSON file named by date that holds
 // exactly the entries shown.
 

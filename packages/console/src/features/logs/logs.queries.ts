@@ -2,22 +2,16 @@ import { LOG_LIMITS, logEntrySchema, logsPageSchema } from '@basalt/shared';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { jsonQuery } from '@/lib/api';
+import { logKeys } from './logs.keys';
 
-// System logs (spec console-management §7 "Health and logs"): GET /api/logs answers the settings viewer's
+// System logs: GET /api/logs answers the settings viewer's
 // array (the newest 500 entries), polled every 30 s; GET /api/logs?page&limit=20 answers one page of /logs.
 // The viewer filters in the browser, so a new level or search shows at once and the export matches the list.
 
-/** LOG_POLL_MS is how often the settings viewer reloads (spec §9). */
+/** LOG_POLL_MS is how often the settings viewer reloads. */
 export const LOG_POLL_MS = 30_000;
-/** LOGS_PAGE_SIZE is the /logs page size (spec §9). */
+/** LOGS_PAGE_SIZE is the /logs page size. */
 export const LOGS_PAGE_SIZE = LOG_LIMITS.pageSize;
-
-/** logKeys are the log queries; `all` matches both shapes. */
-export const logKeys = {
-  all: ['/api/logs'] as const,
-  recent: ['/api/logs'] as const,
-  page: (page: number) => ['/api/logs', { page, limit: LOGS_PAGE_SIZE }] as const,
-};
 
 /** useRecentLogsQuery loads the settings viewer's entries and reloads them every 30 s. */
 export function useRecentLogsQuery() {
@@ -31,7 +25,7 @@ export function useRecentLogsQuery() {
 /** useLogsPageQuery loads one page of /logs, keeping the previous page on screen while the next loads. */
 export function useLogsPageQuery(page: number) {
   return useQuery({
-    queryKey: logKeys.page(page),
+    queryKey: logKeys.page(page, LOGS_PAGE_SIZE),
     queryFn: jsonQuery(logsPageSchema),
     placeholderData: keepPreviousData,
   });

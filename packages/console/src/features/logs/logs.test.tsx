@@ -2,7 +2,7 @@ import type { LogEntry, LogPageEntry } from '@basalt/shared';
 import { configure, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type FakeRoute, json } from '@/features/tables/fake-backend';
+import { type FakeRoute, json } from '@/test/fake-backend';
 import { expectFetchedEvery, pending, serveFake, setUpFakeServerSuite } from '@/test/fake-server';
 import { textsByRole } from '@/test/queries';
 import { renderApp } from '@/test/render-app';

@@ -22,7 +22,13 @@ function RestartButton() {
 
 function renderGuide(path = '/tables') {
   const session = fakeSession();
-  const auth: AuthContextValue = { client: createFakeAuth(session).auth, session, user: null, isLoading: false };
+  const auth: AuthContextValue = {
+    client: createFakeAuth(session).auth,
+    session,
+    user: null,
+    isLoading: false,
+    needsMfa: false,
+  };
   const reload = vi.fn();
   const router = createMemoryRouter(
     [

@@ -15,7 +15,7 @@ import { cn } from '@/lib/cn';
 import { ONBOARDING_STEPS } from './onboarding-steps';
 import { useOnboardingSteps } from './useOnboardingSteps';
 
-/** SKIP_CONFIRMATION is the question asked before skipping (spec console-core §4). */
+/** SKIP_CONFIRMATION is the question asked before skipping. */
 export const SKIP_CONFIRMATION =
   'Are you sure you want to skip the onboarding guide? You can always access it later from the Help menu.';
 

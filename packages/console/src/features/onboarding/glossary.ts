@@ -6,7 +6,7 @@ export interface GlossaryEntry {
   details: string;
 }
 
-/** GLOSSARY holds the onboarding guide's terms (spec console-core §2). */
+/** GLOSSARY holds the onboarding guide's terms. */
 export const GLOSSARY: readonly GlossaryEntry[] = [
   {
     id: 'api',

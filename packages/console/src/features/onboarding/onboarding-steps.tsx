@@ -2,7 +2,7 @@ import { Activity, CircleHelp, Code2, LayoutGrid, Sparkles } from 'lucide-react'
 import type { ComponentType, ReactNode } from 'react';
 import { ApiStepBody, HelpStepBody, MonitorStepBody, TablesStepBody, WelcomeStepBody } from './OnboardingStepBodies';
 
-/** OnboardingStep is one page of the guide (spec console-core §3). */
+/** OnboardingStep is one page of the guide. */
 export interface OnboardingStep {
   id: 'welcome' | 'tables' | 'api' | 'monitor' | 'help';
   title: string;

@@ -1,4 +1,4 @@
-// The onboarding guide's completion flag (spec console-core §4), kept per browser.
+// The onboarding guide's completion flag, kept per browser.
 
 /** ONBOARDING_STORAGE_KEY is the localStorage key of the completion flag. */
 export const ONBOARDING_STORAGE_KEY = 'basalt-onboarding-completed';

@@ -14,7 +14,7 @@ const PLACEHOLDERS: Partial<Record<ColumnDefinition['type'], string>> = {
   array: '["first", "second"]',
 };
 
-/** RecordField is one column's input in the record form, chosen by the column's type (spec console-core §5). */
+/** RecordField is one column's input in the record form, chosen by the column's type. */
 export function RecordField({
   name,
   definition,

@@ -17,8 +17,9 @@ export function RecordsGrid({
 }: {
   schema: TableSchema;
   rows: readonly RecordRow[];
-  onEdit: (record: RecordRow) => void;
-  onDelete: (record: RecordRow) => void;
+  /** Absent when the caller's project role may not change records (a table shared with it): no buttons. */
+  onEdit?: (record: RecordRow) => void;
+  onDelete?: (record: RecordRow) => void;
 }) {
   const columns = Object.entries(schema);
   return (
@@ -56,18 +57,27 @@ export function RecordsGrid({
             })}
             <TableCell className={cn('py-1.5 text-right group-hover:bg-muted', STICKY_ACTIONS)}>
               <div className="flex justify-end gap-1">
-                <Button variant="ghost" size="icon-sm" aria-label={`Edit record ${row.id}`} onClick={() => onEdit(row)}>
-                  <Pencil />
-                </Button>
-                <Button
-                  variant="ghost"
-                  size="icon-sm"
-                  aria-label={`Delete record ${row.id}`}
-                  className="text-destructive hover:text-destructive"
-                  onClick={() => onDelete(row)}
-                >
-                  <Trash2 />
-                </Button>
+                {onEdit && (
+                  <Button
+                    variant="ghost"
+                    size="icon-sm"
+                    aria-label={`Edit record ${row.id}`}
+                    onClick={() => onEdit(row)}
+                  >
+                    <Pencil />
+                  </Button>
+                )}
+                {onDelete && (
+                  <Button
+                    variant="ghost"
+                    size="icon-sm"
+                    aria-label={`Delete record ${row.id}`}
+                    className="text-destructive hover:text-destructive"
+                    onClick={() => onDelete(row)}
+                  >
+                    <Trash2 />
+                  </Button>
+                )}
               </div>
             </TableCell>
           </TableRow>

@@ -20,12 +20,13 @@ export function RecordsTab({
   onDelete,
 }: {
   table: TableResponse;
-  onAdd: () => void;
-  onEdit: (record: RecordRow) => void;
-  onDelete: (record: RecordRow) => void;
+  /** The actions are absent when the caller's project role may not change records. */
+  onAdd?: () => void;
+  onEdit?: (record: RecordRow) => void;
+  onDelete?: (record: RecordRow) => void;
 }) {
   const paging = useRecordsPaging();
-  const records = useRecordsPageQuery(table.name, paging.page, paging.pageSize);
+  const records = useRecordsPageQuery(table, paging.page, paging.pageSize);
   useClampToLastPage(paging, records.data?.total);
 
   let body: ReactNode;
@@ -57,9 +58,11 @@ export function RecordsTab({
         icon={Rows3}
         title="No records found"
         action={
-          <Button size="sm" onClick={onAdd}>
-            Add your first record
-          </Button>
+          onAdd && (
+            <Button size="sm" onClick={onAdd}>
+              Add your first record
+            </Button>
+          )
         }
       />
     );

@@ -1,6 +1,6 @@
 import { type ColumnDefinition, type ColumnType, isSystemColumnName, type TableSchema } from '@basalt/shared';
 
-// What the Add Record and Edit Record form send, and how records read in the grid (spec console-core §5):
+// What the Add Record and Edit Record form send, and how records read in the grid:
 // - the id field (and the other system columns) is skipped;
 // - number input becomes a number, the True/False select a boolean, a date input its YYYY-MM-DD text;
 // - json and array input is parsed as JSON, and the raw text is kept when it does not parse;

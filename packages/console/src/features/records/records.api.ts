@@ -1,9 +1,13 @@
 import { type RecordRow, recordListSchema, recordRowSchema } from '@basalt/shared';
-import { postgrestCode, postgrestError } from '@/features/tables/postgrest-error';
+import { z } from 'zod';
+import { postgrestError } from '@/features/tables/postgrest-error';
 import type { TableDataClient } from '@/features/tables/tables.api';
+import { apiJson, apiRequest, readJson } from '@/lib/api';
 
-// The record calls of spec console-core §7, through supabase-js on /rest/v1/<table>. Lists are read a page
-// at a time with range() and an exact count, so a table of 100,000 rows costs one page per request.
+// The record calls of the table page, by table id through /api/tables/{id}/records, so that a table shared with
+// the caller through a project works like its own (with what its role allows). Lists are read a page at a time
+// with the total, so a table of 100,000 rows costs one page per request. The dashboard's count of the caller's
+// own tables still goes through supabase-js on /rest/v1/<table>.
 
 /** RecordsPage is one page of a table's records, oldest first, and how many records the table has. */
 export interface RecordsPage {
@@ -21,52 +25,53 @@ export async function countRecords(client: TableDataClient, table: string): Prom
   return count ?? 0;
 }
 
-/** fetchRecordsPage reads page `page` (1-based) of `pageSize` records, ordered by id. */
+/** TableRef names the table a record call is about: records are reached by the table's id. */
+export interface TableRef {
+  id: number;
+  name: string;
+}
+
+const recordsPageSchema = z.object({ data: recordListSchema, total: z.number() });
+
+/**
+ * fetchRecordsPage reads page `page` (1-based) of `pageSize` records, ordered by id, through
+ * GET /api/tables/{id}/records: the caller's own tables and those shared with it through a project alike.
+ */
 export async function fetchRecordsPage(
-  client: TableDataClient,
-  table: string,
+  table: TableRef,
   { page, pageSize }: { page: number; pageSize: number },
+  signal?: AbortSignal,
 ): Promise<RecordsPage> {
-  const first = (page - 1) * pageSize;
-  const { data, count, error, status } = await client
-    .from(table)
-    .select('*', { count: 'exact' })
-    .order('id', { ascending: true })
-    .range(first, first + pageSize - 1);
-  if (error) {
-    const failure = postgrestError(error, status);
-    // A page past the end (records were deleted meanwhile): no rows, and the total to move back with.
-    if (postgrestCode(failure) === 'PGRST103') return { rows: [], total: await countRecords(client, table) };
-    throw failure;
-  }
-  return { rows: recordListSchema.parse(data ?? []), total: count ?? data?.length ?? 0 };
+  const query = new URLSearchParams({ limit: String(pageSize), offset: String((page - 1) * pageSize), order: 'asc' });
+  const { data, total } = await apiJson(
+    recordsPageSchema,
+    'GET',
+    `/api/tables/${table.id}/records?${query}`,
+    undefined,
+    {
+      signal,
+    },
+  );
+  return { rows: data, total };
 }
 
 /** createRecord inserts one record and returns it as stored. */
-export async function createRecord(client: TableDataClient, table: string, payload: RecordPayload): Promise<RecordRow> {
-  const { data, error, status } = await client.from(table).insert(payload).select();
-  if (error) throw postgrestError(error, status);
-  const row = data?.[0];
-  if (!row) throw new Error(`Failed to create record in ${table}: No data returned`);
-  return recordRowSchema.parse(row);
+export async function createRecord(table: TableRef, payload: RecordPayload): Promise<RecordRow> {
+  const response = await apiRequest('POST', `/api/tables/${table.id}/records`, payload);
+  const row = recordRowSchema.safeParse(await readJson(response));
+  if (!row.success) throw new Error(`Failed to create record in ${table.name}: No data returned`);
+  return row.data;
 }
 
 /** updateRecord changes the given columns of one record and returns it as stored. */
-export async function updateRecord(
-  client: TableDataClient,
-  table: string,
-  id: number,
-  payload: RecordPayload,
-): Promise<RecordRow> {
-  const { data, error, status } = await client.from(table).update(payload).eq('id', id).select();
-  if (error) throw postgrestError(error, status);
-  const row = data?.[0];
-  if (!row) throw new Error(`Failed to update record in ${table}: No data returned`);
-  return recordRowSchema.parse(row);
+export async function updateRecord(table: TableRef, id: number, payload: RecordPayload): Promise<RecordRow> {
+  const response = await apiRequest('PATCH', `/api/tables/${table.id}/records/${id}`, payload);
+  const row = recordRowSchema.safeParse(await readJson(response));
+  if (!row.success) throw new Error(`Failed to update record in ${table.name}: No data returned`);
+  return row.data;
 }
 
 /** deleteRecord deletes one record. */
-export async function deleteRecord(client: TableDataClient, table: string, id: number): Promise<void> {
-  const { error, status } = await client.from(table).delete().eq('id', id);
-  if (error) throw postgrestError(error, status);
+export async function deleteRecord(table: TableRef, id: number): Promise<void> {
+  await apiRequest('DELETE', `/api/tables/${table.id}/records/${id}`);
 }

@@ -1,35 +1,26 @@
 import type { RecordRow, TableResponse } from '@basalt/shared';
-import { keepPreviousData, type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { dashboardKeys } from '@/features/dashboard/dashboard.queries';
-import { historyKeys } from '@/features/history/history.queries';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { refreshAfterRecordWrite } from '@/features/query-refresh';
 import { errorMessage } from '@/lib/api-errors';
-import { getSupabase } from '@/lib/supabase';
 import { showToast } from '@/lib/toast';
-import { createRecord, deleteRecord, fetchRecordsPage, type RecordPayload, updateRecord } from './records.api';
-
-/** recordKeys are the record queries; `table` matches every page and the count of one table. */
-export const recordKeys = {
-  table: (table: string) => [`/rest/v1/${table}`] as const,
-  page: (table: string, page: number, pageSize: number) => [`/rest/v1/${table}`, { page, pageSize }] as const,
-  count: (table: string) => [`/rest/v1/${table}`, { count: 'exact' }] as const,
-};
+import {
+  createRecord,
+  deleteRecord,
+  fetchRecordsPage,
+  type RecordPayload,
+  type TableRef,
+  updateRecord,
+} from './records.api';
+import { recordKeys } from './records.keys';
 
 /** useRecordsPageQuery loads one page of a table's records; the previous page stays while the next loads. */
-export function useRecordsPageQuery(table: string | undefined, page: number, pageSize: number) {
+export function useRecordsPageQuery(table: TableRef | undefined, page: number, pageSize: number) {
   return useQuery({
-    queryKey: recordKeys.page(table ?? '', page, pageSize),
-    queryFn: () => fetchRecordsPage(getSupabase(), table ?? '', { page, pageSize }),
+    queryKey: recordKeys.page(table?.id ?? 0, page, pageSize),
+    queryFn: ({ signal }) => fetchRecordsPage(table ?? { id: 0, name: '' }, { page, pageSize }, signal),
     enabled: table !== undefined,
     placeholderData: keepPreviousData,
   });
-}
-
-// A record write changes the table's pages and count, its history, and the dashboard's stats and activity.
-function refreshAfterRecordWrite(queryClient: QueryClient, table: TableResponse) {
-  void queryClient.invalidateQueries({ queryKey: recordKeys.table(table.name) });
-  void queryClient.invalidateQueries({ queryKey: historyKeys.ofTable(table.id) });
-  void queryClient.invalidateQueries({ queryKey: dashboardKeys.stats });
-  void queryClient.invalidateQueries({ queryKey: dashboardKeys.activityAll });
 }
 
 const failure = (title: string) => (error: unknown) =>
@@ -43,7 +34,7 @@ const failure = (title: string) => (error: unknown) =>
 export function useCreateRecordMutation(table: TableResponse) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (payload: RecordPayload) => createRecord(getSupabase(), table.name, payload),
+    mutationFn: (payload: RecordPayload) => createRecord(table, payload),
     onSuccess: () => {
       refreshAfterRecordWrite(queryClient, table);
       showToast({
@@ -60,8 +51,7 @@ export function useCreateRecordMutation(table: TableResponse) {
 export function useUpdateRecordMutation(table: TableResponse) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, payload }: { id: number; payload: RecordPayload }) =>
-      updateRecord(getSupabase(), table.name, id, payload),
+    mutationFn: ({ id, payload }: { id: number; payload: RecordPayload }) => updateRecord(table, id, payload),
     onSuccess: () => {
       refreshAfterRecordWrite(queryClient, table);
       showToast({
@@ -78,7 +68,7 @@ export function useUpdateRecordMutation(table: TableResponse) {
 export function useDeleteRecordMutation(table: TableResponse) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (record: RecordRow) => deleteRecord(getSupabase(), table.name, record.id),
+    mutationFn: (record: RecordRow) => deleteRecord(table, record.id),
     onSuccess: () => {
       refreshAfterRecordWrite(queryClient, table);
       showToast({

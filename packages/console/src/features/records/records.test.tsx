@@ -4,11 +4,12 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ONBOARDING_STORAGE_KEY } from '@/features/onboarding/onboarding-storage';
-import { createFakeBackend, FAKE_ORIGIN, type FakeRequest, json } from '@/features/tables/fake-backend';
 import { createFakeAuth, fakeSession } from '@/test/fake-auth';
+import { createFakeBackend, FAKE_ORIGIN, type FakeRequest, json } from '@/test/fake-backend';
 import { renderApp } from '@/test/render-app';
 
-// The table page's Data tab against a fake server: the grid, paging, and the record form's round trips.
+// The table page's Data tab against a fake server: the grid, paging, and the record form's round trips, all
+// through /api/tables/{id}/records.
 
 const holder = vi.hoisted(() => ({ client: null as unknown }));
 vi.mock('@/lib/supabase', () => ({ getSupabase: () => holder.client }));
@@ -42,12 +43,10 @@ function serveNotes(total: number, extra: Record<string, (request: FakeRequest) 
   const all = Array.from({ length: total }, (_, i) => row(i + 1, i === 0 ? { meta: { tags: ['a'] }, done: true } : {}));
   const backend = createFakeBackend({
     'GET /api/tables/7': () => json(200, notes),
-    'GET /rest/v1/notes': (request) => {
+    'GET /api/tables/7/records': (request) => {
       const offset = Number(request.url.searchParams.get('offset') ?? 0);
-      const limit = Number(request.url.searchParams.get('limit') ?? total);
-      const page = all.slice(offset, offset + limit);
-      const range = page.length ? `${offset}-${offset + page.length - 1}/${total}` : `*/${total}`;
-      return json(page.length < total ? 206 : 200, page, { 'Content-Range': range });
+      const limit = Number(request.url.searchParams.get('limit') ?? 100);
+      return json(200, { data: all.slice(offset, offset + limit), total, limit, offset });
     },
     ...extra,
   });
@@ -104,11 +103,10 @@ describe('the Data tab', () => {
     await user.click(screen.getByRole('button', { name: 'Last page' }));
     expect(await screen.findByText('Showing 51–60 of 60')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Next page' })).toBeDisabled();
-    const last = backend.find('GET', '/rest/v1/notes').at(-1);
+    const last = backend.find('GET', '/api/tables/7/records').at(-1);
     expect(last?.url.searchParams.get('offset')).toBe('50');
     expect(last?.url.searchParams.get('limit')).toBe('25');
-    expect(last?.url.searchParams.get('order')).toBe('id.asc');
-    expect(last?.headers.get('Prefer')).toContain('count=exact');
+    expect(last?.url.searchParams.get('order')).toBe('asc');
   });
 
   it('moves a page past the end back to the last page', async () => {
@@ -122,7 +120,7 @@ describe('the Data tab', () => {
 describe('the record form', () => {
   it('adds a record with the cleaned payload', async () => {
     const backend = serveNotes(1, {
-      'POST /rest/v1/notes': (request) => json(201, [row(2, Object(request.body))]),
+      'POST /api/tables/7/records': (request) => json(201, row(2, Object(request.body))),
     });
     const user = userEvent.setup();
     renderApp('/tables/7');
@@ -133,13 +131,13 @@ describe('the record form', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Add Record' }));
     expect(await screen.findByText('Record created')).toBeInTheDocument();
     expect(screen.getByText('Your new record has been created successfully.')).toBeInTheDocument();
-    expect(backend.find('POST', '/rest/v1/notes')[0]?.body).toEqual({ body: 'Buy milk', done: false });
+    expect(backend.find('POST', '/api/tables/7/records')[0]?.body).toEqual({ body: 'Buy milk', done: false });
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
   });
 
   it('shows "Failed to create record" with the server message and keeps the form', async () => {
     serveNotes(1, {
-      'POST /rest/v1/notes': () =>
+      'POST /api/tables/7/records': () =>
         json(409, { code: '23505', message: 'duplicate key value violates unique constraint "notes_body_key"' }),
     });
     const user = userEvent.setup();
@@ -155,7 +153,7 @@ describe('the record form', () => {
 
   it('edits a record in the same form and sends every field', async () => {
     const backend = serveNotes(1, {
-      'PATCH /rest/v1/notes': (request) => json(200, [row(1, Object(request.body))]),
+      'PATCH /api/tables/7/records/1': (request) => json(200, row(1, Object(request.body))),
     });
     const user = userEvent.setup();
     renderApp('/tables/7');
@@ -168,19 +166,20 @@ describe('the record form', () => {
     await user.clear(within(dialog).getByRole('textbox', { name: 'meta' }));
     await user.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
     expect(await screen.findByText('Record updated')).toBeInTheDocument();
-    const [patch] = backend.find('PATCH', '/rest/v1/notes');
-    expect(patch?.url.searchParams.get('id')).toBe('eq.1');
+    const [patch] = backend.find('PATCH', '/api/tables/7/records/1');
     expect(patch?.body).toEqual({ body: 'Buy bread', meta: null, done: true });
   });
 
   it('deletes a record after confirming', async () => {
-    const backend = serveNotes(1, { 'DELETE /rest/v1/notes': () => new Response(null, { status: 204 }) });
+    const backend = serveNotes(1, {
+      'DELETE /api/tables/7/records/1': () => json(200, { success: true, message: 'Record deleted successfully' }),
+    });
     const user = userEvent.setup();
     renderApp('/tables/7');
     await user.click(await screen.findByRole('button', { name: 'Delete record 1' }));
     await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Delete' }));
     expect(await screen.findByText('Record deleted')).toBeInTheDocument();
     expect(screen.getByText('The record has been deleted successfully.')).toBeInTheDocument();
-    expect(backend.find('DELETE', '/rest/v1/notes')[0]?.url.searchParams.get('id')).toBe('eq.1');
+    expect(backend.find('DELETE', '/api/tables/7/records/1')).toHaveLength(1);
   });
 });

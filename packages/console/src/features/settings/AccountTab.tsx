@@ -5,14 +5,16 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { useAuth } from '@/features/auth/auth-context';
 import { ChangePasswordForm } from './ChangePasswordForm';
 import { DeleteAccountDialog } from './DeleteAccountDialog';
+import { TwoFactorCard } from './TwoFactorCard';
 
-/** AccountTab is Settings › Account: the password change and the Danger Zone. */
+/** AccountTab is Settings › Account: the password change, two-factor authentication and the Danger Zone. */
 export function AccountTab() {
   const { user } = useAuth();
   const [deleting, setDeleting] = useState(false);
   return (
     <div className="grid grid-cols-1 gap-6">
       <ChangePasswordForm />
+      <TwoFactorCard />
       <Card className="border-destructive/40">
         <CardHeader>
           <CardTitle className="flex items-center gap-2 text-destructive">

@@ -110,14 +110,31 @@ function IntegrityResult({ integrity }: { integrity: NonNullable<DatabaseCheck['
   );
 }
 
+/** CheckFailed stands in for the metrics when the latest check failed: older figures would read as current. */
+function CheckFailed({ error }: { error: unknown }) {
+  return (
+    <div
+      role="alert"
+      className="flex items-start gap-2 rounded-lg border border-destructive/40 bg-destructive/5 p-3 text-sm text-destructive"
+    >
+      <CircleX aria-hidden className="mt-0.5 size-4 shrink-0" />
+      <p className="min-w-0 break-words">
+        Error checking database health: {errorMessage(error, 'An unknown error occurred')}
+      </p>
+    </div>
+  );
+}
+
 /** DatabaseHealthCard is Settings › Database's health card: the badge, the metrics and Run Health Check. */
 export function DatabaseHealthCard() {
   const health = useDatabaseHealthQuery();
   const check = useRunHealthCheckMutation();
+  // The latest check's failure, if it failed: a failed manual check counts until a later automatic one answers.
+  const failure =
+    check.isError && check.submittedAt > health.dataUpdatedAt ? check.error : health.isError ? health.error : null;
   const status = healthStatus({
     checking: health.isFetching || check.isPending,
-    // A failed manual check counts until a later automatic check answers.
-    failed: health.isError || (check.isError && check.submittedAt > health.dataUpdatedAt),
+    failed: failure !== null,
     connected: health.data?.connected,
   });
 
@@ -131,12 +148,8 @@ export function DatabaseHealthCard() {
         ))}
       </div>
     );
-  } else if (health.isError && !health.data) {
-    body = (
-      <p role="alert" className="text-sm text-destructive">
-        Error checking database health: {errorMessage(health.error, 'An unknown error occurred')}
-      </p>
-    );
+  } else if (failure !== null) {
+    body = <CheckFailed error={failure} />;
   } else if (health.data) {
     body = (
       <div className="grid gap-4">

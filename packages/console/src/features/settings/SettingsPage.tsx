@@ -17,7 +17,7 @@ const TABS = [
 type Tab = (typeof TABS)[number]['value'];
 const isTab = (value: string | null): value is Tab => TABS.some((t) => t.value === value);
 
-/** SettingsPage is /settings: Profile, Account, Appearance, Database and Logs tabs (spec console-management §2). */
+/** SettingsPage is /settings: Profile, Account, Appearance, Database and Logs tabs. */
 export function SettingsPage() {
   const [params, setParams] = useSearchParams();
   const requested = params.get('tab');

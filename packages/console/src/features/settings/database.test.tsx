@@ -1,8 +1,8 @@
 import type { DatabaseCheck, DatabaseHealth } from '@basalt/shared';
-import { configure, screen, waitFor, within } from '@testing-library/react';
+import { act, configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { json } from '@/features/tables/fake-backend';
+import { json } from '@/test/fake-backend';
 import { expectFetchedEvery, pending, serveFake, setUpFakeServerSuite } from '@/test/fake-server';
 import { renderApp, testConfig } from '@/test/render-app';
 
@@ -133,6 +133,32 @@ describe('the database health card', () => {
     expect(await screen.findByText('Error checking database health')).toBeInTheDocument();
     expect(screen.getByText('Too many health checks')).toBeInTheDocument();
     expect(badge()).toHaveTextContent('Error');
+    // The card says what failed instead of the older answer beside an Error badge.
+    expect(screen.getByRole('alert')).toHaveTextContent('Error checking database health: Too many health checks');
+    expect(screen.queryByText('Database connection is healthy')).not.toBeInTheDocument();
+    expect(screen.queryByText('25%')).not.toBeInTheDocument();
+  });
+
+  it('shows a later automatic check that fails instead of the last good figures, until one answers again', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    let answer = () => json(200, healthy);
+    serveFake({ 'GET /api/health/database': () => answer() });
+    renderApp('/settings?tab=database');
+    await screen.findByText('Database connection is healthy');
+
+    answer = () => json(500, { message: 'database is locked' });
+    // The next check, then its retries (1, 2 and 4 s).
+    await act(() => vi.advanceTimersByTimeAsync(60_000 + 8_000));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Error checking database health: database is locked');
+    expect(screen.queryByText('Database connection is healthy')).not.toBeInTheDocument();
+    expect(screen.queryByText('25%')).not.toBeInTheDocument();
+    expect(badge()).toHaveTextContent('Error');
+
+    answer = () => json(200, healthy);
+    await act(() => vi.advanceTimersByTimeAsync(60_000));
+    expect(await screen.findByText('Database connection is healthy')).toBeInTheDocument();
+    await waitFor(() => expect(badge()).toHaveTextContent('Connected'));
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 });
 

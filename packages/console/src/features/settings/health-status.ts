@@ -1,4 +1,4 @@
-// The database health badge (spec console-management §4 "Health check"): Checking while a check runs,
+// The database health badge: Checking while a check runs,
 // Error when the check itself failed, Connected or Disconnected from the answer, Unknown before any answer.
 
 /** HealthStatus is what the badge says. */

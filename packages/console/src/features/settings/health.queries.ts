@@ -4,17 +4,13 @@ import { useEffect, useRef } from 'react';
 import { apiJson, jsonQuery } from '@/lib/api';
 import { errorMessage } from '@/lib/api-errors';
 import { showToast } from '@/lib/toast';
+import { healthKeys } from './health.keys';
 
-// Database health (spec console-management §7 "Health and logs"): GET /api/health/database, polled every
+// Database health: GET /api/health/database, polled every
 // 60 s, and POST /api/health/database/check {fullDiagnostic: true}, which also runs the integrity check.
 
-/** HEALTH_POLL_MS is how often the health card checks by itself (spec §9). */
+/** HEALTH_POLL_MS is how often the health card checks by itself. */
 export const HEALTH_POLL_MS = 60_000;
-
-/** healthKeys are the health queries. */
-export const healthKeys = {
-  database: ['/api/health/database'] as const,
-};
 
 /**
  * useDatabaseHealthQuery checks the database now and every 60 s after. A problem is toasted when it appears, not

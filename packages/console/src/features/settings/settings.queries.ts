@@ -6,22 +6,18 @@ import {
 } from '@basalt/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import { authKeys } from '@/features/auth/auth.queries';
 import { signOut } from '@/features/auth/auth-actions';
 import { useAuth } from '@/features/auth/auth-context';
+import { refreshAfterProfileUpdate } from '@/features/query-refresh';
 import { apiJson, apiRequest, jsonQuery } from '@/lib/api';
 import { errorMessage } from '@/lib/api-errors';
 import { showToast } from '@/lib/toast';
+import { userKeys } from './settings.keys';
 
-// The account's own settings (spec console-management §7 "Profile"): the profile, the password, and
+// The account's own settings: the profile, the password, and
 // deleting the account.
 
 const FALLBACK = 'Something went wrong. Please try again.';
-
-/** userKeys are the account-settings queries. */
-export const userKeys = {
-  profile: ['/api/user/profile'] as const,
-};
 
 /** useProfileQuery loads the signed-in account's profile. */
 export function useProfileQuery() {
@@ -35,8 +31,7 @@ export function useUpdateProfileMutation() {
     mutationFn: (input: UpdateProfileInput) => apiJson(updateProfileResultSchema, 'PATCH', '/api/user/profile', input),
     onSuccess: ({ profile, emailChangePending }) => {
       queryClient.setQueryData(userKeys.profile, profile);
-      // The sidebar and the account menu show the username and email from /api/auth/me.
-      void queryClient.invalidateQueries({ queryKey: authKeys.me });
+      refreshAfterProfileUpdate(queryClient);
       showToast({
         title: 'Profile Updated',
         description: emailChangePending

@@ -2,8 +2,8 @@ import type { UserProfile } from '@basalt/shared';
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type FakeRoute, json } from '@/features/tables/fake-backend';
 import { THEME_STORAGE_KEY } from '@/lib/theme';
+import { type FakeRoute, json } from '@/test/fake-backend';
 import { pending, serveFake, setUpFakeServerSuite } from '@/test/fake-server';
 import { renderApp, testConfig } from '@/test/render-app';
 

@@ -8,7 +8,7 @@ import { Textarea } from '@/components/ui/textarea';
 import { ColumnsEditor } from './ColumnsEditor';
 import { emptyTableDraft, type TableDraft, tableDraftSchema, toCreateTableRequest } from './table-draft';
 
-/** CreateTableForm is the create-table form: name, optional description and the columns (spec console-core §5). */
+/** CreateTableForm is the create-table form: name, optional description and the columns. */
 export function CreateTableForm({
   isPending,
   onSubmit,

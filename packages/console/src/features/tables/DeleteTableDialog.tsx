@@ -3,7 +3,7 @@ import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { useDeleteTableMutation } from './tables.queries';
 
 /**
- * DeleteTableDialog confirms dropping a table (spec console-core §2, §4): Delete calls the server and closes
+ * DeleteTableDialog confirms dropping a table: Delete calls the server and closes
  * the dialog; Cancel or dismissal closes it without a call. `onDeleted` runs after the server agreed.
  */
 export function DeleteTableDialog({

@@ -4,8 +4,8 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ONBOARDING_STORAGE_KEY } from '@/features/onboarding/onboarding-storage';
 import { createFakeAuth, fakeSession } from '@/test/fake-auth';
+import { createFakeBackend, type FakeRoute, json } from '@/test/fake-backend';
 import { renderApp } from '@/test/render-app';
-import { createFakeBackend, type FakeRoute, json } from './fake-backend';
 
 // The schema editor against a fake server: the live preview, the server's check, saving and a refusal.
 

@@ -1,26 +1,28 @@
-import type { RecordRow, TableResponse } from '@basalt/shared';
+import { type RecordRow, roleCan, type TableResponse } from '@basalt/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { AlertCircle, ArrowLeft, Plus, RefreshCw } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
+import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
-import { historyKeys } from '@/features/history/history.queries';
+import { useSharedTableRole } from '@/features/projects/projects.queries';
+import { refreshTable } from '@/features/query-refresh';
 import { DeleteRecordDialog } from '@/features/records/DeleteRecordDialog';
 import { type RecordDialogState, RecordFormDialog } from '@/features/records/RecordFormDialog';
 import { RecordsTab } from '@/features/records/RecordsTab';
-import { recordKeys } from '@/features/records/records.queries';
 import { errorMessage, errorStatus } from '@/lib/api-errors';
 import { cn } from '@/lib/cn';
+import { TableAccessTab } from './TableAccessTab';
 import { TableApiTab } from './TableApiTab';
 import { TableHistoryTab } from './TableHistoryTab';
 import { TableSchemaTab } from './TableSchemaTab';
-import { tableKeys, useTableQuery } from './tables.queries';
+import { useTableQuery } from './tables.queries';
 
-const TABS = ['data', 'schema', 'api', 'history'] as const;
+const TABS = ['data', 'schema', 'access', 'api', 'history'] as const;
 type Tab = (typeof TABS)[number];
 const isTab = (value: string | null): value is Tab => TABS.some((t) => t === value);
 
@@ -48,12 +50,11 @@ function TableDetail({ table, isFetching }: { table: TableResponse; isFetching: 
   const [recordDialog, setRecordDialog] = useState<RecordDialogState>(null);
   const [deleting, setDeleting] = useState<RecordRow | null>(null);
 
-  const refresh = () => {
-    void queryClient.invalidateQueries({ queryKey: tableKeys.detail(table.id) });
-    void queryClient.invalidateQueries({ queryKey: recordKeys.table(table.name) });
-    void queryClient.invalidateQueries({ queryKey: historyKeys.ofTable(table.id) });
-  };
+  const refresh = () => refreshTable(queryClient, table);
   const openCreate = () => setRecordDialog({ mode: 'create' });
+  // A table shared with the caller through a project: its role there decides what the page offers.
+  const shared = useSharedTableRole(table.id);
+  const canWrite = !shared || roleCan(shared.role, 'records.write');
 
   return (
     <div className="grid grid-cols-1 gap-6">
@@ -63,16 +64,23 @@ function TableDetail({ table, isFetching }: { table: TableResponse; isFetching: 
           <div className="min-w-0">
             <h1 className="font-mono text-2xl font-semibold tracking-tight break-all">{table.name}</h1>
             <p className="mt-1 text-sm text-muted-foreground">{table.description || 'No description'}</p>
+            {shared && (
+              <Badge variant="outline" className="mt-2">
+                Shared in {shared.projectName} · {shared.role}
+              </Badge>
+            )}
           </div>
           <div className="flex shrink-0 gap-2">
             <Button variant="outline" onClick={refresh} aria-label="Refresh">
               <RefreshCw className={cn(isFetching && 'animate-spin')} />
               <span className="hidden sm:inline">Refresh</span>
             </Button>
-            <Button onClick={openCreate} className="flex-1 sm:flex-none">
-              <Plus />
-              Add Record
-            </Button>
+            {canWrite && (
+              <Button onClick={openCreate} className="flex-1 sm:flex-none">
+                <Plus />
+                Add Record
+              </Button>
+            )}
           </div>
         </div>
       </header>
@@ -91,19 +99,23 @@ function TableDetail({ table, isFetching }: { table: TableResponse; isFetching: 
         <TabsList className="w-full sm:w-fit">
           <TabsTrigger value="data">Data</TabsTrigger>
           <TabsTrigger value="schema">Schema</TabsTrigger>
+          <TabsTrigger value="access">Access</TabsTrigger>
           <TabsTrigger value="api">API</TabsTrigger>
           <TabsTrigger value="history">History</TabsTrigger>
         </TabsList>
         <TabsContent value="data">
           <RecordsTab
             table={table}
-            onAdd={openCreate}
-            onEdit={(record) => setRecordDialog({ mode: 'edit', record })}
-            onDelete={setDeleting}
+            onAdd={canWrite ? openCreate : undefined}
+            onEdit={canWrite ? (record) => setRecordDialog({ mode: 'edit', record }) : undefined}
+            onDelete={canWrite ? setDeleting : undefined}
           />
         </TabsContent>
         <TabsContent value="schema">
           <TableSchemaTab table={table} />
+        </TabsContent>
+        <TabsContent value="access">
+          <TableAccessTab key={`${table.id}:${JSON.stringify(table.access ?? null)}`} table={table} />
         </TabsContent>
         <TabsContent value="api">
           <TableApiTab table={table} />

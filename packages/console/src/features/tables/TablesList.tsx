@@ -10,7 +10,7 @@ import { errorMessage } from '@/lib/api-errors';
 import { TableRowMenu } from './TableRowMenu';
 import { useTablesQuery } from './tables.queries';
 
-/** TABLES_SKELETON_ROWS is how many placeholder rows the list shows while loading (spec console-core §9). */
+/** TABLES_SKELETON_ROWS is how many placeholder rows the list shows while loading. */
 export const TABLES_SKELETON_ROWS = 5;
 
 const SKELETON_CELLS = [

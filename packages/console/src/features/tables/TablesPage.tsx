@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { PageHeader } from '@/components/ui/page-header';
+import { SharedTablesPanel } from '@/features/projects/SharedTablesPanel';
 import { DeleteTableDialog } from './DeleteTableDialog';
 import { TablesList } from './TablesList';
 
@@ -28,6 +29,7 @@ export function TablesPage() {
       <Card className="overflow-hidden">
         <TablesList onDelete={setDeleting} />
       </Card>
+      <SharedTablesPanel />
       <DeleteTableDialog table={deleting} onClose={() => setDeleting(null)} />
     </div>
   );

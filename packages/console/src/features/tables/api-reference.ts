@@ -1,6 +1,6 @@
 import type { ColumnType, TableResponse, TableSchema } from '@basalt/shared';
 
-// The API tab's reference for one table (spec console-core §2, §7): the public record API with an API key,
+// The API tab's reference for one table: the public record API with an API key,
 // the PostgREST-compatible /rest/v1 with a user's token, and the supabase-js calls. "Copy API Reference"
 // copies it as Markdown.
 

@@ -46,7 +46,7 @@ describe('tableDraftSchema', () => {
     expect(idColumnDraft()).toMatchObject({ name: 'id', type: 'number', required: true, unique: true, system: true });
   });
 
-  it('gives the messages of spec §5 and the shared schema', () => {
+  it('gives the form messages and those of the shared schema', () => {
     expect(messages(emptyTableDraft())).toEqual({
       name: 'Table name must be at least 3 characters',
       'columns.1.name': 'Column name is required',

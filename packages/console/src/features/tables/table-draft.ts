@@ -50,7 +50,7 @@ const columnDraftSchema = z.object({
   unique: z.boolean(),
 });
 
-/** tableDraftSchema validates a draft with the messages of spec console-core §5 and the shared table rules. */
+/** tableDraftSchema validates a draft with the messages and the shared table rules. */
 export const tableDraftSchema = z
   .object({
     name: tableNameSchema,

@@ -11,13 +11,13 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { apiJson } from '@/lib/api';
 import { postgrestError } from './postgrest-error';
 
-// The table calls of spec console-core §7. Lists, creates and drops go through supabase-js on
+// The table calls Lists, creates and drops go through supabase-js on
 // /rest/v1/tables, as the spec describes; one table and schema changes use the console API (/api/tables).
 
 /** TableDataClient is the part of supabase-js the table and record calls use. */
 export type TableDataClient = Pick<SupabaseClient, 'from' | 'auth'>;
 
-/** AuthRequiredError is a create attempt without a session (spec §5: "Authentication required"). */
+/** AuthRequiredError is a create attempt without a session. */
 export class AuthRequiredError extends Error {
   constructor() {
     super('Authentication required');

@@ -1,22 +1,14 @@
 import type { CreateTableRequest, TableResponse, UpdateTableInput } from '@basalt/shared';
-import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { dashboardKeys } from '@/features/dashboard/dashboard.queries';
-import { historyKeys } from '@/features/history/history.queries';
-import { recordKeys } from '@/features/records/records.queries';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { refreshAfterSchemaChange, refreshAfterTableCreate, refreshAfterTableDelete } from '@/features/query-refresh';
 import { errorMessage, isClientError } from '@/lib/api-errors';
 import { getSupabase } from '@/lib/supabase';
-import { showToast } from '@/lib/toast';
+import { showToast, type ToastInput } from '@/lib/toast';
 import { AuthRequiredError, createTable, deleteTable, fetchTable, fetchTables, updateTable } from './tables.api';
+import { tableKeys } from './tables.keys';
 
-// Spec console-core §7: the table list is cached for 30 s and retried once.
+// the table list is cached for 30 s and retried once.
 const TABLES_STALE_MS = 30_000;
-
-/** tableKeys are the table queries; `apiList` is the docs pages' list (GET /api/tables, spec console-management §7). */
-export const tableKeys = {
-  list: ['/rest/v1/tables'] as const,
-  apiList: ['/api/tables'] as const,
-  detail: (id: number) => [`/api/tables/${id}`] as const,
-};
 
 /** useTablesQuery lists the account's tables. */
 export function useTablesQuery() {
@@ -39,14 +31,6 @@ export function useTableQuery(id: number) {
   });
 }
 
-// Creating or dropping a table changes the list, the stat cards and the activity.
-function refreshAfterTableWrite(queryClient: QueryClient) {
-  void queryClient.invalidateQueries({ queryKey: tableKeys.list });
-  void queryClient.invalidateQueries({ queryKey: tableKeys.apiList });
-  void queryClient.invalidateQueries({ queryKey: dashboardKeys.stats });
-  void queryClient.invalidateQueries({ queryKey: dashboardKeys.activityAll });
-}
-
 const failureToast = (title: string, error: unknown) =>
   showToast({
     title,
@@ -54,18 +38,26 @@ const failureToast = (title: string, error: unknown) =>
     variant: 'destructive',
   });
 
+const tableCreatedToast = (): ToastInput => ({
+  title: 'Table created',
+  description: 'Your new table has been created successfully.',
+  variant: 'success',
+});
+
+/** CreateTableOptions: createdToast is what the person is told once the table exists ("Table created" unless set). */
+export interface CreateTableOptions {
+  createdToast?: (table: TableResponse) => ToastInput;
+}
+
 /** useCreateTableMutation creates a table (after checking for a session). */
-export function useCreateTableMutation() {
+export function useCreateTableMutation({ createdToast = tableCreatedToast }: CreateTableOptions = {}) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: CreateTableRequest) => createTable(getSupabase(), input),
-    onSuccess: () => {
-      refreshAfterTableWrite(queryClient);
-      showToast({
-        title: 'Table created',
-        description: 'Your new table has been created successfully.',
-        variant: 'success',
-      });
+    onSuccess: (table) => {
+      refreshAfterTableCreate(queryClient);
+      // One toast shows at a time, so a flow with its own words replaces the default instead of following it.
+      showToast(createdToast(table));
     },
     onError: (error) => {
       if (error instanceof AuthRequiredError) {
@@ -87,10 +79,7 @@ export function useDeleteTableMutation() {
   return useMutation({
     mutationFn: (table: TableResponse) => deleteTable(getSupabase(), table.id),
     onSuccess: (_data, table) => {
-      queryClient.setQueryData<TableResponse[]>(tableKeys.list, (list) => list?.filter((t) => t.id !== table.id));
-      queryClient.removeQueries({ queryKey: tableKeys.detail(table.id) });
-      queryClient.removeQueries({ queryKey: recordKeys.table(table.name) });
-      refreshAfterTableWrite(queryClient);
+      refreshAfterTableDelete(queryClient, table);
       showToast({
         title: 'Table deleted',
         description: 'The table has been deleted successfully.',
@@ -109,14 +98,7 @@ export function useUpdateTableMutation(table: TableResponse) {
     // A refusal answers 4xx and would fail again; never retry a schema change.
     retry: false,
     onSuccess: (updated) => {
-      queryClient.setQueryData(tableKeys.detail(table.id), updated);
-      void queryClient.invalidateQueries({ queryKey: tableKeys.list });
-      void queryClient.invalidateQueries({ queryKey: tableKeys.apiList });
-      queryClient.removeQueries({ queryKey: recordKeys.table(table.name) });
-      void queryClient.invalidateQueries({ queryKey: recordKeys.table(updated.name) });
-      void queryClient.invalidateQueries({ queryKey: historyKeys.ofTable(table.id) });
-      void queryClient.invalidateQueries({ queryKey: dashboardKeys.stats });
-      void queryClient.invalidateQueries({ queryKey: dashboardKeys.activityAll });
+      refreshAfterSchemaChange(queryClient, table, updated);
       showToast({
         title: 'Table updated',
         description: 'Your changes to the table have been saved.',

@@ -2,9 +2,9 @@ import type { TableResponse } from '@basalt/shared';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
+import { json } from '@/test/fake-backend';
 import { pending, serveFake, setUpFakeServerSuite } from '@/test/fake-server';
 import { renderApp } from '@/test/render-app';
-import { json } from './fake-backend';
 
 // The tables pages routed as in the app, against a fake server that the real supabase-js client talks to.
 
@@ -129,8 +129,10 @@ describe('/tables/new', () => {
     await user.type(within(dialog).getByRole('textbox', { name: 'Table name' }), 'products');
     await user.type(within(dialog).getByRole('textbox', { name: 'Column 2 name' }), 'title');
     await user.click(within(dialog).getByRole('button', { name: 'Create Table' }));
-    expect(await screen.findByText('Table created')).toBeInTheDocument();
-    expect(screen.getByText('Your new table has been created successfully.')).toBeInTheDocument();
+    expect(await screen.findByText('Table created successfully')).toBeInTheDocument();
+    expect(screen.getByText('"products" is in your tables, ready for its first records.')).toBeInTheDocument();
+    // It replaces the general "Table created" toast rather than following it.
+    expect(screen.queryByText('Table created')).not.toBeInTheDocument();
     await waitFor(() => expect(router.state.location.pathname).toBe('/tables'));
     expect(backend.find('POST', '/rest/v1/tables')[0]?.body).toEqual({
       name: 'products',

@@ -2,6 +2,7 @@ import type { TableResponse, UpdateTableInput } from '@basalt/shared';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { previewTableChange } from './tables.api';
+import { tableKeys } from './tables.keys';
 
 // How long the draft must stay still before the server is asked about it.
 const CHECK_DELAY_MS = 400;
@@ -26,7 +27,7 @@ export function useSchemaCheck(table: TableResponse, change: UpdateTableInput | 
   const settledKey = useDebounced(key, CHECK_DELAY_MS);
   const ready = request !== null && settledKey === key;
   const query = useQuery({
-    queryKey: [`/api/tables/${table.id}/schema/preview`, { change: settledKey, version: table.updatedAt }],
+    queryKey: tableKeys.schemaPreview(table.id, settledKey, table.updatedAt),
     queryFn: ({ signal }) => previewTableChange(table.id, request ?? {}, signal),
     enabled: ready,
     staleTime: 0,

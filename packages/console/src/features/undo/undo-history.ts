@@ -1,4 +1,4 @@
-// Undo history of spec console-core §3/§4: the last 10 navigations, newest last.
+// Undo history: the last 10 navigations, newest last.
 
 /** UndoEntry is one undoable step: what happened, the path to return to, and when. */
 export interface UndoEntry {

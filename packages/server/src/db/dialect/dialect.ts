@@ -9,6 +9,7 @@ import type {
   SqlBool,
   Transaction,
 } from 'kysely';
+import type { BusTransport } from '../bus/event-bus.js';
 import type { JsonPath } from '../jsonb.js';
 import type { RegexRefusal } from '../regex-pattern.js';
 import type { SystemDatabase } from '../schema.js';
@@ -56,6 +57,18 @@ export interface SqlDialect {
   health: HealthDialect;
   /** logSearch is the engine's index for the search of the system log (features/logs). */
   logSearch: LogSearchDialect;
+  /**
+   * busTransport carries the event bus to the other server processes on the same database (PostgreSQL:
+   * LISTEN/NOTIFY); null where there are none (SQLite: one process per file).
+   */
+  busTransport(options: { databaseUrl: string | null; onError?: (error: unknown) => void }): BusTransport | null;
+  /**
+   * commitWithoutWaitingForDisk lets the open transaction commit without waiting for its WAL to reach the disk
+   * (PostgreSQL: SET LOCAL synchronous_commit = off; a crash of the database server may lose the last fraction of
+   * a second of such commits, never their consistency). For state that clients re-send anyway (the Schema
+   * Editor's live layout); nothing on SQLite, whose commits do not wait for the disk (synchronous=NORMAL).
+   */
+  commitWithoutWaitingForDisk(db: Kysely<SystemDatabase>): Promise<void>;
 }
 
 /** SqlFragment is a piece of SQL with bound values, built with Kysely's `sql` tag. */
@@ -79,7 +92,7 @@ export type DatabaseErrorInfo =
 
 /**
  * UserTableDialect is the engine-specific SQL of user tables (DESIGN.md "Data"): the system columns' DDL, the
- * filter operators that each engine spells differently (with SQLite's emulations of protocol §3.9), the schema
+ * filter operators that each engine spells differently, the schema
  * steps SQLite can only do by rebuilding the table, and the engine's error shapes. The dialect-neutral rest
  * is in db/user-tables.ts; every identifier reaching these members was quoted by db/identifiers.ts.
  */
@@ -91,9 +104,9 @@ export interface UserTableDialect {
   /** rowLockSql ends a SELECT whose rows the transaction is about to change (`FOR UPDATE`, or nothing). */
   rowLockSql: string;
   /**
-   * definitionCacheTtlMs is how long a process may trust its cached table definitions. SQLite has one server
-   * process per file, so its cache is exact; several processes may share PostgreSQL, where another process's
-   * schema change is seen once the entry expires (see features/tables/table-cache.ts).
+   * definitionCacheTtlMs is how long a process may trust a cached table definition without hearing of a change.
+   * Changes reach every process through the bus at once; this only bounds the harm of an event that was lost
+   * (SQLite has one process, which hears everything: never).
    */
   definitionCacheTtlMs: number;
   /** numberedParameters: the engine's placeholders are `$1, $2…` (PostgreSQL) rather than `?` (SQLite). */
@@ -209,7 +222,7 @@ export interface LogSearchDialect {
    * indexLogRows adds entries just inserted in the transaction `trx` to the index; `ids` are theirs when the
    * engine reports them (SQLite), null when it does not (PostgreSQL, whose index follows the table itself).
    */
-  indexLogRows(trx: Transaction<SystemDatabase>, ids: LoggedIds | null): Promise<void>;
+  indexLogRows(trx: Kysely<SystemDatabase>, ids: LoggedIds | null): Promise<void>;
   /**
    * logSearchCandidates is a condition on system_logs that keeps the entries the index says may contain `term`
    * (at least every entry that does: the caller still tests the text), when they are at most `max`. Null when

@@ -36,7 +36,7 @@ const COLUMNS = ['created_at', 'level', 'source', 'message', 'path', 'account_id
 
 // Entries stored as the writer stores them: the INSERT, then the index in the same transaction.
 async function store(db: Db, messages: string[]): Promise<void> {
-  await db.writeTransaction(async (trx) => {
+  await db.transaction(async ({ kysely: trx }) => {
     let first: number | undefined;
     let last = 0;
     for (const message of messages) {
@@ -84,7 +84,7 @@ describe('the search index on sqlite', () => {
         db.kysely,
       );
     }
-    expect(await migrateToLatest(db)).toEqual(['0006_logs_search']);
+    expect(await migrateToLatest(db)).toContain('0006_logs_search');
     expect(await candidates(db.kysely, 'older')).toEqual([1, 2, 3]);
     expect(await candidates(db.kysely, 'Gamma')).toEqual([3]);
     await integrityCheck(db.kysely);

@@ -26,7 +26,7 @@ import type Database from 'better-sqlite3';
 // writes instead of every 4 MB. Closing the database still checkpoints on the server's connection.
 
 /** CHECKPOINT_EVERY_MS is how often the worker copies the WAL back into the database. */
-export const CHECKPOINT_EVERY_MS = 100;
+const CHECKPOINT_EVERY_MS = 100;
 const DEFAULT_AUTOCHECKPOINT_PAGES = 1000;
 /** BACKSTOP_PAGES is the WAL size (pages of 4 KiB: 64 MiB) at which the server's connection checkpoints itself. */
 const BACKSTOP_PAGES = 16_384;

@@ -7,7 +7,7 @@ import { Worker } from 'node:worker_threads';
 // its own: in WAL mode it reads a consistent snapshot while the server goes on reading and writing.
 
 /** INTEGRITY_TIMEOUT_MS bounds one run; a larger database reports that its check did not finish. */
-export const INTEGRITY_TIMEOUT_MS = 120_000;
+const INTEGRITY_TIMEOUT_MS = 120_000;
 
 /** IntegrityRows are the raw answers of the two PRAGMAs (at most `max` rows each). */
 export interface IntegrityRows {

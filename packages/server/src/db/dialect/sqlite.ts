@@ -18,7 +18,7 @@ import { sqliteLogSearch } from './sqlite-log-search.js';
 export const SQLITE_FILE_NAME = 'basalt.db';
 
 /** openSqliteFile opens the data directory's database with Basalt's durability settings. */
-export function openSqliteFile(dataDir: string): Database.Database {
+function openSqliteFile(dataDir: string): Database.Database {
   fs.mkdirSync(dataDir, { recursive: true });
   const file = new Database(path.join(dataDir, SQLITE_FILE_NAME));
   // WAL + synchronous=NORMAL: a committed write survives a process crash (DESIGN.md principle 2).
@@ -42,7 +42,7 @@ const STATEMENT_CACHE_SIZE = 1000;
  * withStatementCache wraps a database so that preparing the same SQL again returns the same statement;
  * beforeClose runs first when it closes.
  */
-export function withStatementCache(file: Database.Database, beforeClose: () => void = () => {}): SqliteDatabase {
+function withStatementCache(file: Database.Database, beforeClose: () => void = () => {}): SqliteDatabase {
   const statements = new Map<string, Database.Statement>();
   return {
     close: () => {
@@ -108,9 +108,12 @@ export const sqliteDialect: SqlDialect = {
   userTables: sqliteUserTables(),
   health: sqliteHealth(),
   logSearch: sqliteLogSearch,
+  // One server process per file: the bus stays in process.
+  busTransport: () => null,
+  commitWithoutWaitingForDisk: async () => {},
 };
 
-// PostgreSQL operators SQLite lacks (protocol §3.9), as SQL functions over JSON text. A function returns
+// PostgreSQL operators SQLite lacks, as SQL functions over JSON text. A function returns
 // NULL for a NULL argument, so `not.` and NULL rows behave as they do on PostgreSQL.
 function registerEmulations(file: Database.Database): void {
   const bit = (b: boolean) => (b ? 1 : 0);
@@ -219,7 +222,7 @@ function sqliteUserTables(): UserTableDialect {
     }),
     jsonSortSql: (column) => wrapOperand('basalt_json_sort_key(', column, ')'),
     castSql: (value, sqlType) => sql`CAST(${value} AS ${sql.raw(sqlType)})`,
-    // SQLite cannot change a column's NOT NULL: the table is rebuilt under its own name (sqlite.org/lang_altertable.html §7).
+    // SQLite cannot change a column's NOT NULL: the table is rebuilt under its own name.
     async changeRequired(db, change) {
       const table = quoteIdentifier(change.table);
       const temporary = `${change.table}__rebuild`;

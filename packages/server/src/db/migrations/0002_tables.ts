@@ -5,7 +5,7 @@ import type { SqlDialect } from '../dialect/dialect.js';
 /**
  * tablesMigration creates the table definitions and the change history. A definition's rows live in a real
  * table `t_<id>` (db/user-tables.ts). History rows have no foreign key to `user_tables` on purpose: they
- * outlive a dropped table, whose SCHEMA_DELETE entry holds its definition and rows (issue 5 restores it).
+ * outlive a dropped table, whose SCHEMA_DELETE entry holds its definition and rows.
  */
 export function tablesMigration(dialect: SqlDialect): Migration {
   return {

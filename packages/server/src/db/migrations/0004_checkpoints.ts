@@ -3,7 +3,7 @@ import type { Migration } from 'kysely/migration';
 import type { SqlDialect } from '../dialect/dialect.js';
 
 /**
- * checkpointsMigration creates named checkpoints of a table's history (spec console-management §3) and marks
+ * checkpointsMigration creates named checkpoints of a table's history and marks
  * the changes a revert wrote. A checkpoint names the table's latest change when it was made (`change_id`;
  * NULL when the table had none left). Like history, it has no foreign key to `user_tables`: a checkpoint
  * outlives its table, and restoring it brings the table back. `change_history.revert_of` is the change a

@@ -6,6 +6,14 @@ import { apiKeysMigration } from './0003_api_keys.js';
 import { checkpointsMigration } from './0004_checkpoints.js';
 import { logsMigration } from './0005_logs.js';
 import { logsSearchMigration } from './0006_logs_search.js';
+import { eventOutboxMigration } from './0007_event_outbox.js';
+import { edgeFunctionsMigration } from './0008_edge_functions.js';
+import { secretsMigration } from './0009_secrets.js';
+import { projectsMigration } from './0010_projects.js';
+import { appsMigration } from './0012_apps.js';
+import { tableAccessMigration } from './0013_table_access.js';
+import { sqlExecutionMigration } from './0014_sql_execution.js';
+import { authProtocolMigration } from './0020_auth_protocol.js';
 
 /** systemMigrations lists every numbered system migration, oldest first; names never change. */
 export function systemMigrations(dialect: SqlDialect): Record<string, Migration> {
@@ -16,5 +24,13 @@ export function systemMigrations(dialect: SqlDialect): Record<string, Migration>
     '0004_checkpoints': checkpointsMigration(dialect),
     '0005_logs': logsMigration(dialect),
     '0006_logs_search': logsSearchMigration(dialect),
+    '0007_event_outbox': eventOutboxMigration(dialect),
+    '0008_edge_functions': edgeFunctionsMigration(dialect),
+    '0009_secrets': secretsMigration(dialect),
+    '0010_projects': projectsMigration(dialect),
+    '0012_apps': appsMigration(dialect),
+    '0013_table_access': tableAccessMigration(),
+    '0014_sql_execution': sqlExecutionMigration(dialect),
+    '0020_auth_protocol': authProtocolMigration(),
   };
 }

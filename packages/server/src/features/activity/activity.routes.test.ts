@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestServer, testDialects } from '../../testing/test-server.js';
 import {
   type ApiScenario,
   runScenario,
@@ -9,7 +8,8 @@ import {
   startAuthServer,
   tamper,
   users,
-} from '../auth/auth.fixtures.js';
+} from '../../testing/auth.fixtures.js';
+import { type TestServer, testDialects } from '../../testing/test-server.js';
 
 describe.each(testDialects)('GET /api/activity on %s', (dialect) => {
   let server: TestServer;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer } from '../../testing/auth.fixtures.js';
 import { type TestServer, testDialects } from '../../testing/test-server.js';
 import { createAccount } from '../auth/accounts.service.js';
-import { startServer } from '../auth/auth.fixtures.js';
 import { listActivity, recordActivity } from './activity.service.js';
 
 describe.each(testDialects)('activity on %s', (dialect) => {
@@ -53,7 +53,7 @@ describe.each(testDialects)('activity on %s', (dialect) => {
   it('commits and rolls back with the transaction it is given', async () => {
     const { db } = server.app.basalt;
     await expect(
-      db.transaction(async (trx) => {
+      db.transaction(async ({ kysely: trx }) => {
         await recordActivity(trx, { accountId: bob, action: 'DELETE', resource: 'tables' });
         throw new Error('the change failed');
       }),

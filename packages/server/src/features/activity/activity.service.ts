@@ -3,8 +3,8 @@ import type { Kysely } from 'kysely';
 import type { SystemDatabase } from '../../db/schema.js';
 import { type ActivityRow, countActivity, insertActivity, listActivityPage } from './activity.store.js';
 
-/** ActivityAction lists the actions of spec console-core §3 "Activity entry". */
-export type ActivityAction = 'CREATE' | 'REGISTER' | 'DELETE' | 'UPDATE' | 'LOGIN' | 'LOGOUT';
+/** ActivityAction lists the actions an activity entry can record. */
+export type ActivityAction = 'CREATE' | 'REGISTER' | 'DELETE' | 'UPDATE' | 'LOGIN' | 'LOGOUT' | 'DEPLOY' | 'REVEAL';
 
 /** ActivityInput is one entry to record: who, what, on which resource (`users`, `auth`, `tables`, `table.{name}`…). */
 export interface ActivityInput {
@@ -34,7 +34,7 @@ export async function recordActivity(
 }
 
 /** toActivityEntry renders a stored row as the shared ActivityEntry. */
-export function toActivityEntry(row: ActivityRow): ActivityEntry {
+function toActivityEntry(row: ActivityRow): ActivityEntry {
   let details: Record<string, unknown> | null = null;
   if (row.details) {
     const parsed: unknown = JSON.parse(row.details);

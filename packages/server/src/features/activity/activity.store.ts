@@ -1,15 +1,8 @@
-import { type Kysely, sql } from 'kysely';
-import type { SystemDatabase } from '../../db/schema.js';
+import { type Kysely, type Selectable, sql } from 'kysely';
+import type { ActivityLogsTable, SystemDatabase } from '../../db/schema.js';
 
 /** ActivityRow is one stored activity entry. */
-export interface ActivityRow {
-  id: number;
-  account_id: string;
-  action: string;
-  resource: string;
-  details: string | null;
-  created_at: string;
-}
+export type ActivityRow = Selectable<ActivityLogsTable>;
 
 /**
  * insertActivity stores one entry. It runs in every record write, so it is a plain statement: the query builder's

@@ -12,6 +12,7 @@ import {
   insertAccount,
   updateAccountRow,
 } from './accounts.store.js';
+import { serializeMetadata } from './metadata-limits.js';
 
 export { type AccountRow, UniqueViolation } from './accounts.store.js';
 
@@ -44,7 +45,7 @@ export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
 /**
  * checkMetadataUsername applies the shared username rule to user_metadata.username when it is present,
- * or throws a 400 validation_failed with the spec's message.
+ * or throws a 400 validation_failed with the form's message.
  */
 export function checkMetadataUsername(metadata: Metadata): void {
   const username = metadata.username;
@@ -55,7 +56,8 @@ export function checkMetadataUsername(metadata: Metadata): void {
 }
 
 // The username columns mirror user_metadata.username; username_key makes it unique case-insensitively.
-function usernameColumns(metadata: Metadata): Pick<AccountsTable, 'username' | 'username_key'> {
+/** usernameColumns are the username columns a user_metadata implies. */
+export function usernameColumns(metadata: Metadata): Pick<AccountsTable, 'username' | 'username_key'> {
   const username = typeof metadata.username === 'string' && metadata.username ? metadata.username : null;
   return { username, username_key: username ? username.toLowerCase() : null };
 }
@@ -71,12 +73,16 @@ export interface NewAccount {
   /** An id chosen by an administrator (a lower-case UUID); random otherwise. */
   id?: string;
   isAdmin?: boolean;
+  /** Console accounts are never anonymous; kept for the pools' common NewUser. */
+  anonymous?: boolean;
+  /** Set for an invited account: when the invitation was sent. */
+  invitedAt?: string;
 }
 
 /**
  * createAccount stores a new account and returns it. The first account ever created on the instance is
- * an administrator. Throws UniqueViolation when the email or the username is taken. Call it inside a
- * transaction when other writes belong with it.
+ * an administrator. Throws UniqueViolation when the email or the username is taken, and a 400 for metadata past
+ * its limits (metadata-limits.ts). Call it inside a transaction when other writes belong with it.
  */
 export async function createAccount(
   db: Kysely<SystemDatabase>,
@@ -99,8 +105,8 @@ export async function createAccount(
     email_change_sent_at: null,
     last_sign_in_at: null,
     banned_until: null,
-    user_metadata: JSON.stringify(userMetadata),
-    app_metadata: JSON.stringify(input.appMetadata ?? {}),
+    user_metadata: serializeMetadata('user_metadata', userMetadata),
+    app_metadata: serializeMetadata('app_metadata', input.appMetadata ?? {}),
     marketing_emails: 0,
     stripe_customer_id: null,
     stripe_subscription_id: null,
@@ -108,6 +114,9 @@ export async function createAccount(
     subscription_plan: null,
     subscription_renewal_date: null,
     cancel_at_period_end: null,
+    is_anonymous: 0,
+    invited_at: input.invitedAt ?? null,
+    reauthentication_sent_at: null,
     created_at: at,
     updated_at: at,
   };
@@ -125,7 +134,10 @@ export type AccountChanges = Omit<
   'id' | 'user_metadata' | 'app_metadata' | 'username' | 'username_key' | 'created_at' | 'updated_at'
 > & { userMetadata?: Metadata; appMetadata?: Metadata };
 
-/** updateAccount applies changes and returns the updated account; throws UniqueViolation on a clash. */
+/**
+ * updateAccount applies changes and returns the updated account; throws UniqueViolation on a clash, and a 400
+ * for metadata past its limits.
+ */
 export async function updateAccount(
   db: Kysely<SystemDatabase>,
   id: string,
@@ -135,9 +147,14 @@ export async function updateAccount(
   const { userMetadata, appMetadata, ...columns } = changes;
   const patch: Updateable<AccountsTable> = { ...columns, updated_at: now.toISOString() };
   if (columns.email !== undefined) patch.email = normalizeEmail(columns.email);
-  if (userMetadata)
-    Object.assign(patch, { user_metadata: JSON.stringify(userMetadata) }, usernameColumns(userMetadata));
-  if (appMetadata) patch.app_metadata = JSON.stringify(appMetadata);
+  if (userMetadata) {
+    Object.assign(
+      patch,
+      { user_metadata: serializeMetadata('user_metadata', userMetadata) },
+      usernameColumns(userMetadata),
+    );
+  }
+  if (appMetadata) patch.app_metadata = serializeMetadata('app_metadata', appMetadata);
   await updateAccountRow(db, id, patch);
   return findAccountById(db, id);
 }
@@ -159,7 +176,7 @@ export function usernameOf(account: Pick<AccountRow, 'username' | 'email'>): str
   return at > 0 ? account.email.slice(0, at) : '';
 }
 
-/** toAppUser renders an account as the application user of spec console-core §3. */
+/** toAppUser renders an account as the console's application user. */
 export function toAppUser(account: AccountRow): AppUser {
   return {
     id: account.id,
@@ -174,10 +191,4 @@ export function toAppUser(account: AccountRow): AppUser {
     cancelAtPeriodEnd: account.cancel_at_period_end === null ? null : account.cancel_at_period_end === 1,
     createdAt: account.created_at,
   };
-}
-
-/** getAppUser loads the application user of an account id, or null when the account does not exist. */
-export async function getAppUser(db: Kysely<SystemDatabase>, accountId: string): Promise<AppUser | null> {
-  const account = await findAccountById(db, accountId);
-  return account ? toAppUser(account) : null;
 }

@@ -1,5 +1,6 @@
 import type { Kysely, Updateable } from 'kysely';
 import type { AccountsTable, SystemDatabase } from '../../db/schema.js';
+import { userSearchCondition } from '../../lib/search/user-search.js';
 
 /** AccountRow is one stored account. */
 export type AccountRow = AccountsTable;
@@ -13,7 +14,8 @@ export class UniqueViolation extends Error {
 
 // Both engines name the column in their unique-violation text: SQLite "UNIQUE constraint failed:
 // accounts.email", PostgreSQL `... unique constraint "accounts_email_key"` (code 23505).
-function asUniqueViolation(error: unknown): unknown {
+/** asUniqueViolation turns a unique-violation error of a users table into UniqueViolation (others pass). */
+export function asUniqueViolation(error: unknown): unknown {
   if (!(error instanceof Error)) return error;
   const code = (error as { code?: unknown }).code;
   const isUnique = code === '23505' || (typeof code === 'string' && code.startsWith('SQLITE_CONSTRAINT'));
@@ -70,14 +72,16 @@ export async function deleteAccountRow(db: Kysely<SystemDatabase>, id: string): 
   return Number(result.numDeletedRows) > 0;
 }
 
-/** listAccountsPage returns accounts newest first. */
+/** listAccountsPage returns accounts newest first, those whose email or username contains `search` when given. */
 export function listAccountsPage(
   db: Kysely<SystemDatabase>,
-  page: { limit: number; offset: number },
+  page: { limit: number; offset: number; search?: string | null },
 ): Promise<AccountRow[]> {
+  const { search } = page;
   return db
     .selectFrom('accounts')
     .selectAll()
+    .$if(Boolean(search), (q) => q.where((eb) => userSearchCondition(eb, 'accounts', search ?? '')))
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .limit(page.limit)
@@ -85,11 +89,12 @@ export function listAccountsPage(
     .execute();
 }
 
-/** countAccounts counts every account. */
-export async function countAccounts(db: Kysely<SystemDatabase>): Promise<number> {
+/** countAccounts counts every account, or those whose email or username contains `search`. */
+export async function countAccounts(db: Kysely<SystemDatabase>, search?: string | null): Promise<number> {
   const row = await db
     .selectFrom('accounts')
     .select((eb) => eb.fn.countAll<number>().as('n'))
+    .$if(Boolean(search), (q) => q.where((eb) => userSearchCondition(eb, 'accounts', search ?? '')))
     .executeTakeFirst();
   return Number(row?.n ?? 0);
 }

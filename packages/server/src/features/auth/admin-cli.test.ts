@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keyHeaders, startServer, users } from '../../testing/auth.fixtures.js';
 import { type TestServer, testDialects } from '../../testing/test-server.js';
 import { findAccountWithEmail } from './accounts.service.js';
 import { createAdminFromCli } from './admin-cli.js';
-import { keyHeaders, startServer, users } from './auth.fixtures.js';
 
 describe.each(testDialects)('basalt create-admin on %s', (dialect) => {
   let server: TestServer;

@@ -1,22 +1,13 @@
 import type { z } from 'zod';
 import { ApiError } from '../../http/errors.js';
 import { recordActivity } from '../activity/activity.service.js';
-import {
-  type AccountChanges,
-  type AccountRow,
-  checkMetadataUsername,
-  createAccount,
-  findAccount,
-  mergeMetadata,
-  parseMetadata,
-  updateAccount,
-  usernameOf,
-} from './accounts.service.js';
-import { countAccounts, listAccountsPage } from './accounts.store.js';
+import { checkMetadataUsername, mergeMetadata, parseMetadata, usernameOf } from './accounts.service.js';
 import type { AuthDeps } from './auth-deps.js';
 import { clashError, featureDisabled, validationFailed, weakPassword } from './gotrue-errors.js';
 import { type adminUserBodySchema, gotrueEmail, UUID_PATTERN } from './gotrue-input.js';
+import { createUserWithIdentity, syncEmailIdentity } from './identities.service.js';
 import { hashPassword, passwordWeakness } from './passwords.js';
+import type { UserChanges, UserRow } from './user-pool.js';
 
 /** AdminUserBody is a parsed AdminUserAttributes body. */
 export type AdminUserBody = z.output<typeof adminUserBodySchema>;
@@ -32,7 +23,7 @@ const DURATION_UNITS_MS: Record<string, number> = {
 };
 
 /** bannedUntilOf turns GoTrue's ban_duration (a Go duration such as "24h" or "1h30m", or "none") into banned_until. */
-export function bannedUntilOf(duration: string, now: Date): string | null {
+function bannedUntilOf(duration: string, now: Date): string | null {
   if (duration === 'none') return null;
   const parts = [...duration.matchAll(/(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/g)];
   if (parts.length === 0 || parts.map((p) => p[0]).join('') !== duration) {
@@ -55,35 +46,35 @@ async function passwordHashOf(body: AdminUserBody): Promise<string | undefined> 
   return hashPassword(body.password);
 }
 
-/** parseUserId checks an admin path id: a UUID, else 404 validation_failed (protocol §2.6.9). */
+/** parseUserId checks an admin path id: a UUID, else 404 validation_failed. */
 export function parseUserId(id: string): string {
   if (!UUID_PATTERN.test(id)) throw new ApiError(404, 'validation_failed', 'User ID must be a UUID');
   return id.toLowerCase();
 }
 
-/** listUsersPage returns a page of accounts, newest first, and the total. */
-export async function listUsersPage(
-  deps: AuthDeps,
+/** listUsersPage returns a page of the pool's users, newest first, and the total. */
+export async function listUsersPage<R extends UserRow>(
+  deps: AuthDeps<R>,
   page: number,
   perPage: number,
-): Promise<{ accounts: AccountRow[]; total: number }> {
+): Promise<{ accounts: R[]; total: number }> {
   const db = deps.ctx.db.kysely;
   const [accounts, total] = await Promise.all([
-    listAccountsPage(db, { limit: perPage, offset: (page - 1) * perPage }),
-    countAccounts(db),
+    deps.pool.users.listPage(db, { limit: perPage, offset: (page - 1) * perPage }),
+    deps.pool.users.count(db),
   ]);
   return { accounts, total };
 }
 
-/** createUserAsAdmin is POST /admin/users: an account with an optional password, confirmed on request. */
-export async function createUserAsAdmin(deps: AuthDeps, body: AdminUserBody): Promise<AccountRow> {
+/** createUserAsAdmin is POST /admin/users: a user with an optional password, confirmed on request. */
+export async function createUserAsAdmin<R extends UserRow>(deps: AuthDeps<R>, body: AdminUserBody): Promise<R> {
   if (!body.email) {
     if (body.phone) throw featureDisabled('phone_provider_disabled', 'Phone users are not supported');
     throw validationFailed('Cannot create a user without an email address');
   }
   const email = gotrueEmail(body.email);
   const id = body.id ? parseUserIdForCreate(body.id) : undefined;
-  if (id && (await findAccount(deps.ctx.db.kysely, id))) {
+  if (id && (await deps.pool.users.findById(deps.ctx.db.kysely, id))) {
     throw new ApiError(422, 'user_already_exists', 'A user with this ID already exists');
   }
   const userMetadata = body.user_metadata ?? {};
@@ -92,8 +83,10 @@ export async function createUserAsAdmin(deps: AuthDeps, body: AdminUserBody): Pr
   const now = deps.now();
   const bannedUntil = body.ban_duration ? bannedUntilOf(body.ban_duration, now) : null;
   return deps.ctx.db
-    .transaction(async (trx) => {
-      const account = await createAccount(
+    .transaction(async ({ kysely: trx }) => {
+      // user_metadata is stored exactly as sent (GoTrue's admin API adds no identity keys to it).
+      const account = await createUserWithIdentity(
+        deps,
         trx,
         {
           id,
@@ -107,11 +100,16 @@ export async function createUserAsAdmin(deps: AuthDeps, body: AdminUserBody): Pr
       );
       await recordActivity(
         trx,
-        { accountId: account.id, action: 'REGISTER', resource: 'users', details: { username: usernameOf(account) } },
+        {
+          accountId: deps.pool.activityAccountOf(account),
+          action: 'REGISTER',
+          resource: deps.pool.app ? 'app_users' : 'users',
+          details: { username: usernameOf(account) },
+        },
         now,
       );
       if (!bannedUntil) return account;
-      return (await updateAccount(trx, account.id, { banned_until: bannedUntil }, now)) ?? account;
+      return (await deps.pool.users.update(trx, account.id, { banned_until: bannedUntil }, now)) ?? account;
     })
     .catch((error: unknown) => {
       throw clashError(error);
@@ -124,10 +122,16 @@ function parseUserIdForCreate(id: string): string {
 }
 
 /** updateUserAsAdmin is PUT /admin/users/{id}; a new password ends every session of the user. */
-export async function updateUserAsAdmin(deps: AuthDeps, account: AccountRow, body: AdminUserBody): Promise<AccountRow> {
+export async function updateUserAsAdmin<R extends UserRow>(
+  deps: AuthDeps<R>,
+  account: R,
+  body: AdminUserBody,
+): Promise<R> {
   const now = deps.now();
-  const changes: AccountChanges = {};
+  const changes: UserChanges = {};
   if (body.email) changes.email = gotrueEmail(body.email);
+  // An anonymous user given an address by the administrator is a permanent user (GoTrue's).
+  if (changes.email && account.is_anonymous === 1) changes.is_anonymous = 0;
   if (body.email_confirm === true && !account.email_confirmed_at) changes.email_confirmed_at = now.toISOString();
   if (body.user_metadata) {
     checkMetadataUsername(body.user_metadata);
@@ -138,10 +142,12 @@ export async function updateUserAsAdmin(deps: AuthDeps, account: AccountRow, bod
   const passwordHash = await passwordHashOf(body);
   if (passwordHash) changes.password_hash = passwordHash;
   return deps.ctx.db
-    .transaction(async (trx) => {
-      const updated = await updateAccount(trx, account.id, changes, now);
-      if (passwordHash || changes.banned_until) await deps.sessions.endAll(trx, account.id);
-      return updated ?? account;
+    .transaction(async (scope) => {
+      let updated = (await deps.pool.users.update(scope.kysely, account.id, changes, now)) ?? account;
+      if (changes.email || changes.email_confirmed_at)
+        updated = await syncEmailIdentity(deps, scope.kysely, updated, now);
+      if (passwordHash || changes.banned_until) await deps.sessions.endAll(scope, account.id);
+      return updated;
     })
     .catch((error: unknown) => {
       throw clashError(error);

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestServer, testDialects } from '../../testing/test-server.js';
 import {
   type ApiScenario,
   keyHeaders,
@@ -8,7 +7,8 @@ import {
   signUpUser,
   startAuthServer,
   users,
-} from './auth.fixtures.js';
+} from '../../testing/auth.fixtures.js';
+import { type TestServer, testDialects } from '../../testing/test-server.js';
 import { adminUsersLink } from './auth-admin.routes.js';
 
 const USERS = '/auth/v1/admin/users';

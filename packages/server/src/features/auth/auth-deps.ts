@@ -1,22 +1,59 @@
-import { SITE_NAME } from '@basalt/shared';
+import { ACCESS_TOKEN_TTL_SECONDS, SITE_NAME } from '@basalt/shared';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context.js';
+import type { Db } from '../../db/database.js';
 import { randomToken } from '../../lib/crypto/tokens.js';
 import { createMailer, type Mailer, mailFromAddress } from '../../lib/mail/mailer.js';
-import { createRateLimiter } from '../../lib/rate-limit/rate-limiter.js';
+import { createRateLimiter, type RateLimiter } from '../../lib/rate-limit/rate-limiter.js';
+import { vaultOf } from '../secrets/secrets-vault.js';
+import type { AccountRow } from './accounts.service.js';
 import { type AuthRateLimits, createAuthRateLimits } from './auth-rate-limits.js';
+import { consoleUserPool } from './console-pool.js';
 import { createSessionService, type SessionService } from './sessions.service.js';
 import { readSetting, writeSettingOnce } from './signing-keys.store.js';
+import type { UserPool, UserRow } from './user-pool.js';
 import { createVerificationService, type VerificationService } from './verification.service.js';
 
-/** AuthDeps is what every auth flow works with; built once when the auth routes are registered. */
-export interface AuthDeps {
+/** SecretSealer seals and opens an account's secrets (TOTP secrets, OAuth client secrets) under its data key. */
+export interface SecretSealer {
+  seal(db: Db, accountId: string, label: string, value: string): Promise<string>;
+  open(db: Db, accountId: string, label: string, sealed: string): Promise<string>;
+}
+
+/** secretSealerOf seals with the instance's secrets vault (features/secrets), labelled per use. */
+export function secretSealerOf(ctx: Pick<AppContext, 'db' | 'config'>): SecretSealer {
+  const vault = vaultOf(ctx);
+  return {
+    seal: (db, accountId, label, value) => vault.seal(db, accountId, { id: 0, name: label }, value),
+    open: (db, accountId, label, sealed) => vault.open(db, accountId, { id: 0, name: label }, sealed),
+  };
+}
+
+/** AuthBase is what every pool's auth services share: the instance, its mailer, limiter and secrets. */
+export interface AuthBase {
   ctx: AppContext;
-  sessions: SessionService;
-  verification: VerificationService;
+  mailer: Mailer;
+  limiter: RateLimiter;
+  /** The secret rotated refresh tokens derive from (created at first start, shared by every process). */
+  refreshSecret: string;
+  /** secrets seals TOTP secrets (features/secrets' vault). */
+  secrets: SecretSealer;
+  now: () => Date;
+}
+
+/**
+ * AuthDeps is what every auth flow works with, for one user pool (user-pool.ts): the console accounts'
+ * (built once) or an app's end users' (features/apps, per app).
+ */
+export interface AuthDeps<R extends UserRow = AccountRow> {
+  ctx: AppContext;
+  base: AuthBase;
+  pool: UserPool<R>;
+  sessions: SessionService<R>;
+  verification: VerificationService<R>;
   limits: AuthRateLimits;
   mailer: Mailer;
-  /** autoconfirm: without SMTP, sign-ups are confirmed at once (GoTrue's mailer_autoconfirm). */
+  /** autoconfirm: sign-ups are confirmed at once (GoTrue's mailer_autoconfirm); the pool's setting. */
   autoconfirm: boolean;
   now: () => Date;
 }
@@ -33,11 +70,39 @@ export function clientOf(request: FastifyRequest): ClientInfo {
   return { ip: request.ip, userAgent: typeof ua === 'string' ? ua : null };
 }
 
-/** createAuthDeps builds the auth services over the instance's context; `now` is injectable for tests. */
-export async function createAuthDeps(ctx: AppContext, options: { now?: () => Date } = {}): Promise<AuthDeps> {
+/**
+ * poolDeps builds the auth services of one pool over the shared base; `limitsPrefix` keeps each pool's rate-limit
+ * counters apart (an app's users do not use up the console's sign-in attempts, nor another app's).
+ */
+export function poolDeps<R extends UserRow>(base: AuthBase, pool: UserPool<R>, limitsPrefix: string): AuthDeps<R> {
+  const { ctx, now } = base;
+  return {
+    ctx,
+    base,
+    pool,
+    sessions: createSessionService({ db: ctx.db, pool, tokens: ctx.tokens, refreshSecret: base.refreshSecret, now }),
+    verification: createVerificationService({
+      db: ctx.db,
+      pool,
+      mailer: base.mailer,
+      siteUrl: ctx.config.siteUrl,
+      log: ctx.log,
+      now,
+    }),
+    limits: createAuthRateLimits(base.limiter, ctx.config.authRateLimit, limitsPrefix),
+    mailer: base.mailer,
+    autoconfirm: pool.settings.autoconfirm,
+    now,
+  };
+}
+
+/** createAuthDeps builds the console accounts' auth services over the instance's context; `now` is for tests. */
+export async function createAuthDeps(
+  ctx: AppContext,
+  options: { now?: () => Date; secrets?: SecretSealer } = {},
+): Promise<AuthDeps<AccountRow>> {
   const now = options.now ?? (() => new Date());
   const { config, db } = ctx;
-  // The secret rotated refresh tokens derive from; created at first start and shared by every process.
   const refreshSecret =
     (await readSetting(db.kysely, 'refresh_token_secret')) ??
     (await writeSettingOnce(db.kysely, 'refresh_token_secret', randomToken(32)));
@@ -46,13 +111,30 @@ export async function createAuthDeps(ctx: AppContext, options: { now?: () => Dat
     from: mailFromAddress(SITE_NAME, config.siteUrl),
     log: ctx.log,
   });
-  return {
+  const base: AuthBase = {
     ctx,
-    sessions: createSessionService({ db, tokens: ctx.tokens, refreshSecret, now }),
-    verification: createVerificationService({ db, mailer, siteUrl: config.siteUrl, log: ctx.log, now }),
-    limits: createAuthRateLimits(createRateLimiter(db.kysely, { now }), config.authRateLimit),
     mailer,
-    autoconfirm: !mailer.delivers,
+    limiter: createRateLimiter(db.kysely, { now }),
+    refreshSecret,
+    secrets: options.secrets ?? secretSealerOf(ctx),
     now,
   };
+  const siteOrigin = new URL(config.siteUrl).origin;
+  const pool = consoleUserPool({
+    // Without SMTP, sign-ups are confirmed at once.
+    autoconfirm: !mailer.delivers,
+    signupsAllowed: true,
+    accessTokenTtl: ACCESS_TOKEN_TTL_SECONDS,
+    siteUrl: config.siteUrl,
+    redirectAllowed: (target) => target.origin === siteOrigin,
+    // Console accounts are people who run the instance: never anonymous.
+    anonymousSignIns: false,
+    mfaEnabled: true,
+    passwordReauthentication: false,
+    providers: config.oauthProviders.map(({ clientSecret, ...provider }) => ({
+      ...provider,
+      clientSecret: async () => clientSecret,
+    })),
+  });
+  return poolDeps(base, pool, 'auth');
 }

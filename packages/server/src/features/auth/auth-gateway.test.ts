@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestServer, testDialects } from '../../testing/test-server.js';
 import {
   type ApiScenario,
   keyHeaders,
@@ -9,7 +8,8 @@ import {
   signUpUser,
   startAuthServer,
   users,
-} from './auth.fixtures.js';
+} from '../../testing/auth.fixtures.js';
+import { type TestServer, testDialects } from '../../testing/test-server.js';
 
 describe.each(testDialects)('the /auth/v1 gateway and metadata on %s', (dialect) => {
   let server: TestServer;
@@ -66,39 +66,66 @@ describe.each(testDialects)('the /auth/v1 gateway and metadata on %s', (dialect)
       expected: badKey,
     },
     {
-      name: 'the out-of-scope /otp',
+      name: 'a bad /otp body',
       method: 'POST',
       url: '/auth/v1/otp',
       headers: () => keyHeaders(server.anonKey),
-      json: { email: 'a@example.com' },
-      status: 422,
-      expected: { code: 422, error_code: 'otp_disabled' },
+      json: {},
+      status: 400,
+      expected: { code: 400, error_code: 'validation_failed', msg: 'One of email or phone must be set' },
     },
     {
-      name: 'the out-of-scope /resend',
+      name: 'a /resend of an unknown type',
       method: 'POST',
       url: '/auth/v1/resend',
       headers: () => keyHeaders(server.anonKey),
-      json: { type: 'signup' },
-      status: 422,
-      expected: { error_code: 'feature_disabled' },
+      json: { type: 'nope', email: 'a@example.com' },
+      status: 400,
+      expected: { error_code: 'validation_failed' },
     },
     {
-      name: 'the out-of-scope /factors',
+      name: '/factors without a user',
       method: 'POST',
       url: '/auth/v1/factors',
-      headers: () => alice.headers,
+      headers: () => keyHeaders(server.anonKey),
       json: { factor_type: 'totp' },
-      status: 404,
-      expected: { code: 404, error_code: 'not_found' },
+      status: 403,
+      expected: { code: 403, error_code: 'bad_jwt' },
     },
     {
-      name: 'the out-of-scope identities',
+      name: 'identities with a provider that is not configured',
       method: 'GET',
-      url: '/auth/v1/user/identities/authorize',
+      url: '/auth/v1/user/identities/authorize?provider=github&skip_http_redirect=true',
       headers: () => alice.headers,
+      status: 400,
+      expected: { error_code: 'validation_failed', msg: 'Unsupported provider: Provider github could not be found' },
+    },
+    {
+      name: 'SAML single sign-on (not served)',
+      method: 'POST',
+      url: '/auth/v1/sso',
+      headers: () => keyHeaders(server.anonKey),
+      json: { domain: 'example.com' },
       status: 404,
-      expected: { error_code: 'not_found' },
+      expected: { error_code: 'saml_provider_disabled', msg: 'SAML 2.0 is disabled' },
+    },
+    {
+      name: 'passkeys (not served)',
+      method: 'POST',
+      url: '/auth/v1/passkeys/authentication/options',
+      headers: () => keyHeaders(server.anonKey),
+      json: {},
+      status: 404,
+      expected: { error_code: 'passkey_disabled', msg: 'Passkeys are disabled' },
+    },
+    {
+      name: 'a phone OTP (not served)',
+      method: 'POST',
+      url: '/auth/v1/otp',
+      headers: () => keyHeaders(server.anonKey),
+      json: { phone: '+15555550100' },
+      status: 400,
+      expected: { error_code: 'phone_provider_disabled' },
     },
   ];
   it.each(scenarios.map((s) => [s.name, s] as const))('answers %s', async (_name, scenario) => {
@@ -119,14 +146,16 @@ describe.each(testDialects)('the /auth/v1 gateway and metadata on %s', (dialect)
 
   it('serves /settings', async () => {
     const res = await server.request('GET', '/auth/v1/settings', { headers: { apikey: server.anonKey } });
-    expect(res.body).toEqual({
-      external: { email: true, phone: false, anonymous_users: false, github: false, google: false },
+    expect(res.body).toMatchObject({
+      external: { email: true, phone: false, anonymous_users: false, github: false, google: false, gitlab: false },
       disable_signup: false,
       mailer_autoconfirm: true,
       phone_autoconfirm: false,
       sms_provider: '',
       saml_enabled: false,
       passkeys_enabled: false,
+      mfa_enabled: true,
+      providers: [],
     });
   });
 
@@ -150,7 +179,8 @@ describe.each(testDialects)('the /auth/v1 gateway and metadata on %s', (dialect)
     const verify = await fetch(`${server.url}/auth/v1/verify?token=nope&type=signup`, { redirect: 'manual' });
     expect(verify.status).toBe(303);
     const authorize = await server.request('GET', '/auth/v1/authorize?provider=github');
-    expect(authorize.status).toBe(422);
+    expect(authorize.status).toBe(400);
+    expect(authorize.body.error_code).toBe('validation_failed');
   });
 
   it('serves /health', async () => {

@@ -1,8 +1,8 @@
 import { createClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keyHeaders, startAuthServer, userHeaders, users } from '../../testing/auth.fixtures.js';
+import { startMailbox, type TestMailbox } from '../../testing/auth-mail.fixtures.js';
 import { type TestServer, testDialects } from '../../testing/test-server.js';
-import { keyHeaders, startAuthServer, userHeaders, users } from './auth.fixtures.js';
-import { startMailbox, type TestMailbox } from './auth-mail.fixtures.js';
 
 // With SMTP_URL set: confirmation on, mails over real SMTP, links followed over real HTTP.
 const SITE = 'http://app.test';

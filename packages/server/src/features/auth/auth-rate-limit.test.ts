@@ -1,6 +1,7 @@
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { keyHeaders, signUpUser, startAuthServer, type TestUser, users } from '../../testing/auth.fixtures.js';
 import { type TestServer, testDialects } from '../../testing/test-server.js';
-import { keyHeaders, signUpUser, startAuthServer, users } from './auth.fixtures.js';
 
 // AUTH_RATE_LIMIT=3: the fourth attempt of a kind within five minutes is refused.
 describe.each(testDialects)('auth rate limits on %s', (dialect) => {
@@ -59,5 +60,126 @@ describe.each(testDialects)('auth rate limits on %s', (dialect) => {
     for (let i = 0; i < 5; i++)
       refreshes.push((await post('/auth/v1/token?grant_type=refresh_token', { refresh_token: 'x'.repeat(32) })).status);
     expect(refreshes).toEqual([400, 400, 400, 400, 400]);
+  });
+});
+
+/** postFrom sends a JSON POST from a given local address (127.0.0.0/8 all reaches the server), as another client. */
+function postFrom(
+  server: TestServer,
+  address: string,
+  path: string,
+  json: unknown,
+): Promise<{ status: number; body: { error_code?: string } }> {
+  const { port } = new URL(server.url);
+  const payload = JSON.stringify(json);
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method: 'POST',
+        localAddress: address,
+        headers: { ...keyHeaders(server.anonKey), 'content-type': 'application/json' },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (chunk) => {
+          text += chunk;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+      },
+    );
+    request.on('error', reject);
+    request.end(payload);
+  });
+}
+
+// AUTH_RATE_LIMIT=3 wrong passwords per address and IP; 30 per IP in all. Right passwords are not counted.
+describe.each(testDialects)('sign-in lockouts on %s', (dialect) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Math.ceil(Date.now() / 300_000) * 300_000 + 1000);
+    server = await startAuthServer(dialect, { authRateLimit: 3 });
+    // Made by the admin API, which no rate limit counts.
+    for (const user of [users.alice, users.bob]) {
+      await server.request('POST', '/auth/v1/admin/users', {
+        headers: keyHeaders(server.serviceKey),
+        json: { email: user.email, password: user.password, email_confirm: true },
+      });
+    }
+  });
+  afterAll(async () => {
+    vi.useRealTimers();
+    await server.close();
+  });
+  const signIn = (from: string, user: TestUser, password = user.password) =>
+    postFrom(server, from, '/auth/v1/token?grant_type=password', { email: user.email, password });
+  const statuses = async (count: number, attempt: (i: number) => Promise<{ status: number }>) => {
+    const seen = [];
+    for (let i = 0; i < count; i++) seen.push((await attempt(i)).status);
+    return seen;
+  };
+
+  it('lets the owner sign in from elsewhere while an attacker has used up the failures of the address', async () => {
+    const attacker = '127.0.0.2';
+    expect(await statuses(3, () => signIn(attacker, users.alice, 'Wrong-Passw0rd!'))).toEqual([400, 400, 400]);
+    const locked = await signIn(attacker, users.alice, 'Wrong-Passw0rd!');
+    expect([locked.status, locked.body.error_code]).toEqual([429, 'over_request_rate_limit']);
+
+    const owner = await signIn('127.0.0.3', users.alice);
+    expect(owner.status).toBe(200);
+    // The owner's own mistakes are counted on their own.
+    expect((await signIn('127.0.0.3', users.alice, 'Wrong-Passw0rd!')).status).toBe(400);
+  });
+
+  it('does not count sign-ins with the right password', async () => {
+    expect(await statuses(6, () => signIn('127.0.0.4', users.bob))).toEqual([200, 200, 200, 200, 200, 200]);
+  });
+
+  it('caps the failures of one IP over every address at ten times the limit', async () => {
+    const spray = (i: number) =>
+      postFrom(server, '127.0.0.5', '/auth/v1/token?grant_type=password', {
+        email: `nobody${i}@example.com`,
+        password: 'Wrong-Passw0rd!',
+      });
+    const seen = await statuses(31, spray);
+    expect(seen.slice(0, 30).every((status) => status === 400)).toBe(true);
+    expect(seen[30]).toBe(429);
+    expect((await signIn('127.0.0.5', users.bob)).status).toBe(429);
+  });
+});
+
+// Behind a reverse proxy every request comes from the proxy's address: with TRUST_PROXY the limits count the
+// client X-Forwarded-For names, without it they count the proxy (and an attacker locks the owner out again).
+describe.each(testDialects)('sign-in lockouts behind a proxy on %s', (dialect) => {
+  const servers: TestServer[] = [];
+  afterAll(async () => {
+    for (const server of servers) await server.close();
+  });
+
+  async function lockOutThenOwner(trustProxy: boolean | string[]): Promise<number> {
+    const server = await startAuthServer(dialect, { authRateLimit: 2, trustProxy });
+    servers.push(server);
+    await server.request('POST', '/auth/v1/admin/users', {
+      headers: keyHeaders(server.serviceKey),
+      json: { email: users.carol.email, password: users.carol.password, email_confirm: true },
+    });
+    const signIn = (client: string, password: string) =>
+      server.request('POST', '/auth/v1/token?grant_type=password', {
+        headers: { ...keyHeaders(server.anonKey), 'x-forwarded-for': client },
+        json: { email: users.carol.email, password },
+      });
+    for (let i = 0; i < 3; i++) await signIn('203.0.113.7', 'Wrong-Passw0rd!');
+    return (await signIn('198.51.100.9', users.carol.password)).status;
+  }
+
+  it('counts the client X-Forwarded-For names when the proxy is trusted', async () => {
+    expect(await lockOutThenOwner(['127.0.0.1'])).toBe(200);
+  });
+
+  it('counts the proxy itself when it is not', async () => {
+    expect(await lockOutThenOwner(false)).toBe(429);
   });
 });

@@ -1,43 +1,73 @@
 import type { FastifyInstance } from 'fastify';
+import { ApiError } from '../../http/errors.js';
 import { checkMetadataUsername } from './accounts.service.js';
-import { type AuthDeps, clientOf } from './auth-deps.js';
+import { clientOf } from './auth-deps.js';
+import { type AuthPools, depsOf } from './auth-gateway.js';
 import { clashError, featureDisabled, userAlreadyExists, validationFailed, weakPassword } from './gotrue-errors.js';
 import { gotrueEmail, parseGoTrue, queryOf, signupBodySchema } from './gotrue-input.js';
-import { fakeGoTrueUser, toGoTrueSession, toGoTrueUser } from './gotrue-user.js';
+import { fakeGoTrueUser } from './gotrue-user.js';
 import { passwordWeakness } from './passwords.js';
-import { signUp } from './registration.service.js';
+import { pkceParamsOf, startFlow } from './pkce.service.js';
+import { signUp, signUpAnonymously } from './registration.service.js';
+import { goTrueSessionOf, goTrueUserOf } from './user-view.js';
 
-/** authSignupRoutes serves POST /auth/v1/signup (protocol §2.6.1). */
-export async function authSignupRoutes(app: FastifyInstance, { deps }: { deps: AuthDeps }): Promise<void> {
+/** authSignupRoutes serves POST /auth/v1/signup. */
+export async function authSignupRoutes(app: FastifyInstance, { pools }: { pools: AuthPools }): Promise<void> {
   app.post('/auth/v1/signup', async (request) => {
+    const deps = depsOf(request, pools);
     const body = parseGoTrue(signupBodySchema, request.body);
     const client = clientOf(request);
-    await deps.limits.attempt('signup', { ip: client.ip, email: body.email });
-    if (!body.email) {
-      if (body.phone) throw featureDisabled('phone_provider_disabled', 'Phone signups are disabled');
-      throw featureDisabled('anonymous_provider_disabled', 'Anonymous sign-ins are disabled');
+    if (!body.email && !body.phone) {
+      // signInAnonymously(): off unless the app allows it.
+      if (!deps.pool.settings.anonymousSignIns) {
+        throw featureDisabled('anonymous_provider_disabled', 'Anonymous sign-ins are disabled');
+      }
+      await deps.limits.attempt('anonymous', { ip: client.ip });
+      if (!deps.pool.settings.signupsAllowed) {
+        throw featureDisabled('signup_disabled', 'Signups not allowed for this instance');
+      }
+      const userMetadata = body.data ?? {};
+      checkMetadataUsername(userMetadata);
+      const anonymous = await signUpAnonymously(deps, { userMetadata, client }).catch((error: unknown) => {
+        throw clashError(error, userAlreadyExists);
+      });
+      return goTrueSessionOf(deps, anonymous.session, anonymous.account);
     }
+    await deps.limits.attempt('signup', { ip: client.ip, email: body.email });
+    if (!body.email) throw new ApiError(400, 'phone_provider_disabled', 'Phone signups are disabled');
+    const pkce = pkceParamsOf(body.code_challenge, body.code_challenge_method);
     const email = gotrueEmail(body.email);
+    if (!deps.pool.settings.signupsAllowed)
+      throw featureDisabled('signup_disabled', 'Signups not allowed for this instance');
     if (!body.password) throw validationFailed('Signup requires a valid password');
     const weakness = passwordWeakness(body.password);
     if (weakness) throw weakPassword(weakness);
     const userMetadata = body.data ?? {};
     checkMetadataUsername(userMetadata);
+    const redirectTo = queryOf(request.query).redirect_to ?? null;
 
     const outcome = await signUp(deps, {
       email,
       password: body.password,
       userMetadata,
-      redirectTo: queryOf(request.query).redirect_to ?? null,
+      redirectTo,
       client,
+      flowStateId:
+        pkce && !deps.autoconfirm
+          ? await startFlow(deps, {
+              kind: 'email/signup',
+              pkce,
+              redirectTo: deps.verification.redirectTarget(redirectTo),
+            })
+          : null,
     }).catch((error: unknown) => {
       throw clashError(error, userAlreadyExists);
     });
     switch (outcome.kind) {
       case 'signed_in':
-        return toGoTrueSession(outcome.session, outcome.account);
+        return goTrueSessionOf(deps, outcome.session, outcome.account);
       case 'confirmation_sent':
-        return toGoTrueUser(outcome.account);
+        return goTrueUserOf(deps, outcome.account);
       case 'exists_confirmed':
         return fakeGoTrueUser(outcome.email, deps.now());
     }

@@ -1,10 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../http/errors.js';
-import { type AuthDeps, clientOf } from './auth-deps.js';
+import { clientOf } from './auth-deps.js';
+import { type AuthPools, depsOf } from './auth-gateway.js';
 import { emailNotConfirmed, invalidCredentials, userBanned, validationFailed } from './gotrue-errors.js';
-import { parseGoTrue, passwordGrantSchema, queryOf, refreshGrantSchema } from './gotrue-input.js';
-import { toGoTrueSession } from './gotrue-user.js';
-import { SignInRefused, signInWithPassword } from './sign-in.service.js';
+import { parseGoTrue, passwordGrantSchema, pkceGrantSchema, queryOf, refreshGrantSchema } from './gotrue-input.js';
+import { redeemAuthCode } from './pkce.service.js';
+import { isBanned, type SignInMethod } from './sessions.service.js';
+import { SignInRefused, signInWithPassword, startSignedInSession } from './sign-in.service.js';
+import { goTrueSessionOf } from './user-view.js';
 
 const REFUSALS = {
   invalid_credentials: () => invalidCredentials(),
@@ -12,15 +15,15 @@ const REFUSALS = {
   user_banned: () => userBanned(400),
 };
 
-/** authTokenRoutes serves POST /auth/v1/token with grant_type password and refresh_token (§2.6.2–§2.6.3). */
-export async function authTokenRoutes(app: FastifyInstance, { deps }: { deps: AuthDeps }): Promise<void> {
+/** authTokenRoutes serves POST /auth/v1/token with grant_type password, refresh_token and pkce. */
+export async function authTokenRoutes(app: FastifyInstance, { pools }: { pools: AuthPools }): Promise<void> {
   app.post('/auth/v1/token', async (request) => {
+    const deps = depsOf(request, pools);
     const grantType = queryOf(request.query).grant_type;
     const client = clientOf(request);
 
     if (grantType === 'password') {
       const body = parseGoTrue(passwordGrantSchema, request.body);
-      await deps.limits.attempt('signin', { ip: client.ip, email: body.email });
       if (!body.email) {
         if (body.phone) throw new ApiError(400, 'phone_provider_disabled', 'Phone logins are disabled');
         throw validationFailed('missing email or phone');
@@ -33,7 +36,7 @@ export async function authTokenRoutes(app: FastifyInstance, { deps }: { deps: Au
       );
       const { weakness } = signedIn;
       return {
-        ...toGoTrueSession(signedIn.session, signedIn.account),
+        ...(await goTrueSessionOf(deps, signedIn.session, signedIn.account)),
         ...(weakness ? { weak_password: { message: weakness.message, reasons: weakness.reasons } } : {}),
       };
     }
@@ -42,7 +45,22 @@ export async function authTokenRoutes(app: FastifyInstance, { deps }: { deps: Au
       await deps.limits.refresh(client.ip);
       const body = parseGoTrue(refreshGrantSchema, request.body);
       const { account, session } = await deps.sessions.refresh(body.refresh_token);
-      return toGoTrueSession(session, account);
+      return goTrueSessionOf(deps, session, account);
+    }
+
+    if (grantType === 'pkce') {
+      await deps.limits.attempt('verify', { ip: client.ip });
+      const body = parseGoTrue(pkceGrantSchema, request.body);
+      const flow = await redeemAuthCode(deps, body.auth_code ?? '', body.code_verifier ?? '');
+      const account = await deps.pool.users.findById(deps.ctx.db.kysely, flow.user_id);
+      if (!account) throw new ApiError(404, 'flow_state_not_found', 'invalid flow state, no valid flow state found');
+      if (isBanned(account, deps.now())) throw userBanned(400);
+      const signedIn = await startSignedInSession(deps, account, { method: flow.kind as SignInMethod, client });
+      return {
+        ...(await goTrueSessionOf(deps, signedIn.session, signedIn.account)),
+        ...(flow.provider_token ? { provider_token: flow.provider_token } : {}),
+        ...(flow.provider_refresh_token ? { provider_refresh_token: flow.provider_refresh_token } : {}),
+      };
     }
 
     throw invalidCredentials('unsupported_grant_type');

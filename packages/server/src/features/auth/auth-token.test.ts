@@ -1,7 +1,5 @@
 import { decodeJwt } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type TestServer, testDialects } from '../../testing/test-server.js';
-import { listActivity } from '../activity/activity.service.js';
 import {
   type ApiScenario,
   keyHeaders,
@@ -10,7 +8,9 @@ import {
   signUpUser,
   startAuthServer,
   users,
-} from './auth.fixtures.js';
+} from '../../testing/auth.fixtures.js';
+import { type TestServer, testDialects } from '../../testing/test-server.js';
+import { listActivity } from '../activity/activity.service.js';
 
 const PASSWORD_GRANT = '/auth/v1/token?grant_type=password';
 const REFRESH_GRANT = '/auth/v1/token?grant_type=refresh_token';
@@ -92,7 +92,7 @@ describe.each(testDialects)('POST /auth/v1/token on %s', (dialect) => {
       },
       {
         name: 'an unsupported grant type',
-        ...post('/auth/v1/token?grant_type=pkce', {}),
+        ...post('/auth/v1/token?grant_type=client_credentials', {}),
         status: 400,
         expected: { error_code: 'invalid_credentials', msg: 'unsupported_grant_type' },
       },

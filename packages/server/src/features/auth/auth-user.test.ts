@@ -1,6 +1,5 @@
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestServer, testDialects } from '../../testing/test-server.js';
 import {
   type ApiScenario,
   keyHeaders,
@@ -13,7 +12,8 @@ import {
   tamper,
   userHeaders,
   users,
-} from './auth.fixtures.js';
+} from '../../testing/auth.fixtures.js';
+import { type TestServer, testDialects } from '../../testing/test-server.js';
 
 describe.each(testDialects)('/auth/v1/user and /logout on %s', (dialect) => {
   let server: TestServer;
@@ -21,6 +21,8 @@ describe.each(testDialects)('/auth/v1/user and /logout on %s', (dialect) => {
   let bob: SignedInTestUser;
   let expired: string;
   let noSession: string;
+  let noExpiry: string;
+  let otherIssuer: string;
   beforeAll(async () => {
     server = await startAuthServer(dialect);
     [alice, bob] = await Promise.all([signUpUser(server, users.alice), signUpUser(server, users.bob)]);
@@ -35,6 +37,9 @@ describe.each(testDialects)('/auth/v1/user and /logout on %s', (dialect) => {
       { ...claims, exp: undefined, iat: undefined, session_id: crypto.randomUUID() },
       { subject: alice.id },
     );
+    // Signed with the instance's own key, yet not tokens it issues.
+    noExpiry = await signTestToken(server, { ...claims, exp: undefined }, { expiresIn: null });
+    otherIssuer = await signTestToken(server, { ...claims, exp: undefined, iss: 'https://elsewhere.example/auth/v1' });
   });
   afterAll(() => server.close());
   const as = (token: string) => () => userHeaders(server, token);
@@ -71,6 +76,22 @@ describe.each(testDialects)('/auth/v1/user and /logout on %s', (dialect) => {
       headers: () => userHeaders(server, expired),
       status: 403,
       expected: { error_code: 'bad_jwt', msg: expect.stringContaining('token is expired') },
+    },
+    {
+      name: 'a token of the instance’s key without exp',
+      method: 'GET',
+      url: '/auth/v1/user',
+      headers: () => userHeaders(server, noExpiry),
+      status: 403,
+      expected: { error_code: 'bad_jwt', msg: expect.stringContaining('exp') },
+    },
+    {
+      name: 'a token of the instance’s key from another issuer',
+      method: 'GET',
+      url: '/auth/v1/user',
+      headers: () => userHeaders(server, otherIssuer),
+      status: 403,
+      expected: { error_code: 'bad_jwt', msg: expect.stringContaining('iss') },
     },
     {
       name: 'a tampered token',

@@ -1,7 +1,7 @@
 import { AuthApiError, createClient, isAuthSessionMissingError, isAuthWeakPasswordError } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startAuthServer, users } from '../../testing/auth.fixtures.js';
 import { type TestServer, testDialects } from '../../testing/test-server.js';
-import { startAuthServer, users } from './auth.fixtures.js';
 
 // The real client against the running server: what an app (and the console) does.
 describe.each(testDialects)('@supabase/supabase-js auth on %s', (dialect) => {

@@ -1,5 +1,6 @@
 import { loginRequestSchema, registerRequestSchema } from '@basalt/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { cookieOptions } from '../../http/cookies.js';
 import { ApiError, conflict } from '../../http/errors.js';
 import { SESSION_COOKIE } from '../../http/principal.js';
 import { parseInput } from '../../http/validation.js';
@@ -7,9 +8,9 @@ import { recordActivity } from '../activity/activity.service.js';
 import { findAccount, toAppUser, UniqueViolation, usernameOf } from './accounts.service.js';
 import { type AuthDeps, clientOf } from './auth-deps.js';
 import { requireConsoleUser } from './auth-guards.js';
-import { toGoTrueSession } from './gotrue-user.js';
 import { signUp } from './registration.service.js';
 import { SignInRefused, signInWithPassword } from './sign-in.service.js';
+import { goTrueSessionOf } from './user-view.js';
 
 // The console cookie lives as long as a remembered browser session would; the server session it names
 // ends on logout (any scope) or a password change.
@@ -27,17 +28,14 @@ const REFUSALS = {
   user_banned: () => new ApiError(403, 'user_banned', 'This account is banned.'),
 };
 
-function setSessionCookie(request: FastifyRequest, reply: FastifyReply, value: string): void {
+function setSessionCookie(request: FastifyRequest, reply: FastifyReply, deps: AuthDeps, value: string): void {
   reply.setCookie(SESSION_COOKIE, value, {
-    path: '/',
-    httpOnly: true,
-    sameSite: 'lax',
-    secure: request.protocol === 'https',
+    ...cookieOptions(request, deps.ctx.config.siteUrl),
     maxAge: COOKIE_MAX_AGE_SECONDS,
   });
 }
 
-/** consoleAuthRoutes serves the console's /api/auth/register, login, me and logout (spec console-core §7). */
+/** consoleAuthRoutes serves the console's /api/auth/register, login, me and logout. */
 export async function consoleAuthRoutes(app: FastifyInstance, { deps }: { deps: AuthDeps }): Promise<void> {
   app.post('/api/auth/register', async (request, reply) => {
     const input = parseInput(registerRequestSchema, request.body);
@@ -61,21 +59,24 @@ export async function consoleAuthRoutes(app: FastifyInstance, { deps }: { deps: 
     if (outcome.kind === 'confirmation_sent') {
       return reply.code(201).send({ user: toAppUser(outcome.account), session: null });
     }
-    if (outcome.cookieToken) setSessionCookie(request, reply, outcome.cookieToken);
-    return reply
-      .code(201)
-      .send({ user: toAppUser(outcome.account), session: toGoTrueSession(outcome.session, outcome.account) });
+    if (outcome.cookieToken) setSessionCookie(request, reply, deps, outcome.cookieToken);
+    return reply.code(201).send({
+      user: toAppUser(outcome.account),
+      session: await goTrueSessionOf(deps, outcome.session, outcome.account),
+    });
   });
 
   app.post('/api/auth/login', async (request, reply) => {
     const input = parseInput(loginRequestSchema, request.body);
     const client = clientOf(request);
-    await deps.limits.attempt('signin', { ip: client.ip, email: input.email });
     const signedIn = await signInWithPassword(deps, { ...input, client, withCookie: true }).catch((error: unknown) => {
       throw error instanceof SignInRefused ? REFUSALS[error.reason]() : error;
     });
-    if (signedIn.cookieToken) setSessionCookie(request, reply, signedIn.cookieToken);
-    return { user: toAppUser(signedIn.account), session: toGoTrueSession(signedIn.session, signedIn.account) };
+    if (signedIn.cookieToken) setSessionCookie(request, reply, deps, signedIn.cookieToken);
+    return {
+      user: toAppUser(signedIn.account),
+      session: await goTrueSessionOf(deps, signedIn.session, signedIn.account),
+    };
   });
 
   app.get('/api/auth/me', async (request, reply) => {
@@ -98,7 +99,7 @@ export async function consoleAuthRoutes(app: FastifyInstance, { deps }: { deps: 
         );
       }
     }
-    reply.clearCookie(SESSION_COOKIE, { path: '/' });
+    reply.clearCookie(SESSION_COOKIE, cookieOptions(request, deps.ctx.config.siteUrl));
     return { success: true };
   });
 }

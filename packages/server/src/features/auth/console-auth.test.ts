@@ -1,6 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestServer, testDialects } from '../../testing/test-server.js';
-import { listActivity } from '../activity/activity.service.js';
 import {
   type ApiScenario,
   loginWithCookie,
@@ -8,7 +6,9 @@ import {
   signTestToken,
   startAuthServer,
   users,
-} from './auth.fixtures.js';
+} from '../../testing/auth.fixtures.js';
+import { type TestServer, testDialects } from '../../testing/test-server.js';
+import { listActivity } from '../activity/activity.service.js';
 
 const REGISTER = '/api/auth/register';
 const LOGIN = '/api/auth/login';

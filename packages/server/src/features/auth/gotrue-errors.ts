@@ -2,7 +2,7 @@ import { ApiError } from '../../http/errors.js';
 import { UniqueViolation } from './accounts.store.js';
 import type { PasswordWeakness } from './passwords.js';
 
-// The GoTrue error codes and texts of protocol §2.5.4, in one place. The auth error family renders them
+// The GoTrue error codes and texts supabase-js knows, in one place. The auth error family renders them
 // as {code: status, error_code, msg, ...extra}.
 
 /** validationFailed is a 400 for a missing or malformed field. */
@@ -29,7 +29,7 @@ export const emailExists = () =>
   new ApiError(422, 'email_exists', 'A user with this email address has already been registered');
 
 /** usernameExists (Basalt) answers a taken user_metadata.username. */
-export const usernameExists = () => new ApiError(422, 'username_exists', 'Username is already taken');
+const usernameExists = () => new ApiError(422, 'username_exists', 'Username is already taken');
 
 /** samePassword refuses a password change to the current password. */
 export const samePassword = () =>
@@ -89,7 +89,7 @@ export const overEmailSendRateLimit = (seconds: number) =>
     { headers: { 'Retry-After': String(seconds) } },
   );
 
-/** featureDisabled answers an out-of-scope GoTrue endpoint (protocol §2.6.10). */
+/** featureDisabled answers an out-of-scope GoTrue endpoint. */
 export const featureDisabled = (code: string, msg: string) => new ApiError(422, code, msg);
 
 /** clashError turns an account clash into GoTrue's 422 (`emailError` for the email); other errors pass through. */

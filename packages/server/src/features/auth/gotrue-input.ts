@@ -2,13 +2,18 @@ import { emailSchema } from '@basalt/shared';
 import { z } from 'zod';
 import { validationFailed } from './gotrue-errors.js';
 
-// Request shapes of the GoTrue endpoints (protocol §2.6). Unknown fields (gotrue_meta_security,
+// Request shapes of the GoTrue endpoints. Unknown fields (gotrue_meta_security,
 // code_challenge, …) are ignored and null means absent; each message is the `msg` of a 400 validation_failed.
 
 const BODY_MESSAGE = 'Request body must be a JSON object';
 const metadata = (field: string) =>
   z.record(z.string(), z.unknown(), { error: `${field} must be a JSON object` }).nullish();
 const text = (message: string) => z.string({ error: message }).nullish();
+// PKCE: code_challenge and its method (both or neither; pkce.service.ts checks them).
+const pkce = {
+  code_challenge: text('code_challenge must be a string'),
+  code_challenge_method: text('code_challenge_method must be a string'),
+};
 
 /** signupBodySchema is POST /signup. */
 export const signupBodySchema = z.object(
@@ -17,6 +22,7 @@ export const signupBodySchema = z.object(
     phone: text('Invalid phone number format'),
     password: text('Signup requires a valid password'),
     data: metadata('data'),
+    ...pkce,
   },
   { error: BODY_MESSAGE },
 );
@@ -43,15 +49,94 @@ export const updateUserBodySchema = z.object(
     email: text('Unable to validate email address: invalid format'),
     phone: text('Invalid phone number format'),
     password: text('Password must be a string'),
+    current_password: text('current_password must be a string'),
+    nonce: text('nonce must be a string'),
     data: metadata('data'),
     app_metadata: z.unknown().optional(),
+    ...pkce,
   },
   { error: BODY_MESSAGE },
 );
 
 /** recoverBodySchema is POST /recover. */
 export const recoverBodySchema = z.object(
-  { email: z.string({ error: 'Password recovery requires an email' }).min(1, 'Password recovery requires an email') },
+  {
+    email: z.string({ error: 'Password recovery requires an email' }).min(1, 'Password recovery requires an email'),
+    ...pkce,
+  },
+  { error: BODY_MESSAGE },
+);
+
+/** otpBodySchema is POST /otp (signInWithOtp). */
+export const otpBodySchema = z.object(
+  {
+    email: text('Unable to validate email address: invalid format'),
+    phone: text('Invalid phone number format'),
+    data: metadata('data'),
+    create_user: z.boolean({ error: 'create_user must be a boolean' }).nullish(),
+    channel: text('channel must be a string'),
+    ...pkce,
+  },
+  { error: BODY_MESSAGE },
+);
+
+/** resendBodySchema is POST /resend. */
+export const resendBodySchema = z.object(
+  {
+    type: text('type must be a string'),
+    email: text('Unable to validate email address: invalid format'),
+    phone: text('Invalid phone number format'),
+    ...pkce,
+  },
+  { error: BODY_MESSAGE },
+);
+
+/** inviteBodySchema is POST /invite (inviteUserByEmail). */
+export const inviteBodySchema = z.object(
+  { email: text('Unable to validate email address: invalid format'), data: metadata('data') },
+  { error: BODY_MESSAGE },
+);
+
+/** generateLinkBodySchema is POST /admin/generate_link. */
+export const generateLinkBodySchema = z.object(
+  {
+    type: text('type must be a string'),
+    email: text('Unable to validate email address: invalid format'),
+    new_email: text('Unable to validate email address: invalid format'),
+    password: text('Password must be a string'),
+    data: metadata('data'),
+    redirect_to: text('redirect_to must be a string'),
+    redirectTo: text('redirect_to must be a string'),
+  },
+  { error: BODY_MESSAGE },
+);
+
+/** pkceGrantSchema is POST /token?grant_type=pkce (exchangeCodeForSession). */
+export const pkceGrantSchema = z.object(
+  {
+    auth_code: z.string({ error: 'auth_code must be a string' }).nullish(),
+    code_verifier: z.string({ error: 'code_verifier must be a string' }).nullish(),
+  },
+  { error: BODY_MESSAGE },
+);
+
+/** factorEnrollSchema is POST /factors. */
+export const factorEnrollSchema = z.object(
+  {
+    factor_type: text('factor_type must be a string'),
+    friendly_name: text('friendly_name must be a string'),
+    issuer: text('issuer must be a string'),
+    phone: text('Invalid phone number format'),
+  },
+  { error: BODY_MESSAGE },
+);
+
+/** factorVerifySchema is POST /factors/{id}/verify. */
+export const factorVerifySchema = z.object(
+  {
+    challenge_id: text('challenge_id must be a UUID'),
+    code: z.union([z.string(), z.number()], { error: 'code must be a string' }).nullish(),
+  },
   { error: BODY_MESSAGE },
 );
 

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { uuidFromHash } from '../../lib/crypto/tokens.js';
-import { type AccountRow, type Metadata, parseMetadata } from './accounts.service.js';
+import { type Metadata, parseMetadata } from './accounts.service.js';
+import type { IdentityRow } from './identities.store.js';
+import type { FactorRow } from './mfa.store.js';
+import type { UserRow } from './user-pool.js';
 
-// The User, Identity and Session objects of protocol §2.2. Unset *_at fields are omitted, never null.
+// GoTrue's User, Identity and Session objects. Unset *_at fields are omitted, never null.
 
 /** GoTrueUser is the User object supabase-js receives. */
 export type GoTrueUser = Record<string, unknown> & { id: string; email: string };
@@ -16,24 +18,29 @@ export interface IssuedSession {
   sessionId: string;
 }
 
-/** appMetadataOf is the server-controlled app_metadata: stored keys plus the email provider. */
-export function appMetadataOf(account: AccountRow): Metadata {
-  return { ...parseMetadata(account.app_metadata), provider: 'email', providers: ['email'] };
+/** UserRelations are what a User shows besides its own row: its identities and MFA factors. */
+export interface UserRelations {
+  identities: IdentityRow[];
+  factors: FactorRow[];
 }
 
-/** userMetadataOf is user_metadata with the identity's keys mirrored, as GoTrue does. */
-export function userMetadataOf(account: AccountRow): Metadata {
-  return { ...parseMetadata(account.user_metadata), ...identityData(account) };
+/**
+ * appMetadataOf is the server-controlled app_metadata as stored; users stored before identities were (all email
+ * users) get GoTrue's email provider keys. Anonymous users have none (GoTrue's).
+ */
+export function appMetadataOf(account: UserRow): Metadata {
+  const stored = parseMetadata(account.app_metadata);
+  if (account.is_anonymous === 1 || 'provider' in stored) return stored;
+  return { ...stored, provider: 'email', providers: ['email'] };
 }
 
-function identityData(account: AccountRow): Metadata {
-  return {
-    email: account.email,
-    email_verified: account.email_confirmed_at !== null,
-    phone_verified: false,
-    sub: account.id,
-  };
+/** userMetadataOf is user_metadata exactly as stored (sign-ups store the identity's keys in it, as GoTrue). */
+export function userMetadataOf(account: UserRow): Metadata {
+  return parseMetadata(account.user_metadata);
 }
+
+/** emailOf is the address a user shows: "" for an anonymous user. */
+export const emailOf = (account: UserRow) => (account.is_anonymous === 1 ? '' : account.email);
 
 function optional(fields: Record<string, string | null>): Record<string, string> {
   const present: Record<string, string> = {};
@@ -41,25 +48,40 @@ function optional(fields: Record<string, string | null>): Record<string, string>
   return present;
 }
 
-/** toGoTrueUser renders an account as GoTrue's User (one `email` identity). */
-export function toGoTrueUser(account: AccountRow): GoTrueUser {
-  const identity = {
-    // Basalt keeps no identities table: the email identity's id is derived from the account id.
-    identity_id: uuidFromHash(`email-identity:${account.id}`),
-    id: account.id,
-    user_id: account.id,
-    identity_data: identityData(account),
-    provider: 'email',
-    email: account.email,
-    ...optional({ last_sign_in_at: account.last_sign_in_at }),
-    created_at: account.created_at,
-    updated_at: account.updated_at,
+/** toGoTrueIdentity renders one identity as GoTrue's Identity. */
+export function toGoTrueIdentity(identity: IdentityRow): Record<string, unknown> {
+  return {
+    identity_id: identity.id,
+    id: identity.provider_id,
+    user_id: identity.account_id,
+    identity_data: parseMetadata(identity.identity_data),
+    provider: identity.provider,
+    ...optional({ email: identity.email, last_sign_in_at: identity.last_sign_in_at }),
+    created_at: identity.created_at,
+    updated_at: identity.updated_at,
   };
+}
+
+/** toGoTrueFactor renders one MFA factor as GoTrue's Factor (never its secret). */
+export function toGoTrueFactor(factor: FactorRow): Record<string, unknown> {
+  return {
+    id: factor.id,
+    ...optional({ friendly_name: factor.friendly_name || null }),
+    factor_type: factor.factor_type,
+    status: factor.status,
+    created_at: factor.created_at,
+    updated_at: factor.updated_at,
+    last_challenged_at: factor.last_challenged_at,
+  };
+}
+
+/** toGoTrueUser renders a user as GoTrue's User, with its identities and (when it has any) factors. */
+export function toGoTrueUser(account: UserRow, related: UserRelations): GoTrueUser {
   return {
     id: account.id,
     aud: 'authenticated',
     role: 'authenticated',
-    email: account.email,
+    email: emailOf(account),
     ...optional({ email_confirmed_at: account.email_confirmed_at }),
     phone: '',
     ...optional({
@@ -68,15 +90,18 @@ export function toGoTrueUser(account: AccountRow): GoTrueUser {
       recovery_sent_at: account.recovery_sent_at,
       email_change_sent_at: account.email_change_sent_at,
       new_email: account.new_email,
+      invited_at: account.invited_at,
+      reauthentication_sent_at: account.reauthentication_sent_at,
       last_sign_in_at: account.last_sign_in_at,
       banned_until: account.banned_until,
     }),
     app_metadata: appMetadataOf(account),
     user_metadata: userMetadataOf(account),
-    identities: [identity],
+    identities: related.identities.map(toGoTrueIdentity),
+    ...(related.factors.length > 0 ? { factors: related.factors.map(toGoTrueFactor) } : {}),
     created_at: account.created_at,
     updated_at: account.updated_at,
-    is_anonymous: false,
+    is_anonymous: account.is_anonymous === 1,
   };
 }
 
@@ -103,13 +128,17 @@ export function fakeGoTrueUser(email: string, now: Date): GoTrueUser {
 }
 
 /** toGoTrueSession renders GoTrue's Session (the /token, /signup and /verify response). */
-export function toGoTrueSession(issued: IssuedSession, account: AccountRow): Record<string, unknown> {
+export function toGoTrueSession(
+  issued: IssuedSession,
+  account: UserRow,
+  related: UserRelations,
+): Record<string, unknown> {
   return {
     access_token: issued.accessToken,
     token_type: 'bearer',
     expires_in: issued.expiresIn,
     expires_at: issued.expiresAt,
     refresh_token: issued.refreshToken,
-    user: toGoTrueUser(account),
+    user: toGoTrueUser(account, related),
   };
 }

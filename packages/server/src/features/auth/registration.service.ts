@@ -1,17 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import { recordActivity } from '../activity/activity.service.js';
 import { recordAuthEvent } from '../logs/log-events.js';
-import {
-  type AccountRow,
-  createAccount,
-  findAccountWithEmail,
-  type Metadata,
-  normalizeEmail,
-  UniqueViolation,
-  usernameOf,
-} from './accounts.service.js';
+import { type Metadata, normalizeEmail, UniqueViolation, usernameOf } from './accounts.service.js';
 import type { AuthDeps, ClientInfo } from './auth-deps.js';
 import type { IssuedSession } from './gotrue-user.js';
+import { createUserWithIdentity } from './identities.service.js';
 import { hashPassword } from './passwords.js';
+import type { UserRow } from './user-pool.js';
 
 /** SignUpInput is a validated sign-up (GoTrue /signup or the console's register). */
 export interface SignUpInput {
@@ -22,45 +17,62 @@ export interface SignUpInput {
   client: ClientInfo;
   /** Also start a console cookie session (POST /api/auth/register). */
   withCookie?: boolean;
+  /** The PKCE flow the confirmation link leads back to (pkce.service.ts). */
+  flowStateId?: string | null;
 }
 
 /** SignUpOutcome is what a sign-up led to. */
-export type SignUpOutcome =
+export type SignUpOutcome<R extends UserRow> =
   /** Autoconfirm on: a confirmed account and a session. */
-  | { kind: 'signed_in'; account: AccountRow; session: IssuedSession; cookieToken: string | null }
+  | { kind: 'signed_in'; account: R; session: IssuedSession; cookieToken: string | null }
   /** Autoconfirm off: a new (or still unconfirmed) account and a confirmation mail. */
-  | { kind: 'confirmation_sent'; account: AccountRow }
+  | { kind: 'confirmation_sent'; account: R }
   /** Autoconfirm off and the email belongs to a confirmed account: nothing changed. */
   | { kind: 'exists_confirmed'; email: string };
 
 /**
- * signUp registers an account with the email provider (protocol §2.6.1). It throws UniqueViolation when
+ * signUp registers an account with the email provider. It throws UniqueViolation when
  * the username is taken, and for the email when confirmation is off (autoconfirm on: anyone may register
  * any address, so a registered one is reported). REGISTER is recorded with the new account, and the sign-up logged.
  */
-export async function signUp(deps: AuthDeps, input: SignUpInput): Promise<SignUpOutcome> {
+export async function signUp<R extends UserRow>(deps: AuthDeps<R>, input: SignUpInput): Promise<SignUpOutcome<R>> {
   const { db } = deps.ctx;
   const email = normalizeEmail(input.email);
-  const existing = await findAccountWithEmail(db.kysely, email);
+  const existing = await deps.pool.users.findByEmail(db.kysely, email);
   if (existing) {
     if (deps.autoconfirm) throw new UniqueViolation('email');
     if (existing.email_confirmed_at) return { kind: 'exists_confirmed', email };
     // Still unconfirmed: mail the confirmation again and change nothing else (recovery resets a password).
-    await deps.verification.send(existing, 'signup', { redirectTo: input.redirectTo });
+    await deps.verification.send(existing, 'signup', { redirectTo: input.redirectTo, flowStateId: input.flowStateId });
     return { kind: 'confirmation_sent', account: existing };
   }
 
   const passwordHash = await hashPassword(input.password);
-  const { account, started } = await db.transaction(async (trx) => {
+  const { account, started } = await db.transaction(async ({ kysely: trx }) => {
     const now = deps.now();
-    const created = await createAccount(
+    // GoTrue keeps the email identity's claims in a sign-up's user_metadata too.
+    const id = randomUUID();
+    const userMetadata = {
+      ...input.userMetadata,
+      email,
+      email_verified: deps.autoconfirm,
+      phone_verified: false,
+      sub: id,
+    };
+    const created = await createUserWithIdentity(
+      deps,
       trx,
-      { email, passwordHash, userMetadata: input.userMetadata, confirmed: deps.autoconfirm },
+      { id, email, passwordHash, userMetadata, confirmed: deps.autoconfirm },
       now,
     );
     await recordActivity(
       trx,
-      { accountId: created.id, action: 'REGISTER', resource: 'users', details: { username: usernameOf(created) } },
+      {
+        accountId: deps.pool.activityAccountOf(created),
+        action: 'REGISTER',
+        resource: deps.pool.app ? 'app_users' : 'users',
+        details: { username: usernameOf(created) },
+      },
       now,
     );
     const session = deps.autoconfirm
@@ -70,16 +82,49 @@ export async function signUp(deps: AuthDeps, input: SignUpInput): Promise<SignUp
   });
   recordAuthEvent(deps.ctx.logs, {
     kind: 'signed_up',
-    accountId: account.id,
+    accountId: deps.pool.activityAccountOf(account),
     email: account.email,
     ip: input.client.ip,
     confirmed: deps.autoconfirm,
+    ...(deps.pool.app ? { endUserId: account.id } : {}),
   });
 
   if (!started) {
-    await deps.verification.send(account, 'signup', { redirectTo: input.redirectTo });
+    await deps.verification.send(account, 'signup', { redirectTo: input.redirectTo, flowStateId: input.flowStateId });
     return { kind: 'confirmation_sent', account };
   }
   const session = await deps.sessions.issue(account, started);
   return { kind: 'signed_in', account, session, cookieToken: started.cookieToken };
+}
+
+/**
+ * signUpAnonymously is POST /signup without an email or phone (supabase-js signInAnonymously): a user without an
+ * address and a session with amr `anonymous`. The user becomes permanent by adding an address
+ * (updateUser({email, password})); until then `is_anonymous` is true in the user and the token.
+ */
+export async function signUpAnonymously<R extends UserRow>(
+  deps: AuthDeps<R>,
+  input: { userMetadata: Metadata; client: ClientInfo },
+): Promise<{ account: R; session: IssuedSession }> {
+  const { db } = deps.ctx;
+  const { account, started } = await db.transaction(async ({ kysely: trx }) => {
+    const now = deps.now();
+    const created = await createUserWithIdentity(
+      deps,
+      trx,
+      { email: '', anonymous: true, passwordHash: null, userMetadata: input.userMetadata, confirmed: false },
+      now,
+    );
+    const session = await deps.sessions.start(trx, created, { method: 'anonymous', ...input.client });
+    return { account: created, started: session };
+  });
+  recordAuthEvent(deps.ctx.logs, {
+    kind: 'signed_up',
+    accountId: deps.pool.activityAccountOf(account),
+    email: '',
+    ip: input.client.ip,
+    confirmed: false,
+    ...(deps.pool.app ? { endUserId: account.id } : {}),
+  });
+  return { account, session: await deps.sessions.issue(account, started) };
 }

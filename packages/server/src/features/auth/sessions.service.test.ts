@@ -1,8 +1,9 @@
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer } from '../../testing/auth.fixtures.js';
 import { type TestServer, testDialects } from '../../testing/test-server.js';
 import { type AccountRow, createAccount, updateAccount } from './accounts.service.js';
-import { startServer } from './auth.fixtures.js';
+import { consoleUserPool } from './console-pool.js';
 import { createSessionService, REFRESH_REUSE_WINDOW_SECONDS, type SessionService } from './sessions.service.js';
 
 // The session service with an injected clock: rotation, the reuse window and logout scopes.
@@ -14,7 +15,18 @@ describe.each(testDialects)('createSessionService on %s', (dialect) => {
   beforeAll(async () => {
     server = await startServer(dialect);
     const { db, tokens } = server.app.basalt;
-    sessions = createSessionService({ db, tokens, refreshSecret: 'test-secret', now: () => new Date(clock.ms) });
+    const pool = consoleUserPool({
+      autoconfirm: true,
+      signupsAllowed: true,
+      accessTokenTtl: 3600,
+      siteUrl: server.url,
+      redirectAllowed: () => false,
+      anonymousSignIns: false,
+      mfaEnabled: true,
+      passwordReauthentication: false,
+      providers: [],
+    });
+    sessions = createSessionService({ db, pool, tokens, refreshSecret: 'test-secret', now: () => new Date(clock.ms) });
     account = await createAccount(db.kysely, { email: 'ada@example.com', passwordHash: null, confirmed: true });
   });
   afterAll(() => server.close());
@@ -78,7 +90,7 @@ describe.each(testDialects)('createSessionService on %s', (dialect) => {
     ['others', 2, [true, false, false]],
     ['global', 3, [false, false, false]],
   ] as const)('ends the sessions of scope %s', async (scope, count, alive) => {
-    await sessions.endAll(server.app.basalt.db.kysely, account.id);
+    await sessions.endAll(server.app.basalt.db, account.id);
     const [a, b, c] = [await start(), await start(), await start()];
     expect(await sessions.end(account.id, a.sessionId, scope)).toBe(count);
     expect(await Promise.all([a, b, c].map((s) => sessions.exists(s.sessionId)))).toEqual(alive);

@@ -13,10 +13,13 @@ import {
 } from 'jose';
 import type { Kysely } from 'kysely';
 import type { SystemDatabase } from '../../db/schema.js';
-import { randomToken } from '../../lib/crypto/tokens.js';
 import { insertSigningKey, listSigningKeys, readSetting, writeSettingOnce } from './signing-keys.store.js';
 
 const ALG = 'ES256';
+// The anon and service keys name the instance itself as their issuer; access tokens name its auth URL
+// (`<SITE_URL>/auth/v1`, as GoTrue does). A token of this instance's key with any other issuer, or without an
+// expiry, was not made by this instance for this purpose and is refused.
+const KEY_ISSUER = 'basalt';
 // The anon and service keys live as long as the instance's signing key; ten years like Supabase's.
 const KEY_TTL_SECONDS = 10 * 365 * 24 * 3600;
 // Verified access tokens remembered per process; at 1 h each this covers a busy instance's active users.
@@ -25,12 +28,14 @@ const VERIFIED_CACHE_SIZE = 10_000;
 /** TokenRole is the role claim of a verified token. */
 export type TokenRole = 'anon' | 'service_role' | 'authenticated';
 
-/** VerifiedToken is a token whose signature and expiry were checked. */
+/** VerifiedToken is a token whose signature, expiry and issuer were checked. */
 export interface VerifiedToken {
   role: TokenRole;
   /** The user id (authenticated tokens only). */
   sub: string | null;
   sessionId: string | null;
+  /** The app an end user's token belongs to (its `ref` claim); null for console accounts' tokens and keys. */
+  ref: string | null;
   claims: JWTPayload;
 }
 
@@ -52,19 +57,29 @@ export interface AccessTokenInput {
   appMetadata: Record<string, unknown>;
   userMetadata: Record<string, unknown>;
   amr: Array<{ method: string; timestamp: number }>;
+  /** The session's assurance level: aal1, or aal2 after an MFA factor was verified in it. */
+  aal?: 'aal1' | 'aal2';
+  /** An anonymous user (signInAnonymously). */
+  isAnonymous?: boolean;
+  /** The app of an end user (its `ref` claim); absent for console accounts. */
+  ref?: string;
+  /** Lifetime in seconds (an app's setting); default ACCESS_TOKEN_TTL_SECONDS. */
+  ttlSeconds?: number;
 }
 
 /** TokenService signs and verifies the instance's JWTs. */
 export interface TokenService {
   anonKey: string;
   serviceKey: string;
-  /** jwks is the public JWK set (protocol §2.3). */
+  /** jwks is the public JWK set. */
   jwks(): { keys: JWK[] };
   signAccessToken(input: AccessTokenInput): Promise<{ token: string; expiresIn: number; expiresAt: number }>;
   /** verify checks a JWT of this instance; throws TokenError. */
   verify(token: string): Promise<VerifiedToken>;
   /** roleOfKey tells whether a string is this instance's anon or service key (fast path, no crypto). */
   roleOfKey(key: string): 'anon' | 'service_role' | null;
+  /** signAppKey signs an app's anon or service key: the instance's key claims plus `ref` (features/apps). */
+  signAppKey(ref: string, role: 'anon' | 'service_role'): Promise<string>;
 }
 
 interface LoadedKey {
@@ -119,11 +134,11 @@ export async function createTokenService(
   const signingKey = signer.privateKey;
   const byKid = new Map(keys.map((k) => [k.kid, k]));
 
-  const signKey = (role: 'anon' | 'service_role') => {
+  const signKey = (role: 'anon' | 'service_role', ref?: string) => {
     const iat = Math.floor(Date.now() / 1000);
-    return new SignJWT({ role })
+    return new SignJWT(ref === undefined ? { role } : { role, ref })
       .setProtectedHeader({ alg: ALG, kid: signer.kid, typ: 'JWT' })
-      .setIssuer('basalt')
+      .setIssuer(KEY_ISSUER)
       .setIssuedAt(iat)
       .setExpirationTime(iat + KEY_TTL_SECONDS)
       .sign(signingKey);
@@ -149,11 +164,14 @@ export async function createTokenService(
           if (!key) throw new TokenError('invalid', 'JWT cryptographic operation failed');
           return key.publicKey;
         },
-        { algorithms: [ALG] },
+        { algorithms: [ALG], requiredClaims: ['exp', 'iss'] },
       );
       const role = payload.role;
       if (role !== 'anon' && role !== 'service_role' && role !== 'authenticated') {
         throw new TokenError('invalid', 'JWT has no valid role claim');
+      }
+      if (payload.iss !== (role === 'authenticated' ? options.issuer : KEY_ISSUER)) {
+        throw new TokenError('invalid', 'invalid claim: wrong iss claim');
       }
       if (role === 'authenticated' && (typeof payload.sub !== 'string' || payload.aud !== 'authenticated')) {
         throw new TokenError('invalid', 'invalid claim: missing sub claim');
@@ -162,11 +180,18 @@ export async function createTokenService(
         role,
         sub: role === 'authenticated' ? (payload.sub ?? null) : null,
         sessionId: typeof payload.session_id === 'string' ? payload.session_id : null,
+        ref: typeof payload.ref === 'string' ? payload.ref : null,
         claims: payload,
       };
     } catch (error) {
       if (error instanceof TokenError) throw error;
       if (error instanceof joseErrors.JWTExpired) throw new TokenError('expired', 'JWT expired');
+      if (error instanceof joseErrors.JWTClaimValidationFailed) {
+        throw new TokenError(
+          'invalid',
+          `invalid claim: ${error.reason === 'missing' ? 'missing' : 'wrong'} ${error.claim} claim`,
+        );
+      }
       throw new TokenError('invalid', 'JWT cryptographic operation failed');
     }
   }
@@ -176,21 +201,24 @@ export async function createTokenService(
     serviceKey,
     jwks: () => ({ keys: keys.map((k) => k.publicJwk) }),
     roleOfKey: (key) => (key === anonKey ? 'anon' : key === serviceKey ? 'service_role' : null),
+    signAppKey: (ref, role) => signKey(role, ref),
 
     async signAccessToken(input) {
       const iat = Math.floor(Date.now() / 1000);
-      const exp = iat + ACCESS_TOKEN_TTL_SECONDS;
+      const ttl = input.ttlSeconds ?? ACCESS_TOKEN_TTL_SECONDS;
+      const exp = iat + ttl;
       const token = await new SignJWT({
+        ...(input.ref === undefined ? {} : { ref: input.ref }),
         aud: 'authenticated',
         role: 'authenticated',
         email: input.email,
         phone: '',
         app_metadata: input.appMetadata,
         user_metadata: input.userMetadata,
-        aal: 'aal1',
+        aal: input.aal ?? 'aal1',
         amr: input.amr,
         session_id: input.sessionId,
-        is_anonymous: false,
+        is_anonymous: input.isAnonymous ?? false,
       })
         .setProtectedHeader({ alg: ALG, kid: signer.kid, typ: 'JWT' })
         .setIssuer(options.issuer)
@@ -198,7 +226,7 @@ export async function createTokenService(
         .setIssuedAt(iat)
         .setExpirationTime(exp)
         .sign(signingKey);
-      return { token, expiresIn: ACCESS_TOKEN_TTL_SECONDS, expiresAt: exp };
+      return { token, expiresIn: ttl, expiresAt: exp };
     },
 
     async verify(token) {
@@ -208,7 +236,8 @@ export async function createTokenService(
         verified.delete(token);
       }
       const result = await verifySignature(token);
-      const exp = typeof result.claims.exp === 'number' ? result.claims.exp * 1000 : Date.now();
+      // Every verified token has an exp (required above).
+      const exp = (result.claims.exp ?? 0) * 1000;
       if (verified.size >= VERIFIED_CACHE_SIZE) {
         // Maps iterate in insertion order: drop the oldest entry.
         const oldest = verified.keys().next().value;
@@ -219,6 +248,3 @@ export async function createTokenService(
     },
   };
 }
-
-/** newRefreshToken makes an opaque refresh token (protocol §2.4: unguessable, ≥ 12 characters). */
-export const newRefreshToken = () => randomToken(24);

@@ -5,8 +5,7 @@ import { redactText } from '../logs/log-redaction.js';
 import { listAllTableDefinitions, pingDatabase, readOneSetting } from './health.store.js';
 import { createProbeTimings, PROBE_WINDOW } from './probe-timings.js';
 
-// Database health (spec console-management §3 "Database health"; what each number means is in
-// docs/operations.md). A check times three probe queries, asks the engine for its connections and sizes
+// Database health (what each number means is in docs/operations.md). A check times three probe queries, asks the engine for its connections and sizes
 // (db/dialect/*: health), and sums up the window of recent probes. A full diagnostic also runs the engine's
 // integrity checks and Basalt's own: every table definition has its SQL table.
 

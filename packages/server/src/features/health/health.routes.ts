@@ -7,8 +7,7 @@ import { createDatabaseHealth } from './database-health.service.js';
 
 /**
  * healthRoutes serves the liveness probe GET /api/health for load balancers (no auth, no database: it answers
- * as long as the process serves requests) and, for signed-in users, the database health of spec
- * console-management §7: GET /api/health/database and POST /api/health/database/check {fullDiagnostic}.
+ * as long as the process serves requests) and, for signed-in users, the database health: GET /api/health/database and POST /api/health/database/check {fullDiagnostic}.
  */
 export async function healthRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
   app.get('/api/health', async () => ({ status: 'ok', version: BASALT_VERSION }));

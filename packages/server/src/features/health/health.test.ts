@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { userTableName } from '../../db/identifiers.js';
+import { type ApiScenario, runScenario, startServer, tamper } from '../../testing/auth.fixtures.js';
+import { type SignedInAccount, signIn } from '../../testing/tables.fixtures.js';
 import { type TestServer, testDialects } from '../../testing/test-server.js';
-import { type ApiScenario, runScenario, startServer, tamper } from '../auth/auth.fixtures.js';
-import { type SignedInAccount, signIn } from '../tables/tables.fixtures.js';
 
 const metricsShape = {
   connectionUtilization: expect.any(Number),

@@ -7,19 +7,21 @@ import {
 import type { Db } from '../../db/database.js';
 import { notFound } from '../../http/errors.js';
 import { parseInput } from '../../http/validation.js';
-import { findTableById, type TableCaller } from '../tables/tables.service.js';
+import { type Actor, actorIdOf } from '../../lib/actor/actor.js';
+import { assertCan } from '../records/records.service.js';
+import { findTableById } from '../tables/tables.service.js';
 import { type CheckpointRow, findCheckpointById, insertCheckpoint, listCheckpoints } from './checkpoints.store.js';
 import { latestChangeId } from './history.store.js';
 import { restoreTable } from './history-actions.service.js';
 
-// Checkpoints (spec console-management §2 "Checkpoints tab"): a name for a table's state, kept as its latest
+// Checkpoints: a name for a table's state, kept as its latest
 // change at that moment. Restoring one is a restore to that change (history-actions.service.ts), so it is
 // recorded and can be undone like any restore. A table always has its SCHEMA_CREATE change unless history
 // retention removed every change it had; a checkpoint made then names no change (changeId null), and
 // restoring it reverts every change the table has had since.
 
 /** toCheckpoint renders a stored checkpoint. */
-export function toCheckpoint(row: CheckpointRow): Checkpoint {
+function toCheckpoint(row: CheckpointRow): Checkpoint {
   return {
     id: Number(row.id),
     tableId: Number(row.table_id),
@@ -31,34 +33,35 @@ export function toCheckpoint(row: CheckpointRow): Checkpoint {
   };
 }
 
-/** createCheckpoint marks the latest change of one of the caller's tables (404 for another account's table). */
-export async function createCheckpoint(db: Db, caller: TableCaller, input: unknown): Promise<Checkpoint> {
+/** createCheckpoint marks the latest change of one of the actor's tables (404 for another account's table). */
+export async function createCheckpoint(db: Db, actor: Actor, input: unknown): Promise<Checkpoint> {
   const request = parseInput(createCheckpointSchema, input);
-  const table = await findTableById(db, caller.accountId, request.tableId);
+  const table = await findTableById(db, actor, request.tableId);
   if (!table) throw notFound('Table not found', 'table_not_found');
+  assertCan(actor, 'write', table);
   const row = await insertCheckpoint(db.kysely, {
-    accountId: caller.accountId,
+    accountId: actor.accountId,
     tableId: table.id,
     name: request.name,
     description: request.description,
-    changeId: await latestChangeId(db.kysely, caller.accountId, table.id),
-    createdBy: caller.accountId,
+    changeId: await latestChangeId(db.kysely, actor.accountId, table.id),
+    createdBy: actorIdOf(actor),
     now: new Date().toISOString(),
   });
   return toCheckpoint(row);
 }
 
-/** listTableCheckpoints lists the caller's checkpoints, of one table when the query names it, newest first. */
-export async function listTableCheckpoints(db: Db, caller: TableCaller, query: unknown): Promise<Checkpoint[]> {
+/** listTableCheckpoints lists the actor's checkpoints, of one table when the query names it, newest first. */
+export async function listTableCheckpoints(db: Db, actor: Actor, query: unknown): Promise<Checkpoint[]> {
   const { tableId } = parseInput(checkpointQuerySchema, query);
-  return (await listCheckpoints(db.kysely, caller.accountId, tableId)).map(toCheckpoint);
+  return (await listCheckpoints(db.kysely, actor.accountId, tableId)).map(toCheckpoint);
 }
 
 /** restoreCheckpoint restores a checkpoint's table to its change (404 for an unknown or another account's one). */
-export async function restoreCheckpoint(db: Db, caller: TableCaller, id: number): Promise<CheckpointRestoreResult> {
-  const row = Number.isSafeInteger(id) ? await findCheckpointById(db.kysely, caller.accountId, id) : null;
+export async function restoreCheckpoint(db: Db, actor: Actor, id: number): Promise<CheckpointRestoreResult> {
+  const row = Number.isSafeInteger(id) ? await findCheckpointById(db.kysely, actor.accountId, id) : null;
   if (!row) throw notFound('Checkpoint not found', 'checkpoint_not_found');
   const checkpoint = toCheckpoint(row);
-  const result = await restoreTable(db, caller, checkpoint.tableId, checkpoint.changeId, 'Checkpoint restored');
+  const result = await restoreTable(db, actor, checkpoint.tableId, checkpoint.changeId, 'Checkpoint restored');
   return { ...result, checkpoint };
 }

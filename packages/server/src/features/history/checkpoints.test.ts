@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config.js';
+import { type ApiScenario, runScenario } from '../../testing/auth.fixtures.js';
+import { HistoryTable, historyCall } from '../../testing/history.fixtures.js';
+import { type AccountName, type SignedInAccount, signInAll } from '../../testing/tables.fixtures.js';
 import { startTestServer, type TestServer, testDialects } from '../../testing/test-server.js';
-import { type ApiScenario, runScenario } from '../auth/auth.fixtures.js';
-import { type AccountName, type SignedInAccount, signInAll } from '../tables/tables.fixtures.js';
 import { deleteTable } from '../tables/tables.service.js';
-import { HistoryTable, historyCall } from './history.fixtures.js';
 import { pruneHistory } from './history-retention.js';
 
 // Checkpoints: create (validation, account scoping), list, restore across schema changes and table deletion;
@@ -169,6 +169,30 @@ describe.each(testDialects)('checkpoints and restore on %s', (dialect) => {
     const undo = await historyCall(server, accounts, `/api/history/${res.body.undoChangeId}/restore`);
     expect(undo.status).toBe(200);
     expect(await t.state()).toEqual(later);
+  });
+
+  it('restores the same checkpoint again without reverting the first restore change by change', async () => {
+    const t = await fresh();
+    await t.insert({ title: 'a', qty: 1 });
+    const saved = await t.state();
+    const checkpoint = (await create({ tableId: t.id, name: 'one item' })).body;
+    await t.insert({ title: 'b', qty: 2 });
+    await t.update(1, { qty: 5 });
+    await t.changeSchema({ schema: { ...ITEMS, note: { type: 'text' } } });
+    const first = await restoreCheckpoint(checkpoint.id);
+    expect(first.body).toMatchObject({ reverted: 3 });
+    const afterFirst = await t.latestChangeId();
+    // Already as the checkpoint left it: the changes since and the first restore's reverts cancel out.
+    for (let i = 0; i < 3; i++) {
+      const again = await restoreCheckpoint(checkpoint.id);
+      expect(again.body).toMatchObject({ reverted: 0, undoChangeId: null });
+      expect(await t.latestChangeId()).toBe(afterFirst);
+      expect(await t.state()).toEqual(saved);
+    }
+    // A change after the restores is reverted on its own.
+    await t.insert({ title: 'c', qty: 3 });
+    expect((await restoreCheckpoint(checkpoint.id)).body).toMatchObject({ reverted: 1 });
+    expect(await t.state()).toEqual(saved);
   });
 
   it('brings a deleted table back when a checkpoint made before is restored', async () => {

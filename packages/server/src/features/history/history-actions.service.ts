@@ -1,71 +1,62 @@
 import type { RestoreResult, RevertResult } from '@basalt/shared';
 import type { Db } from '../../db/database.js';
 import { notFound } from '../../http/errors.js';
-import { recordsInTransaction } from '../records/records-in-transaction.js';
-import { tableCacheOf } from '../tables/table-cache.js';
-import { toTableResponse } from '../tables/table-definition.js';
-import { lockTableIn, type TableCaller } from '../tables/tables.service.js';
+import type { Actor } from '../../lib/actor/actor.js';
+import { assertCan } from '../records/records.service.js';
+import { lockTable, toTableResponse } from '../tables/tables.service.js';
 import { toHistoryChange } from './history.service.js';
-import { findChangeById, findLatestChange, findRevertOf, latestChangeId, listChangesBetween } from './history.store.js';
+import {
+  findChangeById,
+  findLatestChange,
+  findRevertOf,
+  latestChangeId,
+  listChangeLinks,
+  listChangesBetween,
+} from './history.store.js';
 import { RevertConflict, restoreRefused, revertRefused } from './history-conflicts.js';
 import { type RevertScope, revertIn } from './history-revert.js';
 
-// Revert and restore (spec console-management §4 "History"): the transaction boundary of history-revert.ts.
+// Revert and restore: the transaction boundary of history-revert.ts.
 // A revert undoes one change; a restore returns a table to the state just after one change by reverting every
 // later change of that table, newest first, in ONE transaction: all of them or none. Each revert is recorded
 // (revert_of names what it undid), so a revert can be reverted and a restore undone by restoring to the
-// change that was latest before it (undoChangeId). Change events go out and cached definitions are dropped
-// once the transaction has ended.
+// change that was latest before it (undoChangeId). Change events go out once the transaction has committed.
 
 // A restore reads the changes it reverts this many at a time (a SCHEMA_DELETE carries a whole table).
 const RESTORE_PAGE = 100;
 
 const changeNotFound = () => notFound('Change not found', 'change_not_found');
 
-// Runs reverts in one transaction; after it, the record events go out (on commit) and the definitions of the
-// tables it touched leave the cache (either way).
-async function inRevertTransaction<T>(
-  db: Db,
-  caller: TableCaller,
-  run: (scope: RevertScope) => Promise<T>,
-): Promise<T> {
-  const touched = new Set<number>();
+// Runs reverts in one transaction; their events go out once it has committed (the scope's afterCommit).
+async function inRevertTransaction<T>(db: Db, actor: Actor, run: (scope: RevertScope) => Promise<T>): Promise<T> {
   try {
-    const { result, records } = await db.transaction(async (trx) => {
-      const records = recordsInTransaction(db, trx, caller);
-      return { result: await run({ db, trx, caller, records, touched }), records };
-    });
-    records.committed();
-    return result;
+    return await db.transaction((scope) => run({ db: scope, actor }));
   } catch (error) {
     // Two reverts of the same deletion at once: the second meets the table the first brought back.
     if (db.dialect.userTables.describeError(error)?.kind === 'unique') {
       throw new RevertConflict('concurrent_change', 'the table was changed at the same time; please try again');
     }
     throw error;
-  } finally {
-    const cache = tableCacheOf(db);
-    for (const id of touched) cache.evict(id);
   }
 }
 
 async function tableNow(scope: RevertScope, tableId: number) {
-  const table = await lockTableIn(scope.trx, scope.db, scope.caller, tableId);
+  const table = await lockTable(scope.db, scope.actor, tableId);
   return table ? toTableResponse(table) : null;
 }
 
 /**
- * revertChange undoes one of the caller's changes (404 for an unknown one or another account's) and returns
+ * revertChange undoes one of the actor's changes (404 for an unknown one or another account's) and returns
  * the change it recorded; a later change that conflicts refuses it with 409 and nothing changes.
  */
-export async function revertChange(db: Db, caller: TableCaller, changeId: number): Promise<RevertResult> {
-  const change = Number.isSafeInteger(changeId) ? await findChangeById(db.kysely, caller.accountId, changeId) : null;
+export async function revertChange(db: Db, actor: Actor, changeId: number): Promise<RevertResult> {
+  const change = Number.isSafeInteger(changeId) ? await findChangeById(db.kysely, actor.accountId, changeId) : null;
   if (!change) throw changeNotFound();
   const tableId = Number(change.table_id);
   try {
-    return await inRevertTransaction(db, caller, async (scope) => {
+    return await inRevertTransaction(db, actor, async (scope) => {
       await revertIn(scope, change);
-      const recorded = await findLatestChange(scope.trx, caller.accountId, tableId);
+      const recorded = await findLatestChange(scope.db.kysely, actor.accountId, tableId);
       if (!recorded || Number(recorded.revert_of) !== changeId)
         throw new Error('revertChange: the revert was not recorded');
       return {
@@ -78,44 +69,73 @@ export async function revertChange(db: Db, caller: TableCaller, changeId: number
     });
   } catch (error) {
     if (!(error instanceof RevertConflict)) throw error;
-    throw revertRefused(changeId, (await alreadyReverted(db, caller, changeId)) ?? error);
+    throw revertRefused(changeId, (await alreadyReverted(db, actor, changeId)) ?? error);
   }
 }
 
 // A change whose revert is in effect (not reverted in turn) conflicts with that revert: say so plainly.
-async function alreadyReverted(db: Db, caller: TableCaller, changeId: number): Promise<RevertConflict | null> {
-  const revert = await findRevertOf(db.kysely, caller.accountId, changeId);
-  if (!revert || (await findRevertOf(db.kysely, caller.accountId, Number(revert.id)))) return null;
+async function alreadyReverted(db: Db, actor: Actor, changeId: number): Promise<RevertConflict | null> {
+  const revert = await findRevertOf(db.kysely, actor.accountId, changeId);
+  if (!revert || (await findRevertOf(db.kysely, actor.accountId, Number(revert.id)))) return null;
   return new RevertConflict('already_reverted', `it was already reverted by change #${revert.id}`);
 }
 
 /**
- * restoreTable returns one of the caller's tables to the state just after change `afterChangeId` (null: before
+ * undonePairs finds the changes after `after` that cancel out: a change and the revert of it that directly
+ * follows it once the pairs inside them are taken away (like matched brackets). Reverting both would only
+ * reinstate and undo the same thing again, so a restore skips them. Without this, restoring to a checkpoint a
+ * second time would revert the first restore's reverts one by one and write twice as many changes, and so on:
+ * history and the restore's time would double with each restore.
+ */
+async function undonePairs(db: Db, accountId: string, tableId: number, after: number): Promise<Set<number>> {
+  const open: number[] = [];
+  const undone = new Set<number>();
+  for (const link of await listChangeLinks(db.kysely, accountId, tableId, after)) {
+    const last = open.at(-1);
+    if (last !== undefined && link.revertOf === last) {
+      open.pop();
+      undone.add(last);
+      undone.add(link.id);
+    } else {
+      open.push(link.id);
+    }
+  }
+  return undone;
+}
+
+/**
+ * restoreTable returns one of the actor's tables to the state just after change `afterChangeId` (null: before
  * every change history still holds) by reverting each later change of the table, newest first, in one
  * transaction. Restoring to the latest change changes nothing.
  */
 export async function restoreTable(
   db: Db,
-  caller: TableCaller,
+  actor: Actor,
   tableId: number,
   afterChangeId: number | null,
   message = 'Version restored',
 ): Promise<RestoreResult> {
   try {
-    return await inRevertTransaction(db, caller, async (scope) => {
+    return await inRevertTransaction(db, actor, async (scope) => {
       // Locked first, so that no write slips in between the list of changes and their reverts.
-      scope.touched.add(tableId);
-      await lockTableIn(scope.trx, db, caller, tableId);
-      const latest = await latestChangeId(scope.trx, caller.accountId, tableId);
+      const table = await lockTable(scope.db, actor, tableId);
+      // A project member restores only a table it reaches, and only with a role that may (DEVELOPER and up).
+      if (actor.memberId !== undefined) {
+        if (!table) throw changeNotFound();
+        assertCan(actor, 'schema', table);
+      }
+      const latest = await latestChangeId(scope.db.kysely, actor.accountId, tableId);
+      const undone = await undonePairs(scope.db, actor.accountId, tableId, afterChangeId ?? 0);
       let before = (latest ?? 0) + 1;
       let reverted = 0;
       for (;;) {
-        const page = await listChangesBetween(scope.trx, caller.accountId, tableId, {
+        const page = await listChangesBetween(scope.db.kysely, actor.accountId, tableId, {
           after: afterChangeId ?? 0,
           before,
           limit: RESTORE_PAGE,
         });
         for (const change of page) {
+          if (undone.has(Number(change.id))) continue;
           try {
             await revertIn(scope, change);
           } catch (error) {
@@ -142,9 +162,9 @@ export async function restoreTable(
   }
 }
 
-/** restoreToChange restores the table of one of the caller's changes to the state just after it. */
-export async function restoreToChange(db: Db, caller: TableCaller, changeId: number): Promise<RestoreResult> {
-  const change = Number.isSafeInteger(changeId) ? await findChangeById(db.kysely, caller.accountId, changeId) : null;
+/** restoreToChange restores the table of one of the actor's changes to the state just after it. */
+export async function restoreToChange(db: Db, actor: Actor, changeId: number): Promise<RestoreResult> {
+  const change = Number.isSafeInteger(changeId) ? await findChangeById(db.kysely, actor.accountId, changeId) : null;
   if (!change) throw changeNotFound();
-  return restoreTable(db, caller, Number(change.table_id), changeId);
+  return restoreTable(db, actor, Number(change.table_id), changeId);
 }

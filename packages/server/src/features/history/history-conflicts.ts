@@ -1,5 +1,12 @@
 import { isDeepStrictEqual } from 'node:util';
-import { type TableSchema, userColumnsOf } from '@basalt/shared';
+import {
+  DEFAULT_TABLE_ACCESS,
+  normalizeAccess,
+  sameAccess,
+  type TableAccess,
+  type TableSchema,
+  userColumnsOf,
+} from '@basalt/shared';
 import { ApiError } from '../../http/errors.js';
 import type { RecordRow } from '../records/records.service.js';
 import type { TableDefinition } from '../tables/tables.service.js';
@@ -145,11 +152,13 @@ export interface SavedDefinition {
   description: string | null;
   /** The user's columns (the id system column removed). */
   schema: TableSchema;
+  /** The access rules; absent in changes saved before tables had them. */
+  access?: TableAccess;
 }
 
 /** savedDefinition reads the definition part of a saved SCHEMA_* state. */
 export function savedDefinition(state: StateObject): SavedDefinition {
-  const { name, description, schema } = state;
+  const { name, description, schema, access } = state;
   if (typeof name !== 'string' || typeof schema !== 'object' || schema === null) {
     throw new RevertConflict('state_unreadable', 'the saved table definition of this change cannot be read');
   }
@@ -157,6 +166,7 @@ export function savedDefinition(state: StateObject): SavedDefinition {
     name,
     description: typeof description === 'string' ? description : null,
     schema: userColumnsOf(schema as TableSchema),
+    ...(access === undefined ? {} : { access: normalizeAccess(access) }),
   };
 }
 
@@ -167,9 +177,12 @@ export function savedDefinition(state: StateObject): SavedDefinition {
 export function assertDefinitionAsSaved(
   table: TableDefinition,
   saved: SavedDefinition,
-  parts: { name: boolean; description: boolean; schema: boolean },
+  parts: { name: boolean; description: boolean; schema: boolean; access?: boolean },
 ): void {
   const problems: string[] = [];
+  if (parts.access && !sameAccess(table.access ?? DEFAULT_TABLE_ACCESS, saved.access ?? DEFAULT_TABLE_ACCESS)) {
+    problems.push('its access rules were changed');
+  }
   if (parts.name && table.name !== saved.name) problems.push(`it was renamed to "${table.name}"`);
   if (parts.description && table.description !== saved.description) problems.push('its description was changed');
   if (parts.schema) problems.push(...schemaDifferences(table.schema, saved.schema));

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HistoryTable, historyCall, type TableState } from '../../testing/history.fixtures.js';
+import { type AccountName, type SignedInAccount, signInAll } from '../../testing/tables.fixtures.js';
 import { startTestServer, type TestServer, testDialects } from '../../testing/test-server.js';
-import { type AccountName, type SignedInAccount, signInAll } from '../tables/tables.fixtures.js';
-import { HistoryTable, historyCall, type TableState } from './history.fixtures.js';
 
 // The property that makes history trustworthy: after any sequence of record and schema changes, restoring to
 // the k-th change gives exactly the table as it was just after it (definition and records), restoring to the

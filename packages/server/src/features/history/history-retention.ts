@@ -8,7 +8,7 @@ import { deleteExpiredChanges } from './history.store.js';
 // Several processes sharing PostgreSQL may prune at the same time; deleting is idempotent.
 
 /** PRUNE_EVERY_MS is how often the timer prunes; the first run is PRUNE_FIRST_MS after start. */
-export const PRUNE_EVERY_MS = 60 * 60 * 1000;
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
 const PRUNE_FIRST_MS = 60 * 1000;
 // Deleted this many at a time, so that no statement holds the history table for long.
 const PRUNE_BATCH = 1000;

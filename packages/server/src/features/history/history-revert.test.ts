@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ApiScenario, runScenario } from '../../testing/auth.fixtures.js';
+import { HistoryTable, historyCall } from '../../testing/history.fixtures.js';
+import { type AccountName, type SignedInAccount, signInAll } from '../../testing/tables.fixtures.js';
 import { startTestServer, type TestServer, testDialects } from '../../testing/test-server.js';
-import { type ApiScenario, runScenario } from '../auth/auth.fixtures.js';
-import { type AccountName, type SignedInAccount, signInAll } from '../tables/tables.fixtures.js';
 import { deleteTable } from '../tables/tables.service.js';
-import { HistoryTable, historyCall } from './history.fixtures.js';
 
 // POST /api/history/:id/revert: every kind of change undone (the table is then exactly as before the change),
 // the revert undone in turn, and every conflict refused with 409 while nothing changes.

@@ -1,17 +1,18 @@
-import type { Transaction } from 'kysely';
+import { sameAccess } from '@basalt/shared';
 import type { Db } from '../../db/database.js';
-import type { SystemDatabase } from '../../db/schema.js';
 import { ApiError } from '../../http/errors.js';
-import type { RecordInput, RecordRow } from '../records/records.service.js';
-import type { ChangeNote, RecordsInTransaction } from '../records/records-in-transaction.js';
+import type { Actor } from '../../lib/actor/actor.js';
 import {
-  changeTableIn,
-  dropTableIn,
-  lockTableIn,
-  recreateTableIn,
-  type TableCaller,
-  type TableDefinition,
-} from '../tables/tables.service.js';
+  deleteRecords,
+  listRecords,
+  lockRecord,
+  type RecordInput,
+  type RecordRow,
+  recordIdCondition,
+  restoreRecords,
+  updateRecords,
+} from '../records/records.service.js';
+import { changeTable, deleteTable, lockTable, recreateTable, type TableDefinition } from '../tables/tables.service.js';
 import { parseState } from './history.service.js';
 import { type ChangeRow, findChangeById, maxRecordId } from './history.store.js';
 import {
@@ -27,9 +28,9 @@ import {
   userValues,
 } from './history-conflicts.js';
 
-// How each kind of change is undone, inside a transaction the caller owns (history-actions.service.ts). Every
-// revert writes through the records or tables service, so it is recorded like any change (with revert_of set)
-// and can itself be reverted:
+// How each kind of change is undone, inside the scope of a transaction the caller owns
+// (history-actions.service.ts). Every revert calls the ordinary records and tables functions with that scope, so
+// it is validated, recorded (with revert_of set) and announced like any change, and can itself be reverted:
 //   RECORD_CREATE → delete the record          RECORD_DELETE → insert it again, same id and created_at
 //   RECORD_UPDATE → put the changed values back
 //   SCHEMA_CREATE → drop the table (only while it is as it was created: no record or column changed since)
@@ -37,22 +38,20 @@ import {
 //   SCHEMA_DELETE → create the table again: same id, definition and records
 // A later change that conflicts throws RevertConflict (history-conflicts.ts).
 
-type Trx = Transaction<SystemDatabase>;
-
-/** RevertScope is what reverts share in one transaction: who acts, the record writer, the tables they touch. */
+/** RevertScope is what reverts share: the scope of their one transaction, and who acts. */
 export interface RevertScope {
   db: Db;
-  trx: Trx;
-  caller: TableCaller;
-  records: RecordsInTransaction;
-  /** Ids of the tables whose definition a revert read or changed (their cache entries are dropped after). */
-  touched: Set<number>;
+  actor: Actor;
+}
+
+/** ChangeNote is what a revert tells history beyond the change itself: the change it reverts. */
+interface ChangeNote {
+  revertOf: number;
 }
 
 async function tableOf(scope: RevertScope, change: ChangeRow): Promise<TableDefinition> {
   const tableId = Number(change.table_id);
-  scope.touched.add(tableId);
-  const table = await lockTableIn(scope.trx, scope.db, scope.caller, tableId);
+  const table = await lockTable(scope.db, scope.actor, tableId);
   if (!table) {
     throw new RevertConflict(
       'table_deleted',
@@ -96,11 +95,11 @@ async function revertRecordCreate(scope: RevertScope, change: ChangeRow, note: C
   const table = await tableOf(scope, change);
   const id = recordIdOf(change);
   const saved = stateObject(parseState(change.new_state));
-  const current = await scope.records.findForChange(table, id);
+  const current = await lockRecord(scope.db, scope.actor, table, id);
   if (!current)
     throw new RevertConflict('record_deleted', `record ${id} of "${table.name}" was deleted after this change`);
   assertRecordAsSaved(table, current, saved, Object.keys(userValues(saved)), true);
-  await scope.records.remove(table, id, note);
+  await deleteRecords(scope.db, scope.actor, table, recordIdCondition(id), note);
 }
 
 async function revertRecordUpdate(scope: RevertScope, change: ChangeRow, note: ChangeNote): Promise<void> {
@@ -111,30 +110,30 @@ async function revertRecordUpdate(scope: RevertScope, change: ChangeRow, note: C
   // Only the columns this change changed are put back, and only they must be as it left them.
   const changed = Object.keys(after).filter((column) => !sameValue(before[column], after[column]));
   const patch: RecordInput = Object.fromEntries(changed.map((column) => [column, before[column] ?? null]));
-  const current = await scope.records.findForChange(table, id);
+  const current = await lockRecord(scope.db, scope.actor, table, id);
   if (!current)
     throw new RevertConflict('record_deleted', `record ${id} of "${table.name}" was deleted after this change`);
   assertColumnsExist(table, patch);
   assertRecordAsSaved(table, current, after, changed);
-  await asConflict(table, patch, () => scope.records.update(table, id, patch, note));
+  await asConflict(table, patch, () => updateRecords(scope.db, scope.actor, table, recordIdCondition(id), patch, note));
 }
 
 async function revertRecordDelete(scope: RevertScope, change: ChangeRow, note: ChangeNote): Promise<void> {
   const table = await tableOf(scope, change);
   const id = recordIdOf(change);
   const saved = stateObject(parseState(change.previous_state));
-  if (await scope.records.findForChange(table, id)) {
+  if (await lockRecord(scope.db, scope.actor, table, id)) {
     throw new RevertConflict('record_exists', `a record with id ${id} exists again in "${table.name}"`);
   }
   assertColumnsExist(table, userValues(saved));
-  await asConflict(table, saved, () => scope.records.recreate(table, { ...saved, id }, note));
+  await asConflict(table, saved, () => restoreRecords(scope.db, scope.actor, table, [{ ...saved, id }], note));
 }
 
 // The records a table was created with: none, or, for a table brought back by a revert, those its SCHEMA_DELETE
 // kept (null when retention has removed that change: then only an empty table is known to be unchanged).
 async function recordsAtCreation(scope: RevertScope, change: ChangeRow): Promise<StateObject[] | null> {
   if (change.revert_of === null) return [];
-  const deletion = await findChangeById(scope.trx, scope.caller.accountId, Number(change.revert_of));
+  const deletion = await findChangeById(scope.db.kysely, scope.actor.accountId, Number(change.revert_of));
   if (deletion?.change_type !== 'SCHEMA_DELETE') return null;
   const rows = stateObject(parseState(deletion.previous_state)).rows;
   return Array.isArray(rows) ? rows.map(stateObject) : null;
@@ -144,7 +143,7 @@ async function revertSchemaCreate(scope: RevertScope, change: ChangeRow, note: C
   const table = await tableOf(scope, change);
   const created = savedDefinition(stateObject(parseState(change.new_state)));
   assertDefinitionAsSaved(table, created, { name: true, description: true, schema: true });
-  const rows: RecordRow[] = await scope.records.listAll(table);
+  const rows: RecordRow[] = await listRecords(scope.db, scope.actor, table);
   const initial = await recordsAtCreation(scope, change);
   if (initial === null ? rows.length > 0 : !sameRecords(rows, initial)) {
     throw new RevertConflict(
@@ -152,7 +151,7 @@ async function revertSchemaCreate(scope: RevertScope, change: ChangeRow, note: C
       `records of "${table.name}" were added, changed or deleted after it was created; restore the version of its creation first`,
     );
   }
-  await dropTableIn(scope.trx, scope.db, scope.caller, table, { now: new Date(), revertOf: note.revertOf });
+  await deleteTable(scope.db, scope.actor, table.id, note);
 }
 
 function invertRenames(renames: unknown): Record<string, string> {
@@ -201,44 +200,44 @@ async function revertSchemaUpdate(scope: RevertScope, change: ChangeRow, note: C
     description: before.description !== after.description,
     schema:
       !sameValue(before.schema, after.schema) || Object.keys(before.schema).join() !== Object.keys(after.schema).join(),
+    // Rules are in changes saved since tables have them; a change without them changed none.
+    access: before.access !== undefined && after.access !== undefined && !sameAccess(before.access, after.access),
   };
   assertDefinitionAsSaved(table, after, parts);
   await schemaConflict(() =>
-    changeTableIn(
-      scope.trx,
+    changeTable(
       scope.db,
-      scope.caller,
-      table,
+      scope.actor,
+      table.id,
       {
         ...(parts.name ? { name: before.name } : {}),
         ...(parts.description ? { description: before.description } : {}),
         ...(parts.schema
           ? { schema: before.schema, renames: invertRenames(afterState.renames), columnData: columnDataOf(beforeState) }
           : {}),
+        ...(parts.access ? { access: before.access } : {}),
       },
-      { now: new Date(), revertOf: note.revertOf },
+      note,
     ),
   );
 }
 
 async function revertSchemaDelete(scope: RevertScope, change: ChangeRow, note: ChangeNote): Promise<void> {
   const tableId = Number(change.table_id);
-  scope.touched.add(tableId);
-  if (await lockTableIn(scope.trx, scope.db, scope.caller, tableId)) {
+  if (await lockTable(scope.db, scope.actor, tableId)) {
     throw new RevertConflict('table_exists', `the table "${change.table_name}" exists again`);
   }
   const saved = stateObject(parseState(change.previous_state));
   const definition = stateObject(saved.table);
   const rows = Array.isArray(saved.rows) ? saved.rows.map(stateObject) : [];
-  const idFloor = await maxRecordId(scope.trx, scope.caller.accountId, tableId);
+  const idFloor = await maxRecordId(scope.db.kysely, scope.actor.accountId, tableId);
   const createdAt = typeof definition.createdAt === 'string' ? definition.createdAt : change.created_at;
   await schemaConflict(() =>
-    recreateTableIn(
-      scope.trx,
+    recreateTable(
       scope.db,
-      scope.caller,
+      scope.actor,
       { ...savedDefinition(definition), id: tableId, createdAt, rows },
-      { now: new Date(), revertOf: note.revertOf, idFloor },
+      { revertOf: note.revertOf, idFloor },
     ),
   );
 }

@@ -1,73 +1,13 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { SqlDialect } from '../../db/dialect/dialect.js';
 import type { ChangeHistoryTable, SystemDatabase } from '../../db/schema.js';
-import { SqlText } from '../../db/sql-text.js';
 
 // The SQL of the change history. Writers pass the transaction of the change they record, so a change and
 // its history commit or roll back together (DESIGN.md principle 4).
 
 type Db = Kysely<SystemDatabase>;
 
-/** ChangeType is what a history entry records (spec console-management §3 "History change"). */
-export type ChangeType =
-  | 'SCHEMA_CREATE'
-  | 'SCHEMA_UPDATE'
-  | 'SCHEMA_DELETE'
-  | 'RECORD_CREATE'
-  | 'RECORD_UPDATE'
-  | 'RECORD_DELETE';
-
-/** ChangeInput is one change to record; states are JSON values (null where there is none). */
-export interface ChangeInput {
-  accountId: string;
-  tableId: number;
-  tableName: string;
-  recordId: number | null;
-  changeType: ChangeType;
-  previousState: unknown;
-  newState: unknown;
-  actorId: string | null;
-  /** The change this one reverts (features/history revert and restore); absent for every other change. */
-  revertOf?: number | null;
-}
-
 /** ChangeRow is one stored history entry. */
 export type ChangeRow = Selectable<ChangeHistoryTable>;
-
-// Eleven columns per row: 1,000 rows stay far below both engines' limit of bound values.
-const INSERT_CHUNK = 1_000;
-
-const stateText = (state: unknown) => (state === null || state === undefined ? null : JSON.stringify(state));
-
-const INSERT_HEAD = `INSERT INTO "change_history" ("account_id", "table_id", "table_name", "record_id", "change_type",
-  "previous_state", "new_state", "actor_id", "created_at", "revert_of") VALUES `;
-
-/**
- * insertChanges stores changes in order, in as few statements as the engines allow. It runs in every record
- * write, so the statement is written as text (db/sql-text.ts) rather than through the query builder.
- */
-export async function insertChanges(db: Db, dialect: SqlDialect, changes: ChangeInput[], now: string): Promise<void> {
-  for (let i = 0; i < changes.length; i += INSERT_CHUNK) {
-    const out = new SqlText(dialect.userTables.numberedParameters).raw(INSERT_HEAD);
-    changes.slice(i, i + INSERT_CHUNK).forEach((change, n) => {
-      out.raw(n === 0 ? '(' : ', (');
-      out.values([
-        change.accountId,
-        change.tableId,
-        change.tableName,
-        change.recordId,
-        change.changeType,
-        stateText(change.previousState),
-        stateText(change.newState),
-        change.actorId,
-        now,
-        change.revertOf ?? null,
-      ]);
-      out.raw(')');
-    });
-    await db.executeQuery(out.compiled());
-  }
-}
 
 /** ChangeFilter selects an account's changes, optionally of one table (also one that was deleted). */
 export interface ChangeFilter {
@@ -154,6 +94,30 @@ export async function listChangesBetween(
     .orderBy('id', 'desc')
     .limit(limit)
     .execute();
+}
+
+/** ChangeLink is a change's id and the change it reverted, if any. */
+export interface ChangeLink {
+  id: number;
+  revertOf: number | null;
+}
+
+/** listChangeLinks reads the id and revert_of of a table's changes with after < id, oldest first (no states). */
+export async function listChangeLinks(
+  db: Db,
+  accountId: string,
+  tableId: number,
+  after: number,
+): Promise<ChangeLink[]> {
+  const rows = await db
+    .selectFrom('change_history')
+    .select(['id', 'revert_of'])
+    .where('account_id', '=', accountId)
+    .where('table_id', '=', tableId)
+    .where('id', '>', after)
+    .orderBy('id', 'asc')
+    .execute();
+  return rows.map((row) => ({ id: Number(row.id), revertOf: row.revert_of === null ? null : Number(row.revert_of) }));
 }
 
 /** maxRecordId is the largest record id any kept change of a table names (0 when none). */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AccountName, type SignedInAccount, signInAll } from '../../testing/tables.fixtures.js';
 import { startTestServer, type TestServer, testDialects } from '../../testing/test-server.js';
 import { createRecords } from '../records/records.service.js';
-import { type AccountName, type SignedInAccount, signInAll } from '../tables/tables.fixtures.js';
 import { findTableById } from '../tables/tables.service.js';
 
 describe.each(testDialects)('history API on %s', (dialect) => {
@@ -20,7 +20,7 @@ describe.each(testDialects)('history API on %s', (dialect) => {
     });
     tableId = created.body.id;
     const db = server.app.basalt.db;
-    const table = await findTableById(db, accounts.alice.accountId, tableId);
+    const table = await findTableById(db, accounts.alice, tableId);
     if (!table) throw new Error('table missing');
     await createRecords(
       db,
@@ -80,7 +80,7 @@ describe.each(testDialects)('history API on %s', (dialect) => {
       json: { name: 'gone', schema: { n: { type: 'number', unique: true } } },
     });
     const db = server.app.basalt.db;
-    const table = await findTableById(db, accounts.alice.accountId, created.body.id);
+    const table = await findTableById(db, accounts.alice, created.body.id);
     if (!table) throw new Error('table missing');
     await createRecords(db, accounts.alice, table, [{ n: 1 }, { n: 2 }]);
     await server.request('DELETE', `/api/tables/${created.body.id}`, { headers: accounts.alice.headers });

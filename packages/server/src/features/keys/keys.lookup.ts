@@ -9,17 +9,17 @@ import { findApiKeyByHash, touchApiKey } from './keys.store.js';
 // as safe as a slow one), and an index from that hash to the cached secret lets a deletion evict it.
 //
 // Limits and trade-offs:
-// - An entry (found or not found) is trusted for CACHE_TTL_MS, then re-read from the database. Deleting a key
-//   evicts it from this process's cache at once; another process sharing PostgreSQL stops accepting it
-//   within CACHE_TTL_MS. That is the price of not reading the database per request; SQLite has one process.
+// - Deleting a key publishes `key.revoked` on the bus, which evicts it on every node (this one at once, the others
+//   within milliseconds). An entry (found or not found) is otherwise trusted for CACHE_TTL_MS, a backstop for a
+//   lost event; while the bus may be missing events (its connection is down), entries are not trusted at all.
 // - At most MAX_ENTRIES entries; the oldest go first, so a flood of made-up keys costs lookups, not memory.
 //   The secrets of live entries stay in memory for at most CACHE_TTL_MS after their last load, as the
 //   requests that carried them do.
 // - Concurrent requests with the same uncached key share one database read.
 // - `last_used_at` is written at most once per TOUCH_EVERY_MS per key and process, off the request path.
 
-/** CACHE_TTL_MS is how long a process trusts what it read about a key. */
-export const CACHE_TTL_MS = 5_000;
+/** CACHE_TTL_MS is how long a process trusts what it read about a key without hearing of it. */
+export const CACHE_TTL_MS = 60_000;
 const MAX_ENTRIES = 10_000;
 const TOUCH_EVERY_MS = 60_000;
 // `bsk_` + 32 random bytes in base64url (43 characters); anything else is refused without a lookup.
@@ -45,11 +45,20 @@ export interface ApiKeyLookup {
   resolve(secret: string): Promise<ApiKeyIdentity | null> | ApiKeyIdentity | null;
   /** evict forgets a key (by its secret's hash) so that this process refuses it from now on. */
   evict(keyHash: string): void;
+  /** clear forgets every key. */
+  clear(): void;
 }
 
-/** createApiKeyLookup makes a lookup over one database; `now` is injectable for tests. */
-export function createApiKeyLookup(db: Db, options: { now?: () => number } = {}): ApiKeyLookup {
+/**
+ * createApiKeyLookup makes a lookup over one database; `now` is injectable for tests, and nothing cached is
+ * trusted while `trusted` says no.
+ */
+export function createApiKeyLookup(
+  db: Db,
+  options: { now?: () => number; trusted?: () => boolean } = {},
+): ApiKeyLookup {
   const now = options.now ?? Date.now;
+  const trusted = options.trusted ?? (() => true);
   // By secret; `secrets` maps each entry's hash back to its secret, for evict().
   const entries = new Map<string, Entry>();
   const secrets = new Map<string, string>();
@@ -97,7 +106,7 @@ export function createApiKeyLookup(db: Db, options: { now?: () => number } = {})
     resolve(secret) {
       const at = now();
       let entry = entries.get(secret);
-      if (!entry || entry.expiresAt <= at) {
+      if (!entry || entry.expiresAt <= at || !trusted()) {
         // Only a well-formed secret is looked up (and so cached).
         if (!KEY_SHAPE.test(secret)) return null;
         const touchedAt = entry?.touchedAt ?? null;
@@ -115,17 +124,21 @@ export function createApiKeyLookup(db: Db, options: { now?: () => number } = {})
       const secret = secrets.get(keyHash);
       if (secret !== undefined) forget(secret);
     },
+    clear() {
+      entries.clear();
+      secrets.clear();
+    },
   };
 }
 
-const lookups = new WeakMap<Db, ApiKeyLookup>();
+const LOOKUP = Symbol('api keys');
 
-/** apiKeyLookupOf returns the lookup of one open database (tests run several servers in one process). */
+/** apiKeyLookupOf returns this process's lookup of one open database, kept exact by the bus. */
 export function apiKeyLookupOf(db: Db): ApiKeyLookup {
-  let lookup = lookups.get(db);
-  if (!lookup) {
-    lookup = createApiKeyLookup(db);
-    lookups.set(db, lookup);
-  }
-  return lookup;
+  return db.state(LOOKUP, () => {
+    const lookup = createApiKeyLookup(db, { trusted: () => db.bus.reliable });
+    db.bus.subscribe('key.revoked', ({ keyHash }) => lookup.evict(keyHash));
+    db.bus.onReset(() => lookup.clear());
+    return lookup;
+  });
 }

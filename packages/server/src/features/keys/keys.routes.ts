@@ -1,18 +1,13 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context.js';
+import { idParam } from '../../http/ids.js';
 import { requireUser } from '../../http/principal.js';
 import { createApiKey, deleteApiKey, listApiKeys } from './keys.service.js';
 
-// The console's API-key calls (spec console-management §7 "API keys"); a signed-in user only, never a key:
-//   GET    /api/keys       the caller's keys: [{id, name, prefix, createdAt, lastUsedAt}] (never a secret)
+// The console's API-key calls; a signed-in user only, never a key:
+//   GET    /api/keys       the actor's keys: [{id, name, prefix, createdAt, lastUsedAt}] (never a secret)
 //   POST   /api/keys       {name} → 201 {id, name, prefix, createdAt, key}: the secret, shown this once
 //   DELETE /api/keys/:id   → {success, message}; the key stops working (404 for another account's key)
-
-// An id that is not a positive integer names no key: 404, like an unknown one.
-function keyIdOf(request: FastifyRequest): number {
-  const raw = (request.params as { id?: string }).id ?? '';
-  return /^[1-9]\d{0,15}$/.test(raw) ? Number(raw) : -1;
-}
 
 /** keysRoutes registers the console's API-key endpoints. */
 export async function keysRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
@@ -26,7 +21,7 @@ export async function keysRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
   });
 
   app.delete('/api/keys/:id', async (request) => {
-    await deleteApiKey(db, requireUser(request), keyIdOf(request));
+    await deleteApiKey(db, requireUser(request), idParam(request));
     return { success: true, message: 'API key deleted successfully' };
   });
 }

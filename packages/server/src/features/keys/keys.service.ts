@@ -2,19 +2,14 @@ import { API_KEY_PREFIX, type ApiKey, type CreatedApiKey, createApiKeySchema } f
 import type { Db } from '../../db/database.js';
 import { notFound } from '../../http/errors.js';
 import { parseInput } from '../../http/validation.js';
+import type { Actor } from '../../lib/actor/actor.js';
 import { randomToken, sha256 } from '../../lib/crypto/tokens.js';
 import { recordActivity } from '../activity/activity.service.js';
-import { apiKeyLookupOf } from './keys.lookup.js';
 import { type ApiKeyRow, deleteApiKeyOf, insertApiKey, listApiKeysOf } from './keys.store.js';
 
 // API keys of the public record API (DESIGN.md "APIs"): a key grants its account's access, its secret is
 // shown once on creation and stored only as a sha256, with a short prefix to tell keys apart in the console.
 // Creating and deleting a key write an activity entry in the same transaction.
-
-/** KeyCaller is the signed-in account managing its keys. */
-export interface KeyCaller {
-  accountId: string;
-}
 
 // 32 random bytes: 256 bits, far beyond guessing, which is why a fast hash is enough to store them.
 const SECRET_BYTES = 32;
@@ -33,19 +28,19 @@ function toApiKey(row: ApiKeyRow): ApiKey {
   };
 }
 
-/** listApiKeys lists the caller's keys, oldest first, without their secrets. */
-export async function listApiKeys(db: Db, caller: KeyCaller): Promise<ApiKey[]> {
-  return (await listApiKeysOf(db.kysely, caller.accountId)).map(toApiKey);
+/** listApiKeys lists the actor's keys, oldest first, without their secrets. */
+export async function listApiKeys(db: Db, actor: Actor): Promise<ApiKey[]> {
+  return (await listApiKeysOf(db.kysely, actor.accountId)).map(toApiKey);
 }
 
 /** createApiKey makes a key named by createApiKeySchema and returns it with its secret, the only time it is shown. */
-export async function createApiKey(db: Db, caller: KeyCaller, input: unknown): Promise<CreatedApiKey> {
+export async function createApiKey(db: Db, actor: Actor, input: unknown): Promise<CreatedApiKey> {
   const { name } = parseInput(createApiKeySchema, input);
   const key = `${API_KEY_PREFIX}${randomToken(SECRET_BYTES)}`;
   const now = new Date();
-  const row = await db.transaction(async (trx) => {
+  const row = await db.transaction(async ({ kysely: trx }) => {
     const inserted = await insertApiKey(trx, {
-      accountId: caller.accountId,
+      accountId: actor.accountId,
       name,
       keyHash: sha256(key),
       prefix: key.slice(0, DISPLAY_PREFIX_LENGTH),
@@ -53,7 +48,7 @@ export async function createApiKey(db: Db, caller: KeyCaller, input: unknown): P
     });
     await recordActivity(
       trx,
-      { accountId: caller.accountId, action: 'CREATE', resource: 'apiKeys', details: { name } },
+      { accountId: actor.accountId, action: 'CREATE', resource: 'apiKeys', details: { name } },
       now,
     );
     return inserted;
@@ -61,19 +56,19 @@ export async function createApiKey(db: Db, caller: KeyCaller, input: unknown): P
   return { id: Number(row.id), name: row.name, prefix: row.prefix, createdAt: row.created_at, key };
 }
 
-/** deleteApiKey deletes one of the caller's keys; this process refuses it at once, every other within seconds. */
-export async function deleteApiKey(db: Db, caller: KeyCaller, id: number): Promise<void> {
+/** deleteApiKey deletes one of the actor's keys; every node refuses it once the deletion has committed. */
+export async function deleteApiKey(db: Db, actor: Actor, id: number): Promise<void> {
   if (!Number.isSafeInteger(id) || id < 1) throw keyNotFound();
   const now = new Date();
-  const deleted = await db.transaction(async (trx) => {
-    const row = await deleteApiKeyOf(trx, caller.accountId, id);
+  await db.transaction(async (scope) => {
+    const trx = scope.kysely;
+    const row = await deleteApiKeyOf(trx, actor.accountId, id);
     if (!row) throw keyNotFound();
+    scope.publish('key.revoked', { accountId: actor.accountId, keyHash: row.key_hash });
     await recordActivity(
       trx,
-      { accountId: caller.accountId, action: 'DELETE', resource: 'apiKeys', details: { name: row.name } },
+      { accountId: actor.accountId, action: 'DELETE', resource: 'apiKeys', details: { name: row.name } },
       now,
     );
-    return row;
   });
-  apiKeyLookupOf(db).evict(deleted.key_hash);
 }

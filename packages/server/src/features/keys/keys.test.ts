@@ -1,7 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256 } from '../../lib/crypto/tokens.js';
-import { type TestServer, testDialects } from '../../testing/test-server.js';
-import { listActivity } from '../activity/activity.service.js';
 import {
   type ApiScenario,
   type CookieSession,
@@ -11,7 +9,9 @@ import {
   signUpUser,
   startAuthServer,
   users,
-} from '../auth/auth.fixtures.js';
+} from '../../testing/auth.fixtures.js';
+import { type TestServer, testDialects } from '../../testing/test-server.js';
+import { listActivity } from '../activity/activity.service.js';
 import { CACHE_TTL_MS, createApiKeyLookup } from './keys.lookup.js';
 import { deleteApiKeyOf } from './keys.store.js';
 

@@ -16,7 +16,8 @@ const pathOf = (url: string) => {
 
 const accountOf = (request: FastifyRequest): string | null => {
   const principal = request.principal;
-  return principal.kind === 'user' || principal.kind === 'apiKey' ? principal.accountId : null;
+  // An app's callers are the owning account's traffic.
+  return 'accountId' in principal ? principal.accountId : null;
 };
 
 /** RequestFacts are what a request's own entry is made of. */
@@ -33,16 +34,7 @@ export interface RequestFacts {
 }
 
 /** requestEntry is one request's own entry: 5xx are errors, 4xx warnings, the rest info. */
-export function requestEntry({
-  at,
-  method,
-  path,
-  status,
-  accountId,
-  durationMs,
-  requestId,
-  keyId,
-}: RequestFacts): LogInput {
+function requestEntry({ at, method, path, status, accountId, durationMs, requestId, keyId }: RequestFacts): LogInput {
   return {
     at,
     level: status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info',
@@ -142,8 +134,9 @@ export function recordUnexpectedError(logs: LogWriter, request: FastifyRequest, 
 
 /** AuthEvent is a sign-up, a sign-in or a refused sign-in. */
 export type AuthEvent =
-  | { kind: 'signed_up'; accountId: string; email: string; ip: string; confirmed: boolean }
-  | { kind: 'signed_in'; accountId: string; method: string; ip: string }
+  // An app's end user's events belong to the app's owner (accountId) and name the user (endUserId).
+  | { kind: 'signed_up'; accountId: string; email: string; ip: string; confirmed: boolean; endUserId?: string }
+  | { kind: 'signed_in'; accountId: string; method: string; ip: string; endUserId?: string }
   | { kind: 'sign_in_refused'; email: string; reason: string; ip: string };
 
 /**
@@ -160,17 +153,28 @@ function authEntry(event: AuthEvent): LogInput {
       return {
         level: 'info',
         source: 'auth',
-        message: `Signed up: ${event.email}`,
+        message: event.endUserId ? `App user signed up: ${event.email}` : `Signed up: ${event.email}`,
         accountId: event.accountId,
-        context: { event: event.kind, email: event.email, ip: event.ip, confirmed: event.confirmed },
+        context: {
+          event: event.kind,
+          email: event.email,
+          ip: event.ip,
+          confirmed: event.confirmed,
+          ...(event.endUserId ? { endUserId: event.endUserId } : {}),
+        },
       };
     case 'signed_in':
       return {
         level: 'info',
         source: 'auth',
-        message: `Signed in (${event.method})`,
+        message: event.endUserId ? `App user signed in (${event.method})` : `Signed in (${event.method})`,
         accountId: event.accountId,
-        context: { event: event.kind, method: event.method, ip: event.ip },
+        context: {
+          event: event.kind,
+          method: event.method,
+          ip: event.ip,
+          ...(event.endUserId ? { endUserId: event.endUserId } : {}),
+        },
       };
     case 'sign_in_refused':
       return {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config.js';
+import { startServer } from '../../testing/auth.fixtures.js';
 import { type TestServer, testDialects } from '../../testing/test-server.js';
-import { startServer } from '../auth/auth.fixtures.js';
 import { enforceLogRetention, startLogRetention } from './log-retention.js';
 import { insertLogRows, listLogRows, type NewLogRow } from './logs.store.js';
 

@@ -8,7 +8,7 @@ import { deleteOldLogs, findLogPosition } from './logs.store.js';
 // the row limit by an hour of traffic. Each run is itself logged (source `jobs`).
 
 /** LOG_RETENTION_SCHEDULE is when the job runs. */
-export const LOG_RETENTION_SCHEDULE = { firstAfterMs: 60_000, everyMs: 3_600_000 };
+const LOG_RETENTION_SCHEDULE = { firstAfterMs: 60_000, everyMs: 3_600_000 };
 
 /**
  * LOG_RETENTION_CHUNK is how many entries one statement deletes; the job yields between statements, so that none
@@ -16,7 +16,7 @@ export const LOG_RETENTION_SCHEDULE = { firstAfterMs: 60_000, everyMs: 3_600_000
  * index (its trigrams are read again), which makes a delete about seven times dearer: 1,000 take some 30
  * milliseconds (bench/logs.mjs measures them).
  */
-export const LOG_RETENTION_CHUNK = 1000;
+const LOG_RETENTION_CHUNK = 1000;
 
 /** RetentionPolicy is how long and how many entries to keep. */
 export interface RetentionPolicy {

@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Db, migrateToLatest, openDatabase } from '../../db/database.js';
+import { startServer } from '../../testing/auth.fixtures.js';
 import { type TestServer, testDialects } from '../../testing/test-server.js';
-import { startServer } from '../auth/auth.fixtures.js';
 import { createLogWriter, type LogInput } from './log-writer.js';
 import { countLogRows, listLogRows } from './logs.store.js';
 

@@ -1,5 +1,5 @@
-import type { LogLevel, LogSource } from '@basalt/shared';
 import type { Db } from '../../db/database.js';
+import type { LogInput } from './log-input.js';
 import { contextJson, ENTRY_LIMITS, redactText } from './log-redaction.js';
 import { insertLogRows, type NewLogRow } from './logs.store.js';
 import { createRequestSummaries, type RequestSample } from './request-summaries.js';
@@ -18,27 +18,15 @@ import { createRequestSummaries, type RequestSample } from './request-summaries.
  * synchronous), so it is kept small: 100 entries take about 2 ms, which requests in flight wait for. Request
  * summaries (request-summaries.ts) are turned into entries every summaryEveryMs, or once maxSummaries are open.
  */
-export const LOG_WRITER_DEFAULTS = {
+export type { LogInput } from './log-input.js';
+
+const LOG_WRITER_DEFAULTS = {
   flushEveryMs: 1000,
   batchSize: 100,
   maxQueue: 20_000,
   summaryEveryMs: 10_000,
   maxSummaries: 5000,
 };
-
-/** LogInput is one entry to log. Never put a secret in it; the writer also masks what looks like one. */
-export interface LogInput {
-  level: LogLevel;
-  source: LogSource;
-  message: string;
-  /** The request's path, without its query string. */
-  path?: string | null;
-  /** The account the entry belongs to (it sees the entry); null or absent: administrators only. */
-  accountId?: string | null;
-  context?: Record<string, unknown>;
-  /** When it happened, in ms since the epoch; now when absent. */
-  at?: number;
-}
 
 /** LogWriterStats counts what a writer did since it started. */
 export interface LogWriterStats {

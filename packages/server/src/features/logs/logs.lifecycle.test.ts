@@ -1,8 +1,8 @@
 import fs from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.js';
+import { type SignedInAccount, signIn } from '../../testing/tables.fixtures.js';
 import { startTestServer, type TestServer, testDialects } from '../../testing/test-server.js';
-import { type SignedInAccount, signIn } from '../tables/tables.fixtures.js';
 import { listLogRows } from './logs.store.js';
 
 // The log across a restart, and the 500 path: an unexpected error is logged with its context for administrators,

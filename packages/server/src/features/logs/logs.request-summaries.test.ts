@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config.js';
+import { startAuthServer, users } from '../../testing/auth.fixtures.js';
+import { createTable, type KeyedUser, signUpWithKey } from '../../testing/public-api.fixtures.js';
 import type { TestServer } from '../../testing/test-server.js';
 import { testDialects } from '../../testing/test-server.js';
-import { startAuthServer, users } from '../auth/auth.fixtures.js';
-import { createTable, type KeyedUser, signUpWithKey } from '../public-api/public-api.fixtures.js';
 import { listLogRows } from './logs.store.js';
 import { createRequestSummaries, type RequestSample } from './request-summaries.js';
 

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestServer, testDialects } from '../../testing/test-server.js';
 import {
   type ApiScenario,
   keyHeaders,
@@ -9,7 +8,8 @@ import {
   startAuthServer,
   tamper,
   users,
-} from '../auth/auth.fixtures.js';
+} from '../../testing/auth.fixtures.js';
+import { type TestServer, testDialects } from '../../testing/test-server.js';
 
 // GET /api/logs on a server whose log was written by real requests: sign-ups, a refused sign-in, table listings
 // and bad requests. The first account of an instance is its administrator. The writer also stores on its own
@@ -129,7 +129,7 @@ describe.each(testDialects)('GET /api/logs on %s', (dialect) => {
       url: '/api/logs?page=1&service=database',
       headers: () => alice.headers,
       status: 400,
-      expected: { validationErrors: { service: ['service must be one of api, auth, jobs'] } },
+      expected: { validationErrors: { service: ['service must be one of api, auth, jobs, functions'] } },
     },
     {
       name: 'a search over 200 characters',

@@ -7,7 +7,7 @@ import { startLogRetention } from './log-retention.js';
 import { listLogsPage, listRecentLogs } from './logs.service.js';
 
 /**
- * logsRoutes serves GET /api/logs (spec console-management §7 "Health and logs"): without `page`, the settings
+ * logsRoutes serves GET /api/logs: without `page`, the settings
  * viewer's newest entries as an array; with `page` (and `limit`), one page of the System Logs page. It also
  * runs the log retention job.
  */

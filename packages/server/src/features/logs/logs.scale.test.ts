@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertAccount } from '../../testing/tables.fixtures.js';
 import { startTestServer, type TestServer } from '../../testing/test-server.js';
-import { insertAccount } from '../tables/tables.fixtures.js';
 import { listLogsPage, listRecentLogs } from './logs.service.js';
 import { insertLogRows, type NewLogRow } from './logs.store.js';
 

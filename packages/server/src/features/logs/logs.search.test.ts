@@ -3,8 +3,8 @@ import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DialectName } from '../../db/dialect/dialect.js';
 import type { SystemDatabase } from '../../db/schema.js';
+import { type SignedInTestUser, signUpUser, startAuthServer, users } from '../../testing/auth.fixtures.js';
 import { type TestServer, testDialects } from '../../testing/test-server.js';
-import { type SignedInTestUser, signUpUser, startAuthServer, users } from '../auth/auth.fixtures.js';
 import {
   countLogMatches,
   countLogRows,
@@ -197,12 +197,13 @@ describe.each(testDialects)('the log search on %s', (dialect) => {
     expect((await answers({ search: '"' })).scan.ids.length).toBeGreaterThan(0);
   });
 
-  it('answers hostile terms over HTTP on both forms, never with an error', async () => {
+  it('answers hostile terms over HTTP on both forms, never with a server error', async () => {
     for (const search of HOSTILE) {
       const query = `search=${encodeURIComponent(search)}`;
       for (const url of [`/api/logs?${query}`, `/api/logs?page=1&limit=100&${query}`]) {
         const res = await server.request('GET', url, { headers: admin.headers });
-        expect(res.status, `${url}: ${res.text}`).toBe(200);
+        // A NUL character (%00) is refused in any URL before the search sees it (http/nul-guard.ts).
+        expect(res.status, `${url}: ${res.text}`).toBe(search.includes('\u0000') ? 400 : 200);
       }
     }
   });

@@ -2,20 +2,25 @@ import type { LogEntry, LogLevel, LogPageEntry, LogsPage, LogsPageQuery, LogsVie
 import type { Kysely } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { SystemDatabase } from '../../db/schema.js';
-import { findAccount } from '../auth/accounts.service.js';
-import { countLogMatches, type LogQuery, type LogRow, listLogRows, narrowLogSearch } from './logs.store.js';
+import {
+  countLogMatches,
+  isInstanceAdministrator,
+  type LogQuery,
+  type LogRow,
+  listLogRows,
+  narrowLogSearch,
+} from './logs.store.js';
 
 /**
  * logQueryFor scopes a query to what the caller may see: an instance administrator sees every entry, any other
  * account only the entries of its own requests and sign-ins.
  */
-export async function logQueryFor(
+async function logQueryFor(
   db: Kysely<SystemDatabase>,
   accountId: string,
   filters: Pick<LogQuery, 'level' | 'service' | 'search'>,
 ): Promise<LogQuery> {
-  const account = await findAccount(db, accountId);
-  return account?.is_admin === 1 ? { ...filters } : { ...filters, accountId };
+  return (await isInstanceAdministrator(db, accountId)) ? { ...filters } : { ...filters, accountId };
 }
 
 function contextOf(row: LogRow): Record<string, unknown> {
@@ -28,7 +33,7 @@ function contextOf(row: LogRow): Record<string, unknown> {
 }
 
 /** toLogEntry renders a stored row as the settings viewer's entry. */
-export function toLogEntry(row: LogRow): LogEntry {
+function toLogEntry(row: LogRow): LogEntry {
   return {
     id: Number(row.id),
     level: row.level as LogLevel,
@@ -40,8 +45,8 @@ export function toLogEntry(row: LogRow): LogEntry {
   };
 }
 
-/** toLogPageEntry renders a stored row as the logs page's row; the page calls warn "warning" (spec §3). */
-export function toLogPageEntry(row: LogRow): LogPageEntry {
+/** toLogPageEntry renders a stored row as the logs page's row; the page calls warn "warning". */
+function toLogPageEntry(row: LogRow): LogPageEntry {
   return {
     id: Number(row.id),
     createdAt: row.created_at,
@@ -66,7 +71,7 @@ export async function listRecentLogs(
  * readLogPage reads the entries of a page, newest first, from a query of `totalItems` entries: a page in the
  * older half from the oldest end, so the last page costs what the first does.
  */
-export async function readLogPage(
+async function readLogPage(
   db: Db,
   query: LogQuery,
   { totalItems, offset, limit }: { totalItems: number; offset: number; limit: number },

@@ -1,21 +1,12 @@
 import type { LogLevel, LogSource } from '@basalt/shared';
-import { CompiledQuery, type ExpressionBuilder, expressionBuilder, type Kysely, sql } from 'kysely';
+import { CompiledQuery, type ExpressionBuilder, expressionBuilder, type Kysely, type Selectable, sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { LoggedIds, SqlFragment } from '../../db/dialect/dialect.js';
-import type { SystemDatabase } from '../../db/schema.js';
+import type { SystemDatabase, SystemLogsTable } from '../../db/schema.js';
 import { SqlText } from '../../db/sql-text.js';
 
 /** LogRow is one stored entry of system_logs. */
-export interface LogRow {
-  id: number;
-  created_at: string;
-  level: string;
-  source: string;
-  message: string;
-  path: string | null;
-  account_id: string | null;
-  context: string;
-}
+export type LogRow = Selectable<SystemLogsTable>;
 
 /** NewLogRow is an entry ready to store. */
 export type NewLogRow = Omit<LogRow, 'id'>;
@@ -49,7 +40,7 @@ export interface LogCount {
 // (countLogMatches).
 const SEARCH_CANDIDATES_MAX = 20_000;
 /** SEARCH_COUNT_LIMIT is how many matches of a search are counted at most (more are reported as "more than"). */
-export const SEARCH_COUNT_LIMIT = 10_000;
+const SEARCH_COUNT_LIMIT = 10_000;
 
 const COLUMNS = ['created_at', 'level', 'source', 'message', 'path', 'account_id', 'context'] as const;
 
@@ -83,27 +74,30 @@ function insertText(rows: number, numbered: boolean): string {
  */
 export async function insertLogRows(db: Db, rows: readonly NewLogRow[]): Promise<void> {
   const numbered = db.dialect.userTables.numberedParameters;
-  await db.writeTransaction(async (trx) => {
-    let at = 0;
-    // The ids the engine gave the batch, where it reports them (SQLite: the last id of each INSERT; the ids of a
-    // transaction on its only connection follow one another).
-    let first: number | undefined;
-    let last: number | undefined;
-    for (const size of CHUNK_ROWS) {
-      while (rows.length - at >= size) {
-        const parameters: unknown[] = [];
-        for (let r = at; r < at + size; r++) for (const column of COLUMNS) parameters.push(rows[r]?.[column]);
-        const { insertId } = await trx.executeQuery(CompiledQuery.raw(insertText(size, numbered), parameters));
-        if (insertId !== undefined) {
-          last = Number(insertId);
-          first ??= last - size + 1;
+  await db.transaction(
+    async ({ kysely: trx }) => {
+      let at = 0;
+      // The ids the engine gave the batch, where it reports them (SQLite: the last id of each INSERT; the ids of a
+      // transaction on its only connection follow one another).
+      let first: number | undefined;
+      let last: number | undefined;
+      for (const size of CHUNK_ROWS) {
+        while (rows.length - at >= size) {
+          const parameters: unknown[] = [];
+          for (let r = at; r < at + size; r++) for (const column of COLUMNS) parameters.push(rows[r]?.[column]);
+          const { insertId } = await trx.executeQuery(CompiledQuery.raw(insertText(size, numbered), parameters));
+          if (insertId !== undefined) {
+            last = Number(insertId);
+            first ??= last - size + 1;
+          }
+          at += size;
         }
-        at += size;
       }
-    }
-    const ids: LoggedIds | null = first === undefined || last === undefined ? null : { first, last };
-    if (rows.length > 0) await db.dialect.logSearch.indexLogRows(trx, ids);
-  });
+      const ids: LoggedIds | null = first === undefined || last === undefined ? null : { first, last };
+      if (rows.length > 0) await db.dialect.logSearch.indexLogRows(trx, ids);
+    },
+    { group: true },
+  );
 }
 
 // LIKE wildcards in the search text match themselves.
@@ -258,4 +252,10 @@ export async function deleteOldLogs(
     )
     .executeTakeFirst();
   return Number(result.numDeletedRows);
+}
+
+/** isInstanceAdministrator tells whether an account administers the instance (and so sees every entry). */
+export async function isInstanceAdministrator(db: Kysely<SystemDatabase>, accountId: string): Promise<boolean> {
+  const row = await db.selectFrom('accounts').select('is_admin').where('id', '=', accountId).executeTakeFirst();
+  return row?.is_admin === 1;
 }

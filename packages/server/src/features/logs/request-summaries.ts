@@ -1,4 +1,4 @@
-import type { LogInput } from './log-writer.js';
+import type { LogInput } from './log-input.js';
 
 // Successful requests are the bulk of an API's traffic. Stored one entry each, they cost more than the request
 // itself (the row, its indexes and its search trigrams: two thirds of a get-by-id's time on SQLite, see README

@@ -1,6 +1,6 @@
 import type { TableSchema } from '@basalt/shared';
 import { describe, expect, it } from 'vitest';
-import { expectValidOpenApi, openApiProblems, schemaErrors } from './openapi.fixtures.js';
+import { expectValidOpenApi, openApiProblems, schemaErrors } from '../../testing/openapi.fixtures.js';
 import { buildOpenApiDocument, type OpenApiTable } from './openapi.service.js';
 
 // buildOpenApiDocument without a server: the document is valid OpenAPI 3.1 and says what the public record API
@@ -70,6 +70,28 @@ describe('buildOpenApiDocument', () => {
     const wrong = build([items]);
     wrong.paths['/api/table/items'].get.responses = 'none';
     expect(await openApiProblems(wrong)).not.toEqual([]);
+  });
+
+  it("gives each tag the table's access rules for the app's users, in rules and in words, and stays valid", async () => {
+    const access = {
+      select: 'authenticated',
+      insert: 'own',
+      update: 'own',
+      delete: 'own',
+      ownerColumn: 'owner',
+    } as const;
+    const doc = build([{ ...notes, access }]);
+    await expectValidOpenApi(doc);
+    expect(doc.tags[0]['x-basalt-access']).toEqual({
+      ...access,
+      summary: 'Anyone signed in to your app can read; each user edits only their own rows',
+      rules: [
+        'Anyone signed in to your app can read rows',
+        'Each signed-in user can add rows, which become their own',
+        'Each signed-in user can change only their own rows',
+        'Each signed-in user can delete only their own rows',
+      ],
+    });
   });
 
   it('lists tables sorted by name, with a tag each, and is the same for the same tables', () => {

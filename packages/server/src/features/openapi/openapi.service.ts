@@ -1,7 +1,16 @@
-import { BASALT_VERSION, type ColumnDefinition, SITE_NAME, SYSTEM_COLUMNS, type TableSchema } from '@basalt/shared';
+import {
+  BASALT_VERSION,
+  type ColumnDefinition,
+  describeAccess,
+  describeRule,
+  SITE_NAME,
+  SYSTEM_COLUMNS,
+  type TableAccess,
+  type TableSchema,
+} from '@basalt/shared';
+import type { JsonSchema, JsonValue } from '../../db/column-types/column-type.js';
+import { columnTypeOf } from '../../db/column-types/registry.js';
 import { LOGIC_KEYS, PAGING_KEYS, PUBLIC_LIST_LIMITS } from '../public-api/public-api.query.js';
-import type { JsonSchema, JsonValue } from '../tables/column-types/column-type.js';
-import { columnTypeOf } from '../tables/column-types/registry.js';
 
 // The OpenAPI 3.1 document of one account's public record API (features/public-api), generated from its tables:
 // what public-api.routes.ts serves, as it serves it. Pure: the same tables give the same document, so it is
@@ -14,6 +23,26 @@ export interface OpenApiTable {
   name: string;
   description: string | null;
   schema: TableSchema;
+  /** The table's access rules for the app's users (absent: the default, nobody). */
+  access?: TableAccess;
+}
+
+// The rules are for the app's callers on /rest/v1 (an API key is never limited by them): each tag carries them as
+// `x-basalt-access`, the rules and the same sentences the console's Access tab shows.
+function accessExtension(access: TableAccess | undefined): JsonObject {
+  if (!access) return {};
+  const operations = ['select', 'insert', 'update', 'delete'] as const;
+  return {
+    'x-basalt-access': {
+      select: access.select,
+      insert: access.insert,
+      update: access.update,
+      delete: access.delete,
+      ownerColumn: access.ownerColumn ?? null,
+      summary: describeAccess(access),
+      rules: operations.map((operation) => describeRule(operation, access[operation])),
+    },
+  };
 }
 
 /** OpenApiDocument is a generated document: plain JSON. */
@@ -374,13 +403,15 @@ export function buildOpenApiDocument(tables: OpenApiTable[], options: { serverUr
       description:
         'The REST endpoints of your tables. Authenticate with an API key from the console (API page) as ' +
         '`Authorization: Bearer <key>`; a key grants full access to its account. Every table is also reachable ' +
-        'at the short form /api/{table}. Errors are {error: {code, message, details}}.',
+        'at the short form /api/{table}. Errors are {error: {code, message, details}}. The users of your app reach ' +
+        "the same tables through /rest/v1 with the app keys, under each table's access rules (x-basalt-access).",
     },
     servers: [{ url: options.serverUrl }],
     security: [{ [SECURITY_SCHEME]: [] }],
     tags: sorted.map((table) => ({
       name: table.name,
       ...(table.description ? { description: table.description } : {}),
+      ...accessExtension(table.access),
     })),
     paths,
     components: {

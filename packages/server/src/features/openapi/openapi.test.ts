@@ -1,9 +1,9 @@
 import { OpenAPIClientAxios } from 'openapi-client-axios';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ApiScenario, loginWithCookie, runScenario, startAuthServer, users } from '../../testing/auth.fixtures.js';
+import { expectValidOpenApi, type ResolvedDocument, schemaErrors } from '../../testing/openapi.fixtures.js';
+import { createTable, type KeyedUser, signUpWithKey } from '../../testing/public-api.fixtures.js';
 import { type TestServer, testDialects } from '../../testing/test-server.js';
-import { type ApiScenario, loginWithCookie, runScenario, startAuthServer, users } from '../auth/auth.fixtures.js';
-import { createTable, type KeyedUser, signUpWithKey } from '../public-api/public-api.fixtures.js';
-import { expectValidOpenApi, type ResolvedDocument, schemaErrors } from './openapi.fixtures.js';
 
 // GET /api/openapi.json on a real server: who may read it, that it is valid OpenAPI 3.1 of the caller's own
 // tables only, and that a generic OpenAPI client, configured from nothing but the document and an API key,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startAuthServer, users } from '../../testing/auth.fixtures.js';
+import { createTable, type KeyedUser, signUpWithKey } from '../../testing/public-api.fixtures.js';
 import { type TestServer, testDialects } from '../../testing/test-server.js';
-import { startAuthServer, users } from '../auth/auth.fixtures.js';
-import { createTable, type KeyedUser, signUpWithKey } from './public-api.fixtures.js';
 import { createKeyRateLimiter } from './public-api-rate-limit.js';
 
 describe.each(testDialects)('the public API rate limit on %s', (dialect) => {

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { SystemDatabase } from '../../db/schema.js';
-import { addHits } from './public-api-rate-limit.store.js';
+import { addHits } from '../../lib/rate-limit/rate-limit.store.js';
 
 // The public record API's rate limit: `limit` requests per key per fixed minute window.
 //
@@ -71,7 +71,9 @@ export function createKeyRateLimiter(db: Kysely<SystemDatabase>, options: KeyRat
       const hits = counter.pending;
       counter.pending = 0;
       try {
-        const total = await addHits(db, `api:${key}@${WINDOW_SECONDS}`, counter.windowStart, hits);
+        const stored = await addHits(db, `api:${key}@${WINDOW_SECONDS}`, counter.windowStart, hits);
+        // A row already in a later window (another process's clock runs ahead) counts there: nothing known.
+        const total = stored.windowStart === counter.windowStart ? stored.count : 0;
         if (counters.get(key) === counter) counter.shared = Math.max(counter.shared + hits, total);
       } catch (error) {
         counter.pending += hits;

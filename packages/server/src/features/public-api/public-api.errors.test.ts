@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ApiScenario, runScenario } from '../../testing/auth.fixtures.js';
+import { type KeyedUser, publicError, startItemsServer } from '../../testing/public-api.fixtures.js';
 import { type TestServer, testDialects } from '../../testing/test-server.js';
-import { type ApiScenario, runScenario } from '../auth/auth.fixtures.js';
-import { type KeyedUser, publicError, startItemsServer } from './public-api.fixtures.js';
 
 // Every error of the public record API, as {error: {code, message, details}}: 401 (missing or invalid key),
 // 403, 404 (table, record), 400 (the body, the query) with per-field details, and 409.

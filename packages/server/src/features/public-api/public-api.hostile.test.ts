@@ -1,7 +1,7 @@
 import { isReservedTableName } from '@basalt/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type KeyedUser, startItemsServer } from '../../testing/public-api.fixtures.js';
 import { type TestServer, testDialects } from '../../testing/test-server.js';
-import { type KeyedUser, startItemsServer } from './public-api.fixtures.js';
 
 // Hostile input never changes data nor answers 500, and the short form /api/<name> never shadows one of
 // Basalt's own /api routes.

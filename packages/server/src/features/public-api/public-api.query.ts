@@ -1,10 +1,10 @@
 import type { Condition, OrderTerm } from '../../db/user-tables.js';
 import { badRequest } from '../../http/errors.js';
-import { allConditions, filterCondition, treeCondition } from '../records/record-filters.js';
+import { allConditions, filterCondition, treeCondition } from '../rest/rest-filters.js';
 import { type LogicKey, parseFilter, parseLogicTree } from '../rest/rest-query.filters.js';
 import { queryPairs } from '../rest/rest-query.parse.js';
 
-// The query string of the public list API (spec console-management §9): limit (default 100, at most 1000),
+// The query string of the public list API: limit (default 100, at most 1000),
 // offset (default 0), orderBy (default id; must be a column), order (asc|desc, default asc), and any number of
 // PostgREST filters `col=op.value` (JSON paths too: `meta->>color=eq.red`) plus `or=(…)`/`and=(…)` trees, parsed
 // by the data API's parser and turned into the records service's conditions by its converter, as /rest/v1's

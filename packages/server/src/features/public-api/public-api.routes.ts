@@ -12,7 +12,7 @@ import {
 } from './public-api.service.js';
 import { createKeyRateLimiter } from './public-api-rate-limit.js';
 
-// The public record API (spec console-management §7; DESIGN.md "APIs"), with `Authorization: Bearer <API key>`
+// The public record API, with `Authorization: Bearer <API key>`
 // (a signed-in user's token or session works too), errors as {error: {code, message, details}}:
 //   GET    /api/table/:name        ?limit&offset&orderBy&order&col=op.value → array; X-Total-Count,
 //                                  X-Page-Limit, X-Page-Offset
@@ -46,11 +46,11 @@ export async function publicApiRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
   app.addHook('onClose', () => limiter.close());
 
   // Who calls, and whether their key has requests left this minute (decided from memory).
-  const callerOf = (request: FastifyRequest) => {
-    const caller = requireAccount(request);
-    const wait = limiter.take(caller.keyId === null ? `account:${caller.accountId}` : `key:${caller.keyId}`);
+  const actorOf = (request: FastifyRequest) => {
+    const actor = requireAccount(request);
+    const wait = limiter.take(actor.keyId === null ? `account:${actor.accountId}` : `key:${actor.keyId}`);
     if (wait > 0) throw tooManyRequests(`Rate limit exceeded: try again in ${wait} seconds`, wait);
-    return caller;
+    return actor;
   };
 
   const reservedIsNoRoute = async (request: FastifyRequest, reply: FastifyReply) => {
@@ -63,8 +63,8 @@ export async function publicApiRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
     const one = `${prefix}/:name/:id`;
 
     app.get<{ Params: NameParams }>(collection, options, async (request, reply) => {
-      const caller = callerOf(request);
-      const page = await listPublicRecords(db, caller, request.params.name, rawQueryOf(request));
+      const actor = actorOf(request);
+      const page = await listPublicRecords(db, actor, request.params.name, rawQueryOf(request));
       return reply
         .header('X-Total-Count', String(page.total))
         .header('X-Page-Limit', String(page.limit))
@@ -73,8 +73,8 @@ export async function publicApiRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
     });
 
     app.post<{ Params: NameParams }>(collection, options, async (request, reply) => {
-      const caller = callerOf(request);
-      const record = await createPublicRecord(db, caller, request.params.name, request.body);
+      const actor = actorOf(request);
+      const record = await createPublicRecord(db, actor, request.params.name, request.body);
       return reply
         .status(201)
         .header('Location', `${prefix}/${encodeURIComponent(request.params.name)}/${record.id}`)
@@ -83,22 +83,22 @@ export async function publicApiRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
 
     app.get<{ Params: RecordParams }>(one, options, async (request) => {
       const { name, id } = request.params;
-      return getPublicRecord(db, callerOf(request), name, id);
+      return getPublicRecord(db, actorOf(request), name, id);
     });
 
     app.put<{ Params: RecordParams }>(one, options, async (request) => {
       const { name, id } = request.params;
-      return updatePublicRecord(db, callerOf(request), name, id, request.body, { merge: false });
+      return updatePublicRecord(db, actorOf(request), name, id, request.body, { merge: false });
     });
 
     app.patch<{ Params: RecordParams }>(one, options, async (request) => {
       const { name, id } = request.params;
-      return updatePublicRecord(db, callerOf(request), name, id, request.body, { merge: true });
+      return updatePublicRecord(db, actorOf(request), name, id, request.body, { merge: true });
     });
 
     app.delete<{ Params: RecordParams }>(one, options, async (request) => {
       const { name, id } = request.params;
-      await deletePublicRecord(db, callerOf(request), name, id);
+      await deletePublicRecord(db, actorOf(request), name, id);
       return { success: true, message: 'Record deleted successfully' };
     });
   }

@@ -1,6 +1,8 @@
 import { IDENTIFIER_PATTERN, TABLE_LIMITS } from '@basalt/shared';
 import type { Db } from '../../db/database.js';
 import { ApiError, badRequest } from '../../http/errors.js';
+import { parseId, UNKNOWN_ID } from '../../http/ids.js';
+import type { Actor } from '../../lib/actor/actor.js';
 import { storedInputRow } from '../records/record-values.js';
 import {
   countRecords,
@@ -14,18 +16,13 @@ import {
   updateRecords,
 } from '../records/records.service.js';
 import type { TableDefinition } from '../tables/table-definition.js';
-import { findTableByName } from '../tables/tables.service.js';
+import { findTableByName, whenGone } from '../tables/tables.service.js';
 import { publicErrorOf, recordNotFound, tableNotFound } from './public-api.errors.js';
 import { parseListQuery } from './public-api.query.js';
 
-// The public record API's operations (spec console-management §7 "Documented public record API"). Every read
+// The public record API's operations. Every read
 // and write goes through the records service (validation, history, activity, events); this file only finds the
-// caller's table by name (from the definition cache), shapes PUT/PATCH, and words errors for this API.
-
-/** PublicCaller is the account a request acts for (through an API key or a signed-in user). */
-export interface PublicCaller {
-  accountId: string;
-}
+// actor's table by name (from the definition cache), shapes PUT/PATCH, and words errors for this API.
 
 /** RecordPage is one page of a list, with what the paging headers report. */
 export interface RecordPage {
@@ -38,17 +35,18 @@ export interface RecordPage {
 // Bodies nested deeper than this are refused before anything walks them recursively (JSON columns included).
 const MAX_BODY_DEPTH = 64;
 
-async function tableOf(db: Db, caller: PublicCaller, name: string): Promise<TableDefinition> {
+async function tableOf(db: Db, actor: Actor, name: string): Promise<TableDefinition> {
   // A name that no table can have is not looked up.
   if (name.length > TABLE_LIMITS.tableNameMax || !IDENTIFIER_PATTERN.test(name)) throw tableNotFound(name);
-  const table = await findTableByName(db, caller.accountId, name);
+  const table = await findTableByName(db, actor, name);
   if (!table) throw tableNotFound(name);
   return table;
 }
 
 function recordIdOf(table: TableDefinition, text: string): number {
-  if (!/^[1-9]\d{0,15}$/.test(text) || !Number.isSafeInteger(Number(text))) throw recordNotFound(table, text);
-  return Number(text);
+  const id = parseId(text);
+  if (id === UNKNOWN_ID) throw recordNotFound(table, text);
+  return id;
 }
 
 function depthExceeds(value: unknown, max: number): boolean {
@@ -105,44 +103,43 @@ function withEveryFieldError(
   return new ApiError(error.status, error.code, error.message, { ...error.details, fieldErrors: merged });
 }
 
-async function publicErrors<T>(run: () => Promise<T>): Promise<T> {
+// Runs one operation on the actor's table of that name, and words its errors for this API.
+async function onTable<T>(db: Db, actor: Actor, name: string, run: (table: TableDefinition) => Promise<T>): Promise<T> {
+  let table: TableDefinition | null = null;
   try {
-    return await run();
+    table = await tableOf(db, actor, name);
+    return await run(table);
   } catch (error) {
-    throw publicErrorOf(error);
+    throw publicErrorOf(table ? await whenGone(db, table, error, () => tableNotFound(name)) : error);
   }
 }
 
 /** listPublicRecords reads one page of a table: filters, order and paging from the raw query string. */
-export function listPublicRecords(db: Db, caller: PublicCaller, name: string, rawQuery: string): Promise<RecordPage> {
-  return publicErrors(async () => {
-    const table = await tableOf(db, caller, name);
+export function listPublicRecords(db: Db, actor: Actor, name: string, rawQuery: string): Promise<RecordPage> {
+  return onTable(db, actor, name, async (table) => {
     const { where, order, limit, offset } = parseListQuery(rawQuery);
-    const records = await listRecords(db, caller, table, { where, order, limit, offset });
+    const records = await listRecords(db, actor, table, { where, order, limit, offset });
     // A first page that is not full is the whole result: no count needed.
-    const total =
-      offset === 0 && records.length < limit ? records.length : await countRecords(db, caller, table, where);
+    const total = offset === 0 && records.length < limit ? records.length : await countRecords(db, actor, table, where);
     return { records, total, limit, offset };
   });
 }
 
 /** getPublicRecord reads one record by id, or throws 404. */
-export function getPublicRecord(db: Db, caller: PublicCaller, name: string, id: string): Promise<RecordRow> {
-  return publicErrors(async () => {
-    const table = await tableOf(db, caller, name);
-    const record = await getRecord(db, caller, table, recordIdOf(table, id));
+export function getPublicRecord(db: Db, actor: Actor, name: string, id: string): Promise<RecordRow> {
+  return onTable(db, actor, name, async (table) => {
+    const record = await getRecord(db, actor, table, recordIdOf(table, id));
     if (!record) throw recordNotFound(table, id);
     return record;
   });
 }
 
 /** createPublicRecord creates a record from a JSON object of the table's fields. */
-export function createPublicRecord(db: Db, caller: PublicCaller, name: string, body: unknown): Promise<RecordRow> {
-  return publicErrors(async () => {
-    const table = await tableOf(db, caller, name);
+export function createPublicRecord(db: Db, actor: Actor, name: string, body: unknown): Promise<RecordRow> {
+  return onTable(db, actor, name, async (table) => {
     const input = bodyOf(body);
     try {
-      return await createRecord(db, caller, table, input);
+      return await createRecord(db, actor, table, input);
     } catch (error) {
       throw withEveryFieldError(db, table, input, error, true);
     }
@@ -155,35 +152,33 @@ export function createPublicRecord(db: Db, caller: PublicCaller, name: string, b
  */
 export function updatePublicRecord(
   db: Db,
-  caller: PublicCaller,
+  actor: Actor,
   name: string,
   id: string,
   body: unknown,
   { merge }: { merge: boolean },
 ): Promise<RecordRow> {
-  return publicErrors(async () => {
-    const table = await tableOf(db, caller, name);
+  return onTable(db, actor, name, async (table) => {
     const recordId = recordIdOf(table, id);
     const sent = bodyOf(body);
     const input = merge ? sent : { ...Object.fromEntries(Object.keys(table.schema).map((c) => [c, null])), ...sent };
     let updated: RecordRow[];
     try {
-      updated = await updateRecords(db, caller, table, recordIdCondition(recordId), input);
+      updated = await updateRecords(db, actor, table, recordIdCondition(recordId), input);
     } catch (error) {
       throw withEveryFieldError(db, table, input, error, false);
     }
     // Nothing updated: either no such record, or nothing to change (a body of only id or timestamps).
-    const record = updated[0] ?? (await getRecord(db, caller, table, recordId));
+    const record = updated[0] ?? (await getRecord(db, actor, table, recordId));
     if (!record) throw recordNotFound(table, id);
     return record;
   });
 }
 
 /** deletePublicRecord deletes one record, or throws 404. */
-export function deletePublicRecord(db: Db, caller: PublicCaller, name: string, id: string): Promise<void> {
-  return publicErrors(async () => {
-    const table = await tableOf(db, caller, name);
-    const deleted = await deleteRecords(db, caller, table, recordIdCondition(recordIdOf(table, id)));
+export function deletePublicRecord(db: Db, actor: Actor, name: string, id: string): Promise<void> {
+  return onTable(db, actor, name, async (table) => {
+    const deleted = await deleteRecords(db, actor, table, recordIdCondition(recordIdOf(table, id)));
     if (deleted.length === 0) throw recordNotFound(table, id);
   });
 }

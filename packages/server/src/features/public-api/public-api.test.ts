@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startAuthServer, users } from '../../testing/auth.fixtures.js';
+import {
+  createTable,
+  type KeyedUser,
+  publicError,
+  seedItems,
+  signUpWithKey,
+} from '../../testing/public-api.fixtures.js';
 import { type TestServer, testDialects } from '../../testing/test-server.js';
-import { startAuthServer, users } from '../auth/auth.fixtures.js';
-import { createTable, type KeyedUser, publicError, seedItems, signUpWithKey } from './public-api.fixtures.js';
 
 // The public record API: paging, ordering, filters and headers; one record's CRUD; both URL forms; isolation
 // between accounts. Every error status is in public-api.errors.test.ts, hostile input and shadowing in

@@ -1,10 +1,10 @@
 import type { ColumnType } from '@basalt/shared';
+import type { CellValue } from '../../db/column-types/column-type.js';
+import { columnTypeOf } from '../../db/column-types/registry.js';
 import type { SqlDialect } from '../../db/dialect/dialect.js';
 import { JSON_PATH_LIMITS, type JsonPath } from '../../db/jsonb.js';
+import type { TableDefinition } from '../../db/user-tables.js';
 import { type Condition, columnTypeIn, isJsonType, type OrderTerm, operandType } from '../../db/user-tables.js';
-import type { CellValue } from '../tables/column-types/column-type.js';
-import { columnTypeOf } from '../tables/column-types/registry.js';
-import type { TableDefinition } from '../tables/table-definition.js';
 import {
   invalidFilter,
   invalidJsonPath,
@@ -29,7 +29,7 @@ function typeOf(table: TableDefinition, column: string): ColumnType {
 }
 
 /** pathText writes a field as PostgREST does, `meta->a->>b`, for messages. */
-export function pathText(column: string, path: JsonPath | undefined): string {
+function pathText(column: string, path: JsonPath | undefined): string {
   return `${column}${(path ?? []).map((s) => `${s.arrow}${s.key}`).join('')}`;
 }
 
@@ -61,7 +61,7 @@ export function checkJsonPath(column: string, type: ColumnType, path: JsonPath):
 }
 
 /** filterValue converts one filter value for a column type, or throws 22P02. */
-export function filterValue(type: ColumnType, value: CellValue): CellValue {
+function filterValue(type: ColumnType, value: CellValue): CellValue {
   if (value === null) return null;
   const definition = columnTypeOf(type);
   const parsed =

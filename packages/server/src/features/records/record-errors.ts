@@ -1,9 +1,9 @@
 import type { SqlDialect } from '../../db/dialect/dialect.js';
 import { uniqueIndexName, userTableName } from '../../db/identifiers.js';
+import type { TableDefinition } from '../../db/user-tables.js';
 import { ApiError } from '../../http/errors.js';
-import type { TableDefinition } from '../tables/table-definition.js';
 
-// The records service's errors, with PostgREST's codes (protocol §3.8) so that every API can pass them on,
+// The records service's errors, with PostgREST's codes so that every API can pass them on,
 // and messages that name the user's table and column — never `t_<id>`. translateDatabaseError is the one
 // place engine errors become ApiErrors (Directus' translateDatabaseError).
 
@@ -65,7 +65,7 @@ export function invalidRegex(message: string, hint?: string): ApiError {
  * queryTimeout is a statement the database stopped at its time limit (57014). Only what the client sent (a
  * filter, a pattern) can make a record query that slow, so it is a 400 that says what to do, not a 500.
  */
-export function queryTimeout(): ApiError {
+function queryTimeout(): ApiError {
   return new ApiError(400, '57014', 'The query took too long; narrow the filter', {
     hint: 'Filter with eq, in or ranges on the column, or use a shorter pattern',
   });
@@ -101,7 +101,7 @@ export function uniqueViolation(table: TableDefinition, column: string, detail: 
 }
 
 /** tableChanged is a write that met a schema another process changed meanwhile. */
-export function tableChanged(table: TableDefinition): ApiError {
+function tableChanged(table: TableDefinition): ApiError {
   return new ApiError(
     409,
     'table_changed',

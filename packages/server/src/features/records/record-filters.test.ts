@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../db/database.js';
 import type { Condition, OrderTerm } from '../../db/user-tables.js';
+import { createItemsTable } from '../../testing/records.fixtures.js';
+import { type SignedInAccount, signIn } from '../../testing/tables.fixtures.js';
 import { startTestServer, type TestServer, testDialects } from '../../testing/test-server.js';
-import { type SignedInAccount, signIn } from '../tables/tables.fixtures.js';
 import type { TableDefinition } from '../tables/tables.service.js';
-import { createItemsTable } from './records.fixtures.js';
 import { countRecords, createRecords, listRecords } from './records.service.js';
 
 const rows = [

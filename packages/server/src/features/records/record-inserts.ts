@@ -1,13 +1,20 @@
 import type { ColumnType } from '@basalt/shared';
 import type { SqlDialect, StoredValue } from '../../db/dialect/dialect.js';
 import { jsonEqual } from '../../db/jsonb.js';
+import type { TableDefinition } from '../../db/user-tables.js';
 import { columnTypeIn, type Executor, isJsonType, storedValue } from '../../db/user-tables.js';
 import { ApiError } from '../../http/errors.js';
-import type { TableDefinition } from '../tables/table-definition.js';
 import { unknownFilterColumn } from './record-errors.js';
 import { conflictOn } from './record-unique.js';
 import { toRecordRow } from './record-values.js';
-import { insertRows, type RawRow, type StoredRow, selectRowsByColumnValues, syncIdCounter } from './records.store.js';
+import {
+  insertRows,
+  type RawRow,
+  type StoredRow,
+  selectRowsByColumnValues,
+  syncIdCounter,
+  upsertRowsPerStatement,
+} from './records.store.js';
 
 // Inserts and upserts of checked rows. Rows go in consecutive runs, each run one statement per chunk: a run
 // holds rows that all carry an id or all lack one, because PostgreSQL refuses an explicit NULL id while the
@@ -128,9 +135,27 @@ function checkSameTargets(
   }
 }
 
+// The key of a stored row on a column, comparable with keyOf of a sent row's stored value.
+function storedKeyOf(dialect: SqlDialect, table: TableDefinition, raw: RawRow, column: string): string {
+  const record = toRecordRow(dialect.name, table, raw);
+  return keyOf(storedValue(dialect, columnTypeIn(table, column) ?? 'text', record[column] ?? null));
+}
+
+function slicesOf<T>(items: T[], size: number): T[][] {
+  const slices: T[][] = [];
+  for (let i = 0; i < items.length; i += size) slices.push(items.slice(i, i + size));
+  return slices;
+}
+
 /**
  * upsertStoredRows inserts rows, resolving conflicts on the arbiter (arbiterOf); it returns the written rows and
- * the previous state of every row that existed (read and locked first, so history can tell an update).
+ * the previous state of every row it updated, so that history tells a created record from an updated one.
+ *
+ * The rows a conflict may update are read and locked first, and each statement may update only those
+ * (UpsertTarget.updatableIds). On PostgreSQL another transaction can insert the same new key after that read
+ * and before the INSERT, which then waits for it and meets its row: that row is left alone, read once it is
+ * committed (and locked by the INSERT), and merged by a second statement, so it is recorded as the update it
+ * is, from the state it had. SQLite runs one write at a time: there the second statement never runs.
  */
 export async function upsertStoredRows(
   db: Executor,
@@ -149,22 +174,51 @@ export async function upsertStoredRows(
       `A request cannot change the same record twice: two rows have the same "${onConflict}"`,
     );
   }
-  const previous = values.length > 0 ? await selectRowsByColumnValues(db, dialect, table, onConflict, values) : [];
+  const found = values.length > 0 ? await selectRowsByColumnValues(db, dialect, table, onConflict, values) : [];
   const others = [...new Set(settings.onConflict)].filter((column) => column !== onConflict);
-  if (others.length > 0) checkSameTargets(dialect, table, rows, previous, onConflict, others);
+  if (others.length > 0) checkSameTargets(dialect, table, rows, found, onConflict, others);
+  const previous = new Map(found.map((raw) => [Number(raw.id), raw]));
+  const idOfKey = new Map(found.map((raw) => [storedKeyOf(dialect, table, raw, onConflict), Number(raw.id)]));
+  const keyed = (row: StoredRow) => row[onConflict] !== undefined && row[onConflict] !== null;
   const written: RawRow[] = [];
   for (const run of runsOf(rows)) {
     const columns = columnsOf(run);
     const updateColumns = settings.ignoreDuplicates
       ? null
       : columns.filter((c) => c !== onConflict && c !== 'id' && c !== 'created_at');
-    written.push(
-      ...(await insertRows(db, dialect, table, columns, withTimestamps(run, now, dialect), {
-        conflictColumn: onConflict,
-        updateColumns,
-      })),
-    );
+    const upsert = (slice: StoredRow[], updatableIds: number[]) =>
+      insertRows(db, dialect, table, columns, slice, { conflictColumn: onConflict, updateColumns, updatableIds });
+    for (const slice of slicesOf(withTimestamps(run, now, dialect), upsertRowsPerStatement(columns.length))) {
+      const ids = slice.flatMap((row) => {
+        const id = keyed(row) ? idOfKey.get(keyOf(row[onConflict])) : undefined;
+        return id === undefined ? [] : [id];
+      });
+      const returned = await upsert(slice, ids);
+      written.push(...returned);
+      if (updateColumns === null || returned.length === slice.length) continue;
+      // Rows of the slice met rows it could not update: read what every key of the slice now holds (locked),
+      // and merge into the rows it has not written; each other row meets the row it wrote and is left alone.
+      const targets = slice.filter(keyed);
+      const writtenIds = new Set(returned.map((raw) => Number(raw.id)));
+      const met = (
+        await selectRowsByColumnValues(
+          db,
+          dialect,
+          table,
+          onConflict,
+          targets.map((row) => row[onConflict] ?? null),
+        )
+      ).filter((raw) => !writtenIds.has(Number(raw.id)));
+      if (others.length > 0) checkSameTargets(dialect, table, targets, met, onConflict, others);
+      for (const raw of met) previous.set(Number(raw.id), raw);
+      written.push(
+        ...(await upsert(
+          targets,
+          met.map((raw) => Number(raw.id)),
+        )),
+      );
+    }
   }
   if (rows.some((row) => 'id' in row)) await syncIdCounter(db, dialect, table);
-  return { written, previous };
+  return { written, previous: [...previous.values()] };
 }

@@ -1,13 +1,15 @@
 import type { Db } from '../../db/database.js';
-import type { Condition, OrderTerm } from '../../db/user-tables.js';
-import type { TableDefinition } from '../tables/table-definition.js';
+import type { Condition, OrderTerm, TableDefinition } from '../../db/user-tables.js';
+import type { Actor } from '../../lib/actor/actor.js';
+import { assertCan } from './record-access.js';
 import { checkCondition, checkOrder, recordIdCondition } from './record-conditions.js';
 import { invalidFilter } from './record-errors.js';
+import { rowRuleOf, ruleCondition, withRules } from './record-rules.js';
 import { type RecordRow, toRecordRow } from './record-values.js';
-import { assertOwner, type RecordCaller, translated } from './record-writes.js';
+import { translated } from './record-writes.js';
 import { countRows, type RawRow, selectRowById, selectRows } from './records.store.js';
 
-// The records service's reads, for every API: the caller's own table only, conditions and order checked
+// The records service's reads, for every API: only tables the actor may read (record-access.ts), conditions and order checked
 // against its schema, and a point read (one id) as its own statement, the record APIs' most frequent one.
 
 /** ReadOptions filter, order (default: by id) and page a read. */
@@ -29,11 +31,11 @@ async function read<T>(db: Db, table: TableDefinition, run: () => Promise<T>): P
 /** listRecords reads records: filtered, ordered (by id when no order is given), limited and offset. */
 export async function listRecords(
   db: Db,
-  caller: RecordCaller,
+  actor: Actor,
   table: TableDefinition,
   options: ReadOptions = {},
 ): Promise<RecordRow[]> {
-  assertOwner(caller, table);
+  assertCan(actor, 'read', table);
   const { limit = null, offset = 0 } = options;
   if (
     (limit !== null && !(Number.isSafeInteger(limit) && limit >= 0)) ||
@@ -41,13 +43,16 @@ export async function listRecords(
   ) {
     throw invalidFilter('Limit and offset must be whole numbers, zero or more', 'PGRST103');
   }
-  const where = options.where ? checkCondition(db.dialect, table, options.where) : undefined;
+  const checked = options.where ? checkCondition(db.dialect, table, options.where) : undefined;
   const order = options.order ? checkOrder(table, options.order) : undefined;
+  // The access rules are part of the statement (record-rules.ts): rows they hide are never read.
+  const rule = rowRuleOf(actor, table, 'select');
+  const where = withRules(checked, rule);
   // One id selects at most one row, whatever the order: a point read (a get, PostgREST's `id=eq.5`).
-  const id = offset === 0 && limit !== 0 ? pointId(where) : null;
+  const id = offset === 0 && limit !== 0 ? pointId(checked) : null;
   const rows: RawRow[] = await read(db, table, () =>
     id !== null
-      ? selectRowById(db.readRows, db.dialect, table, id)
+      ? selectRowById(db.readRows, db.dialect, table, id, ruleCondition(rule))
       : selectRows(db.readRows, db.dialect, table, { where, order, limit, offset }),
   );
   return rows.map((raw) => toRecordRow(db.dialect.name, table, raw));
@@ -60,25 +65,16 @@ function pointId(where: Condition | undefined): number | null {
 }
 
 /** countRecords counts the records a condition selects (all without one). */
-export async function countRecords(
-  db: Db,
-  caller: RecordCaller,
-  table: TableDefinition,
-  where?: Condition,
-): Promise<number> {
-  assertOwner(caller, table);
+export async function countRecords(db: Db, actor: Actor, table: TableDefinition, where?: Condition): Promise<number> {
+  assertCan(actor, 'read', table);
   const checked = where ? checkCondition(db.dialect, table, where) : undefined;
-  return read(db, table, () => countRows(db.readRows, db.dialect, table, checked));
+  const ruled = withRules(checked, rowRuleOf(actor, table, 'select'));
+  return read(db, table, () => countRows(db.readRows, db.dialect, table, ruled));
 }
 
 /** getRecord reads one record by id, or null. */
-export async function getRecord(
-  db: Db,
-  caller: RecordCaller,
-  table: TableDefinition,
-  id: number,
-): Promise<RecordRow | null> {
+export async function getRecord(db: Db, actor: Actor, table: TableDefinition, id: number): Promise<RecordRow | null> {
   if (!Number.isSafeInteger(id)) return null;
-  const [row] = await listRecords(db, caller, table, { where: recordIdCondition(id), limit: 1 });
+  const [row] = await listRecords(db, actor, table, { where: recordIdCondition(id), limit: 1 });
   return row ?? null;
 }

@@ -1,10 +1,10 @@
+import { columnTypeOf } from '../../db/column-types/registry.js';
 import type { Db } from '../../db/database.js';
 import type { StoredValue } from '../../db/dialect/dialect.js';
 import { pgText } from '../../db/pg-text.js';
+import type { TableDefinition } from '../../db/user-tables.js';
 import { columnTypeIn } from '../../db/user-tables.js';
 import { ApiError } from '../../http/errors.js';
-import { columnTypeOf } from '../tables/column-types/registry.js';
-import type { TableDefinition } from '../tables/table-definition.js';
 import { uniqueDetail, uniqueViolation } from './record-errors.js';
 import { type StoredRow, selectRowsByColumnValues } from './records.store.js';
 
@@ -16,7 +16,7 @@ import { type StoredRow, selectRowsByColumnValues } from './records.store.js';
  * storedValueText is PostgreSQL's text of a column's bound value (db/pg-text.ts). A bound value of either
  * engine reads back the way SQLite's driver returns it (booleans 0/1 or true/false, dates and JSON as text).
  */
-export function storedValueText(table: TableDefinition, column: string, value: StoredValue): string {
+function storedValueText(table: TableDefinition, column: string, value: StoredValue): string {
   const type = columnTypeIn(table, column) ?? 'text';
   const cell = value === null ? null : columnTypeOf(type).fromStorage(value, 'sqlite');
   return cell === null ? '' : pgText(type, cell);

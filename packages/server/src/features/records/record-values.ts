@@ -1,9 +1,9 @@
 import type { ColumnDefinition } from '@basalt/shared';
+import type { CellValue, InputSource } from '../../db/column-types/column-type.js';
+import { dateType } from '../../db/column-types/date.js';
+import { columnTypeOf } from '../../db/column-types/registry.js';
 import type { DialectName } from '../../db/dialect/dialect.js';
-import type { CellValue, InputSource } from '../tables/column-types/column-type.js';
-import { dateType } from '../tables/column-types/date.js';
-import { columnTypeOf } from '../tables/column-types/registry.js';
-import type { TableDefinition } from '../tables/table-definition.js';
+import type { TableDefinition } from '../../db/user-tables.js';
 import { invalidValue, notNullViolation, unknownColumn } from './record-errors.js';
 import type { RawRow, StoredRow } from './records.store.js';
 
@@ -52,7 +52,7 @@ function parseId(table: TableDefinition, value: unknown, from: InputSource): num
 /**
  * storedInputRow validates one record against the table's schema and returns the values to bind. Unknown
  * columns are refused; `id` is accepted on create (and ignored on update), created_at and updated_at are
- * the server's and ignored. From a form (spec console-core §5): values are text and convert per type, and
+ * the server's and ignored. From a form: values are text and convert per type, and
  * an empty field is dropped on create and clears a non-text column on update.
  */
 export function storedInputRow(

@@ -1,155 +1,103 @@
-import type { Transaction } from 'kysely';
+import type { InputSource } from '../../db/column-types/column-type.js';
 import type { Db } from '../../db/database.js';
-import type { SystemDatabase } from '../../db/schema.js';
-import { notFound } from '../../http/errors.js';
-import { type ActivityAction, recordActivity } from '../activity/activity.service.js';
-import { recordChanges } from '../history/history.service.js';
-import type { ChangeInput, ChangeType } from '../history/history.store.js';
-import type { InputSource } from '../tables/column-types/column-type.js';
-import { tableCacheOf } from '../tables/table-cache.js';
-import type { TableDefinition } from '../tables/table-definition.js';
+import type { TableDefinition } from '../../db/user-tables.js';
+import type { Actor } from '../../lib/actor/actor.js';
+import { type Change, journal } from '../journal/journal.js';
+import { assertCan } from './record-access.js';
 import { translateDatabaseError } from './record-errors.js';
-import { emitRecordChanges, type RecordChangeEvent } from './record-events.js';
+import type { RecordChange } from './record-events.js';
 import { withConflictingValue } from './record-unique.js';
 import type { RecordRow } from './record-values.js';
 import type { StoredRow } from './records.store.js';
 
-// The transaction around every record write (DESIGN.md principle 4), shared by the records service's writes
-// (records.service.ts) and the writes of history's revert and restore (records-in-transaction.ts): the rows,
-// one change_history row per record and one activity entry per kind of change commit together, and the change
-// events go out after the commit. Who may touch a table is decided here too (assertOwner).
-
-/** RecordCaller is who writes: the account whose table it is, and the actor history names (default: the account). */
-export interface RecordCaller {
-  accountId: string;
-  actorId?: string | null;
-}
+// The transaction around every record write, whichever API or feature it comes from: the rows, their history
+// and activity entries (features/journal) commit together, and one `records.changed` event goes on the bus after
+// the commit. At the root a write may share its commit with others that arrive at the same time (SQLite's group
+// commit); inside a larger change (a revert, a restore, a table brought back) it joins that change's
+// transaction and its event waits for that commit.
 
 /** WriteOptions are common to every write. */
 export interface WriteOptions {
-  /** Where the values come from: a JSON body (default) or a form whose inputs are text (spec console-core §5). */
+  /** Where the values come from: a JSON body (default) or a form whose inputs are text. */
   from?: InputSource;
   /**
    * beforeCommit runs inside the transaction with the written rows; throwing rolls the whole write back
    * (PostgREST's singular responses answer 406 and change nothing when the count is not 1).
    */
   beforeCommit?: (rows: RecordRow[]) => void | Promise<void>;
+  /** The history change this write undoes (history's revert and restore). */
+  revertOf?: number | null;
 }
 
-type Trx = Transaction<SystemDatabase>;
-
-/** WriteLog collects one write's history entries and change events (records-in-transaction.ts shares it). */
+/** WriteLog collects one write's changes: its history entries and its event. */
 export interface WriteLog {
-  changes: ChangeInput[];
-  events: RecordChangeEvent[];
+  changes: Change[];
+  events: RecordChange[];
 }
 
-const EVENT_OF: Record<string, RecordChangeEvent['type']> = {
-  RECORD_CREATE: 'INSERT',
-  RECORD_UPDATE: 'UPDATE',
-  RECORD_DELETE: 'DELETE',
-};
-const ACTION_OF: Record<string, ActivityAction> = {
-  RECORD_CREATE: 'CREATE',
-  RECORD_UPDATE: 'UPDATE',
-  RECORD_DELETE: 'DELETE',
-};
+const EVENT_OF = { RECORD_CREATE: 'INSERT', RECORD_UPDATE: 'UPDATE', RECORD_DELETE: 'DELETE' } as const;
 
-/** assertOwner refuses a table of another account with the 404 of a missing one. */
-export function assertOwner(caller: RecordCaller, table: TableDefinition): void {
-  // Principle 5: a table is only ever reached by its owner; another account sees the same 404 as for no table.
-  if (table.accountId !== caller.accountId) throw notFound(`Could not find the table '${table.name}'`, 'PGRST205');
-}
+/** RecordChangeType is the history type of a record change. */
+export type RecordChangeType = keyof typeof EVENT_OF;
 
-/** logChange adds one record's change to a write's history entries and events. */
-export function logChange(
-  log: WriteLog,
-  caller: RecordCaller,
-  table: TableDefinition,
-  type: ChangeType,
-  before: RecordRow | null,
-  after: RecordRow | null,
-) {
-  const recordId = (after ?? before)?.id ?? null;
+/** logChange adds one record's change to a write's history entries and event. */
+export function logChange(log: WriteLog, type: RecordChangeType, before: RecordRow | null, after: RecordRow | null) {
   log.changes.push({
-    accountId: table.accountId,
-    tableId: table.id,
-    tableName: table.name,
-    recordId,
     changeType: type,
+    recordId: (after ?? before)?.id ?? null,
     previousState: before,
     newState: after,
-    actorId: caller.actorId ?? caller.accountId,
   });
-  log.events.push({
-    type: EVENT_OF[type] ?? 'UPDATE',
-    accountId: table.accountId,
-    tableId: table.id,
-    tableName: table.name,
-    record: after,
-    oldRecord: before,
-    committedAt: '',
-  });
+  log.events.push({ type: EVENT_OF[type], record: after, oldRecord: before });
 }
 
-/** finishWrite stores a write's history and activity entries in its transaction. */
-export async function finishWrite(
-  trx: Trx,
-  db: Db,
-  caller: RecordCaller,
-  table: TableDefinition,
-  log: WriteLog,
-  now: Date,
-) {
-  await recordChanges(trx, db.dialect, log.changes, now);
-  const counts = new Map<string, number>();
-  for (const change of log.changes) counts.set(change.changeType, (counts.get(change.changeType) ?? 0) + 1);
-  for (const [type, count] of counts) {
-    await recordActivity(
-      trx,
-      {
-        accountId: caller.accountId,
-        action: ACTION_OF[type] ?? 'UPDATE',
-        resource: `table.${table.name}`,
-        details: count === 1 ? { tableName: table.name } : { tableName: table.name, count },
-      },
-      now,
-    );
-  }
-}
+/** WriteRun is the body of a write: it writes rows in the scope and logs each change. */
+export type WriteRun = (scope: Db, log: WriteLog, now: Date) => Promise<RecordRow[]>;
 
-/** runWrite runs one write in a transaction with its history and activity, then emits its events. */
+/**
+ * runWrite runs one write in a transaction (or the open one) with its history and activity, and publishes its
+ * event once committed. `sent` are the rows the write sends, to name the value of a unique violation.
+ * `journaled: false` keeps the rows out of history: only a table brought back with its rows uses it, whose
+ * SCHEMA_CREATE entry holds them.
+ */
 export async function runWrite(
   db: Db,
-  caller: RecordCaller,
+  actor: Actor,
   table: TableDefinition,
-  options: WriteOptions,
+  options: WriteOptions & { journaled?: boolean },
   sent: StoredRow[],
-  write: (trx: Trx, log: WriteLog, now: Date) => Promise<RecordRow[]>,
+  write: WriteRun,
 ): Promise<RecordRow[]> {
-  assertOwner(caller, table);
-  const log: WriteLog = { changes: [], events: [] };
+  assertCan(actor, 'write', table);
   const now = new Date();
-  let rows: RecordRow[];
   try {
-    // writeTransaction may commit this write together with others that arrived at the same time (SQLite's
-    // group commit); it resolves only once this write is committed.
-    rows = await db.writeTransaction(async (trx) => {
-      const written = await write(trx, log, now);
-      await finishWrite(trx, db, caller, table, log, now);
-      await options.beforeCommit?.(written);
-      return written;
-    });
+    return await db.transaction(
+      async (scope) => {
+        const log: WriteLog = { changes: [], events: [] };
+        const written = await write(scope, log, now);
+        if (options.journaled !== false) {
+          await journal(scope, actor, table, log.changes, { now, revertOf: options.revertOf ?? null });
+        }
+        await options.beforeCommit?.(written);
+        if (log.events.length > 0) {
+          scope.publish('records.changed', {
+            accountId: table.accountId,
+            tableId: table.id,
+            tableName: table.name,
+            at: now.toISOString(),
+            changes: log.events,
+          });
+        }
+        return written;
+      },
+      { group: true },
+    );
   } catch (error) {
     throw await withConflictingValue(db, table, translated(db, error, table), sent);
   }
-  emitRecordChanges(log.events, new Date().toISOString());
-  return rows;
 }
 
-/** translated turns an engine error of a write into the records service's ApiError (or returns it as is). */
+/** translated turns an engine error of a record statement into the records service's ApiError (or returns it). */
 export function translated(db: Db, error: unknown, table: TableDefinition): unknown {
-  const apiError = translateDatabaseError(db.dialect, error, table);
-  if (apiError?.code === 'table_changed') tableCacheOf(db).evict(table.id);
-  return apiError ?? error;
+  return translateDatabaseError(db.dialect, error, table) ?? error;
 }

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../db/database.js';
+import { createItemsTable } from '../../testing/records.fixtures.js';
+import { type SignedInAccount, signIn } from '../../testing/tables.fixtures.js';
 import { startTestServer, type TestServer, testDialects } from '../../testing/test-server.js';
-import { type SignedInAccount, signIn } from '../tables/tables.fixtures.js';
 import type { TableDefinition } from '../tables/tables.service.js';
-import { onRecordChanges, type RecordChangeEvent } from './record-events.js';
-import { createItemsTable } from './records.fixtures.js';
+import type { RecordChange } from './record-events.js';
 import { createRecord, deleteRecords, listRecords, recordIdCondition, updateRecords } from './records.service.js';
 
 // Writes that arrive together may be committed together (SQLite's group commit, db/dialect/sqlite-group-commit.ts).
@@ -74,8 +74,8 @@ describe.each(testDialects)('concurrent record writes on %s', (dialect) => {
   });
 
   it('answers each caller after its write is committed and emits events only for committed writes', async () => {
-    const events: RecordChangeEvent[] = [];
-    const stop = onRecordChanges((batch) => events.push(...batch));
+    const events: RecordChange[] = [];
+    const stop = db.bus.subscribe('records.changed', (event) => events.push(...event.changes));
     try {
       const [first] = await listRecords(db, alice, table, { limit: 1 });
       const id = first?.id ?? 0;

@@ -3,11 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Db, openDatabase } from '../../db/database.js';
 import { postgresDialect } from '../../db/dialect/postgres.js';
 import { userTableName } from '../../db/identifiers.js';
+import { createItemsTable } from '../../testing/records.fixtures.js';
+import { type SignedInAccount, signIn } from '../../testing/tables.fixtures.js';
 import { startTestServer, type TestServer, testDialects } from '../../testing/test-server.js';
-import { type SignedInAccount, signIn } from '../tables/tables.fixtures.js';
 import type { TableDefinition } from '../tables/tables.service.js';
 import { translateDatabaseError } from './record-errors.js';
-import { createItemsTable } from './records.fixtures.js';
 import { listRecords } from './records.service.js';
 
 // On PostgreSQL every pooled connection has a statement_timeout, so a costly filter is stopped; what the

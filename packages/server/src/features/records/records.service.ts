@@ -1,32 +1,32 @@
+import { dateType } from '../../db/column-types/date.js';
 import type { Db } from '../../db/database.js';
-import type { Condition } from '../../db/user-tables.js';
-import type { TableDefinition } from '../tables/table-definition.js';
-import { checkCondition } from './record-conditions.js';
+import type { DialectName } from '../../db/dialect/dialect.js';
+import type { Condition, TableDefinition } from '../../db/user-tables.js';
+import type { Actor } from '../../lib/actor/actor.js';
+import { assertCan } from './record-access.js';
+import { checkCondition, recordIdCondition } from './record-conditions.js';
 import { unknownColumn } from './record-errors.js';
 import { insertStoredRows, upsertStoredRows } from './record-inserts.js';
+import { admits, checkOwnedPatch, ownedInputs, rlsViolation, rowRuleOf, withRules } from './record-rules.js';
 import { type RecordInput, type RecordRow, storedInputRow, toRecordRow } from './record-values.js';
-import { logChange, type RecordCaller, runWrite, type WriteOptions } from './record-writes.js';
-import { deleteRowsById, selectRowsForChange, updateRowsById } from './records.store.js';
+import { logChange, runWrite, translated, type WriteOptions } from './record-writes.js';
+import { deleteRowsById, type StoredRow, selectRowsForChange, updateRowsById } from './records.store.js';
 
-// THE path of every record write (DESIGN.md principle 4), whichever API it came from: validate against the
-// table's schema, write the rows, and in the same transaction one change_history row per record and one
-// activity entry per kind of change (record-writes.ts); change events go out after the commit. A failure
-// anywhere rolls all of it back. Tables come from the definition cache (features/tables), so no call reads a
-// schema. The reads are in record-reads.ts; both are exported from here, the records service's one door.
+// THE path of every record write, whichever API or feature it comes from (history's revert and restore, a table
+// brought back, the record APIs): validate against the table's schema, write the rows, and in the same
+// transaction one change_history row per record and one activity entry per kind of change (record-writes.ts);
+// the change event goes on the bus after the commit. A failure anywhere rolls all of it back. Every function
+// takes a Db (the root, or a scope whose transaction it joins) and the actor. The reads are in
+// record-reads.ts; both are exported from here, the records service's one door.
 
 export type { Condition, OrderTerm } from '../../db/user-tables.js';
+export { assertCan, can, type RecordAction, roleForbidden } from './record-access.js';
 export { recordIdCondition } from './record-conditions.js';
+export type { RecordChange, RecordsChanged } from './record-events.js';
 export { countRecords, getRecord, listRecords, type ReadOptions } from './record-reads.js';
+export { assertVisible, isLimited } from './record-rules.js';
 export type { RecordInput, RecordRow } from './record-values.js';
-export {
-  assertOwner,
-  finishWrite,
-  logChange,
-  type RecordCaller,
-  translated,
-  type WriteLog,
-  type WriteOptions,
-} from './record-writes.js';
+export type { WriteOptions } from './record-writes.js';
 
 /** CreateOptions add PostgREST's `columns`: only these keys are inserted, a row lacking one gets NULL. */
 export interface CreateOptions extends WriteOptions {
@@ -62,21 +62,21 @@ function projectInputs(table: TableDefinition, inputs: RecordInput[], listed: st
 /** createRecords inserts one or more records (one statement per chunk) and returns them as stored. */
 export async function createRecords(
   db: Db,
-  caller: RecordCaller,
+  actor: Actor,
   table: TableDefinition,
   inputs: RecordInput[],
   options: CreateOptions = {},
 ): Promise<RecordRow[]> {
   const from = options.from ?? 'json';
-  const rows = projectInputs(table, inputs, options.columns).map((input) =>
+  const rows = ownedInputs(actor, table, projectInputs(table, inputs, options.columns)).map((input) =>
     storedInputRow(db.dialect.name, table, input, { from, mode: 'create' }),
   );
   if (rows.length === 0) return [];
-  return runWrite(db, caller, table, options, rows, async (trx, log, now) => {
-    const written = (await insertStoredRows(trx, db.dialect, table, rows, now)).map((raw) =>
+  return runWrite(db, actor, table, options, rows, async (scope, log, now) => {
+    const written = (await insertStoredRows(scope.kysely, db.dialect, table, rows, now)).map((raw) =>
       toRecordRow(db.dialect.name, table, raw),
     );
-    for (const row of written) logChange(log, caller, table, 'RECORD_CREATE', null, row);
+    for (const row of written) logChange(log, 'RECORD_CREATE', null, row);
     return written;
   });
 }
@@ -84,12 +84,12 @@ export async function createRecords(
 /** createRecord inserts one record. */
 export async function createRecord(
   db: Db,
-  caller: RecordCaller,
+  actor: Actor,
   table: TableDefinition,
   input: RecordInput,
   options: CreateOptions = {},
 ): Promise<RecordRow> {
-  const [row] = await createRecords(db, caller, table, [input], options);
+  const [row] = await createRecords(db, actor, table, [input], options);
   if (!row) throw new Error('createRecord: the insert returned no row');
   return row;
 }
@@ -106,40 +106,45 @@ export interface UpsertOutcome {
  */
 export async function upsertRecords(
   db: Db,
-  caller: RecordCaller,
+  actor: Actor,
   table: TableDefinition,
   inputs: RecordInput[],
   options: UpsertOptions = {},
 ): Promise<RecordRow[]> {
-  return (await upsertRecordsWithOutcome(db, caller, table, inputs, options)).rows;
+  return (await upsertRecordsWithOutcome(db, actor, table, inputs, options)).rows;
 }
 
 /** upsertRecordsWithOutcome is upsertRecords that also tells how many rows were inserted rather than updated. */
 export async function upsertRecordsWithOutcome(
   db: Db,
-  caller: RecordCaller,
+  actor: Actor,
   table: TableDefinition,
   inputs: RecordInput[],
   options: UpsertOptions = {},
 ): Promise<UpsertOutcome> {
   const from = options.from ?? 'json';
-  const rows = projectInputs(table, inputs, options.columns).map((input) =>
+  const rows = ownedInputs(actor, table, projectInputs(table, inputs, options.columns)).map((input) =>
     storedInputRow(db.dialect.name, table, input, { from, mode: 'create' }),
   );
   if (rows.length === 0) return { rows: [], inserted: 0 };
+  // A conflict updates an existing row: the update (and select) rules must admit it, as PostgreSQL's USING does.
+  const mayUpdate = [rowRuleOf(actor, table, 'update'), rowRuleOf(actor, table, 'select')];
   let inserted = 0;
-  const written = await runWrite(db, caller, table, options, rows, async (trx, log, now) => {
-    const { written, previous } = await upsertStoredRows(trx, db.dialect, table, rows, now, {
+  const written = await runWrite(db, actor, table, options, rows, async (scope, log, now) => {
+    const { written, previous } = await upsertStoredRows(scope.kysely, db.dialect, table, rows, now, {
       onConflict: typeof options.onConflict === 'string' ? [options.onConflict] : (options.onConflict ?? ['id']),
       ignoreDuplicates: options.ignoreDuplicates ?? false,
     });
     const before = new Map(previous.map((raw) => [Number(raw.id), toRecordRow(db.dialect.name, table, raw)]));
+    if (!options.ignoreDuplicates && [...before.values()].some((row) => !mayUpdate.every((r) => admits(r, row)))) {
+      throw rlsViolation(actor, table);
+    }
     const result = written.map((raw) => toRecordRow(db.dialect.name, table, raw));
     inserted = 0;
     for (const row of result) {
       const old = before.get(row.id) ?? null;
       if (!old) inserted++;
-      logChange(log, caller, table, old ? 'RECORD_UPDATE' : 'RECORD_CREATE', old, row);
+      logChange(log, old ? 'RECORD_UPDATE' : 'RECORD_CREATE', old, row);
     }
     return result;
   });
@@ -149,21 +154,26 @@ export async function upsertRecordsWithOutcome(
 /** updateRecords sets the patch's columns on every record the condition selects and returns them, by id. */
 export async function updateRecords(
   db: Db,
-  caller: RecordCaller,
+  actor: Actor,
   table: TableDefinition,
   where: Condition | undefined,
   patch: RecordInput,
   options: WriteOptions = {},
 ): Promise<RecordRow[]> {
-  const checked = where ? checkCondition(db.dialect, table, where) : undefined;
+  checkOwnedPatch(actor, table, patch);
+  const checked = withRules(
+    where ? checkCondition(db.dialect, table, where) : undefined,
+    rowRuleOf(actor, table, 'update'),
+    rowRuleOf(actor, table, 'select'),
+  );
   const values = storedInputRow(db.dialect.name, table, patch, { from: options.from ?? 'json', mode: 'update' });
-  if (Object.keys(values).length === 0) return runWrite(db, caller, table, options, [], async () => []);
-  return runWrite(db, caller, table, options, [values], async (trx, log, now) => {
-    const previous = await selectRowsForChange(trx, db.dialect, table, checked);
+  if (Object.keys(values).length === 0) return runWrite(db, actor, table, options, [], async () => []);
+  return runWrite(db, actor, table, options, [values], async (scope, log, now) => {
+    const previous = await selectRowsForChange(scope.kysely, db.dialect, table, checked);
     if (previous.length === 0) return [];
     const stored = { ...values, updated_at: now.toISOString() };
     const updated = await updateRowsById(
-      trx,
+      scope.kysely,
       db.dialect,
       table,
       previous.map((raw) => Number(raw.id)),
@@ -171,7 +181,7 @@ export async function updateRecords(
     );
     const before = new Map(previous.map((raw) => [Number(raw.id), toRecordRow(db.dialect.name, table, raw)]));
     const result = byId(updated.map((raw) => toRecordRow(db.dialect.name, table, raw)));
-    for (const row of result) logChange(log, caller, table, 'RECORD_UPDATE', before.get(row.id) ?? null, row);
+    for (const row of result) logChange(log, 'RECORD_UPDATE', before.get(row.id) ?? null, row);
     return result;
   });
 }
@@ -179,27 +189,108 @@ export async function updateRecords(
 /** deleteRecords deletes every record the condition selects and returns them as they were, by id. */
 export async function deleteRecords(
   db: Db,
-  caller: RecordCaller,
+  actor: Actor,
   table: TableDefinition,
   where: Condition | undefined,
   options: Omit<WriteOptions, 'from'> = {},
 ): Promise<RecordRow[]> {
-  const checked = where ? checkCondition(db.dialect, table, where) : undefined;
-  return runWrite(db, caller, table, options, [], async (trx, log) => {
-    const previous = await selectRowsForChange(trx, db.dialect, table, checked);
+  const checked = withRules(
+    where ? checkCondition(db.dialect, table, where) : undefined,
+    rowRuleOf(actor, table, 'delete'),
+    rowRuleOf(actor, table, 'select'),
+  );
+  return runWrite(db, actor, table, options, [], async (scope, log) => {
+    const previous = await selectRowsForChange(scope.kysely, db.dialect, table, checked);
     if (previous.length === 0) return [];
     const deleted = await deleteRowsById(
-      trx,
+      scope.kysely,
       db.dialect,
       table,
       previous.map((raw) => Number(raw.id)),
     );
     const result = byId(deleted.map((raw) => toRecordRow(db.dialect.name, table, raw)));
-    for (const row of result) logChange(log, caller, table, 'RECORD_DELETE', row, null);
+    for (const row of result) logChange(log, 'RECORD_DELETE', row, null);
     return result;
   });
 }
 
 function byId(rows: RecordRow[]): RecordRow[] {
   return rows.sort((a, b) => a.id - b.id);
+}
+
+const JSON_CREATE = { from: 'json', mode: 'create' } as const;
+
+/**
+ * storedAsItWas validates a record saved in history for inserting it again: its id, its values and its
+ * created_at (updated_at becomes the time of the insert).
+ */
+function storedAsItWas(dialect: DialectName, table: TableDefinition, record: RecordInput): StoredRow {
+  const stored = storedInputRow(dialect, table, record, JSON_CREATE);
+  const createdAt = typeof record.created_at === 'string' ? dateType.parseInput(record.created_at, JSON_CREATE) : null;
+  if (createdAt?.ok && createdAt.value !== null) stored.created_at = dateType.toStorage(createdAt.value, dialect);
+  return stored;
+}
+
+async function insertAsTheyWere(
+  db: Db,
+  actor: Actor,
+  table: TableDefinition,
+  saved: RecordInput[],
+  options: WriteOptions & { journaled: boolean },
+): Promise<RecordRow[]> {
+  const rows = saved.map((record) => storedAsItWas(db.dialect.name, table, record));
+  if (rows.length === 0) return [];
+  return runWrite(db, actor, table, options, rows, async (scope, log, now) => {
+    const written = (await insertStoredRows(scope.kysely, db.dialect, table, rows, now)).map((raw) =>
+      toRecordRow(db.dialect.name, table, raw),
+    );
+    for (const row of written) logChange(log, 'RECORD_CREATE', null, row);
+    return written;
+  });
+}
+
+/**
+ * restoreRecords inserts records saved in history again, each with its id and created_at (RECORD_CREATE entries,
+ * with `revertOf` naming the change they undo).
+ */
+export function restoreRecords(
+  db: Db,
+  actor: Actor,
+  table: TableDefinition,
+  saved: RecordInput[],
+  options: Pick<WriteOptions, 'revertOf'> = {},
+): Promise<RecordRow[]> {
+  return insertAsTheyWere(db, actor, table, saved, { ...options, journaled: true });
+}
+
+/**
+ * refillRecords puts a re-created table's records back as they were (ids and created_at kept), with their INSERT
+ * events but no history entries of their own: the table's SCHEMA_CREATE entry holds them.
+ */
+export function refillRecords(
+  db: Db,
+  actor: Actor,
+  table: TableDefinition,
+  saved: RecordInput[],
+): Promise<RecordRow[]> {
+  return insertAsTheyWere(db, actor, table, saved, { journaled: false });
+}
+
+/**
+ * lockRecord reads one record for a change that follows in the same transaction (PostgreSQL locks its row), or
+ * null when there is none. Call it with a scope.
+ */
+export async function lockRecord(db: Db, actor: Actor, table: TableDefinition, id: number): Promise<RecordRow | null> {
+  assertCan(actor, 'write', table);
+  try {
+    const ruled = withRules(
+      recordIdCondition(id),
+      rowRuleOf(actor, table, 'update'),
+      rowRuleOf(actor, table, 'select'),
+    );
+    const [raw] = await selectRowsForChange(db.kysely, db.dialect, table, ruled);
+    return raw ? toRecordRow(db.dialect.name, table, raw) : null;
+  } catch (error) {
+    throw translated(db, error, table);
+  }
 }

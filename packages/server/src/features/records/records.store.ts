@@ -85,20 +85,24 @@ const ID_ORDER: OrderTerm[] = [{ column: 'id', direction: 'asc' }];
 
 /**
  * selectRowById reads the row with one id: a point read, the record APIs' most frequent statement, written
- * without the condition builder, an order or paging (the id is unique).
+ * without an order or paging (the id is unique); `also` is a condition the row must meet too (an access rule).
  */
 export function selectRowById(
   db: RowSource,
   dialect: SqlDialect,
   shape: UserTableShape,
   id: number,
+  also?: Condition,
 ): Promise<RawRow[]> {
-  return rowsOf(
-    db,
-    statement(dialect)
-      .raw(`SELECT * FROM ${quotedTable(shape.id)} WHERE "id" = `)
-      .value(id),
-  );
+  const out = statement(dialect)
+    .raw(`SELECT * FROM ${quotedTable(shape.id)} WHERE "id" = `)
+    .value(id);
+  if (also) {
+    out.raw(' AND (');
+    writeCondition(out, dialect, shape, also);
+    out.raw(')');
+  }
+  return rowsOf(db, out);
 }
 
 /** countRows counts the rows matching a condition. */
@@ -137,6 +141,17 @@ export interface UpsertTarget {
   conflictColumn: string;
   /** Columns set from the new row on conflict; null keeps the existing row (ignore-duplicates). */
   updateColumns: string[] | null;
+  /**
+   * The ids of the stored rows a conflict may update: those the caller read and locked before, so that it
+   * knows their previous state. A row that meets any other row (one another transaction inserted after that
+   * read) is neither inserted nor updated nor returned; PostgreSQL still locks the row it met.
+   */
+  updatableIds: readonly number[];
+}
+
+/** upsertRowsPerStatement is how many rows of `columnCount` columns one upsert statement takes, with their ids. */
+export function upsertRowsPerStatement(columnCount: number): number {
+  return Math.max(1, Math.floor(MAX_PARAMETERS / (columnCount + 1)));
 }
 
 /**
@@ -153,14 +168,15 @@ export async function insertRows(
 ): Promise<RawRow[]> {
   const written: RawRow[] = [];
   const head = `INSERT INTO ${quotedTable(shape.id)} (${columns.map(quotedColumn).join(', ')}) VALUES `;
-  const onConflict = upsert ? conflictSql(upsert) : '';
-  for (const chunk of chunks(rows, Math.max(1, Math.floor(MAX_PARAMETERS / Math.max(1, columns.length))))) {
+  const budget = MAX_PARAMETERS - (upsert?.updatableIds.length ?? 0);
+  for (const chunk of chunks(rows, Math.max(1, Math.floor(budget / Math.max(1, columns.length))))) {
     const out = statement(dialect).raw(head);
     chunk.forEach((row, i) => {
       out.raw(i === 0 ? '(' : ', (');
       out.values(columns.map((c) => row[c] ?? null)).raw(')');
     });
-    out.raw(`${onConflict} RETURNING *`);
+    if (upsert) writeConflict(out, shape, upsert);
+    out.raw(' RETURNING *');
     const returned = await rowsOf(db, out);
     if (chunk === rows) return returned;
     written.push(...returned);
@@ -168,13 +184,20 @@ export async function insertRows(
   return written;
 }
 
-function conflictSql(upsert: UpsertTarget): string {
+function writeConflict(out: SqlText, shape: UserTableShape, upsert: UpsertTarget): void {
   const target = quotedColumn(upsert.conflictColumn);
   if (upsert.updateColumns === null || upsert.updateColumns.length === 0) {
-    return ` ON CONFLICT (${target}) DO NOTHING`;
+    out.raw(` ON CONFLICT (${target}) DO NOTHING`);
+    return;
   }
   const set = upsert.updateColumns.map((c) => `${quotedColumn(c)} = excluded.${quotedColumn(c)}`);
-  return ` ON CONFLICT (${target}) DO UPDATE SET ${set.join(', ')}`;
+  out.raw(` ON CONFLICT (${target}) DO UPDATE SET ${set.join(', ')} WHERE `);
+  if (upsert.updatableIds.length === 0) out.raw('1 = 0');
+  else
+    out
+      .raw(`${quotedTable(shape.id)}."id" IN (`)
+      .values(upsert.updatableIds)
+      .raw(')');
 }
 
 /** updateRowsById sets the same values on the rows with the given ids and returns them as stored. */

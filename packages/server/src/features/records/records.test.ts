@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../db/database.js';
+import { createItemsTable } from '../../testing/records.fixtures.js';
+import { type SignedInAccount, signIn } from '../../testing/tables.fixtures.js';
 import { startTestServer, type TestServer, testDialects } from '../../testing/test-server.js';
-import { type SignedInAccount, signIn } from '../tables/tables.fixtures.js';
 import type { TableDefinition } from '../tables/tables.service.js';
-import { onRecordChanges, type RecordChangeEvent } from './record-events.js';
-import { createItemsTable } from './records.fixtures.js';
+import type { RecordChange } from './record-events.js';
 import {
   countRecords,
   createRecord,
@@ -144,7 +144,7 @@ describe.each(testDialects)('records service on %s', (dialect) => {
     expect(row.created_at).not.toContain('2000');
   });
 
-  it('converts form input as the spec says', async () => {
+  it('converts form input, whose values are text, per column type', async () => {
     const row = await createRecord(
       db,
       alice,
@@ -170,8 +170,8 @@ describe.each(testDialects)('records service on %s', (dialect) => {
   });
 
   it('writes history and activity with the write, and emits events after commit', async () => {
-    const events: RecordChangeEvent[] = [];
-    const stop = onRecordChanges((batch) => events.push(...batch));
+    const events: RecordChange[] = [];
+    const stop = db.bus.subscribe('records.changed', (event) => events.push(...event.changes));
     const rows = await createRecords(db, alice, table, [{ title: 'a' }, { title: 'b', qty: 1 }]);
     await updateRecords(db, alice, table, recordIdCondition(rows[0]?.id ?? 0), { qty: 9 });
     await deleteRecords(db, alice, table, recordIdCondition(rows[1]?.id ?? 0));
@@ -204,8 +204,8 @@ describe.each(testDialects)('records service on %s', (dialect) => {
       history: (await historyOf(table.id)).length,
       activity: (await activityOf(alice.accountId)).length,
     };
-    const events: RecordChangeEvent[] = [];
-    const stop = onRecordChanges((batch) => events.push(...batch));
+    const events: RecordChange[] = [];
+    const stop = db.bus.subscribe('records.changed', (event) => events.push(...event.changes));
     await expect(
       createRecords(db, alice, table, [{ title: 'new 1' }, { title: 'taken' }, { title: 'new 2' }]),
     ).rejects.toMatchObject({ status: 409 });

@@ -1,9 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { signTestToken, tamper } from '../../testing/auth.fixtures.js';
+import {
+  pgrst,
+  type RestScenario,
+  type RestUser,
+  runRestScenario,
+  startSeededRestServer,
+} from '../../testing/rest.fixtures.js';
 import { type TestServer, testDialects } from '../../testing/test-server.js';
-import { signTestToken, tamper } from '../auth/auth.fixtures.js';
-import { pgrst, type RestScenario, type RestUser, runRestScenario, startSeededRestServer } from './rest.fixtures.js';
 
-// Who may call /rest/v1, which profiles, verbs and resources exist (protocol §1.3, §3.1, §3.8, §5): the
+// Who may call /rest/v1, which profiles, verbs and resources exist: the
 // gateway's apikey check, the role of the bearer token, and their exact bodies and headers.
 
 const T = 'todos';

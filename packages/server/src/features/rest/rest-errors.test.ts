@@ -1,9 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  pgrst,
+  type RestScenario,
+  type RestUser,
+  runRestScenario,
+  startSeededRestServer,
+} from '../../testing/rest.fixtures.js';
 import { type TestServer, testDialects } from '../../testing/test-server.js';
-import { pgrst, type RestScenario, type RestUser, runRestScenario, startSeededRestServer } from './rest.fixtures.js';
 
 // The request and data errors of the protocol's P0 list over raw HTTP, with their exact status and body
-// (protocol §3.2–3.5, §3.8): a table of scenarios, as PocketBase's ApiScenario. None may change the data.
+//: a table of scenarios, as PocketBase's ApiScenario. None may change the data.
 
 const T = 'todos';
 

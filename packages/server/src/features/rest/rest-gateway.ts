@@ -1,42 +1,73 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '../../http/principal.js';
-import { apiKeyOf } from '../auth/auth-gateway.js';
+import { type Actor, accountActor, appActor } from '../../lib/actor/actor.js';
+import { apiKeyOf, isInstanceKey } from '../auth/auth-gateway.js';
 import type { TokenService } from '../auth/tokens.service.js';
 import { RestQueryError } from './rest-query.errors.js';
 
-// Who may call /rest/v1 (protocol §1.3, §3.1, §5): the gateway wants this instance's anon or service key as
-// `apikey` (header or query parameter), and the data API wants a signed-in user, whose account scopes every
-// table and row. request.principal was resolved from the bearer token before this runs (http/principal.ts).
+// Who may call /rest/v1. The gateway wants an `apikey` (header or query parameter):
+// this instance's anon or service key, or one of an app's current keys. With the instance's key the data API
+// wants a signed-in console account (or its API key), whose account scopes every table and row. With an app's
+// key it serves that app's callers: signed out (anon), its end users, or its service key, on the tables of the
+// account owning the app, under their access rules (features/records/record-rules.ts). A token of another app,
+// or a console account's token with an app's key, is refused. request.principal was resolved from the bearer
+// token before this runs (http/principal.ts).
 
-/** RestCaller is the account a data-API request acts for. */
-export interface RestCaller {
-  accountId: string;
-}
+/** RestKey is what the apikey of a /rest/v1 request is: this instance's key, or an app's. */
+export type RestKey =
+  | { kind: 'instance' }
+  | { kind: 'app'; accountId: string; ref: string; role: 'anon' | 'service_role' };
 
-async function isInstanceKey(tokens: TokenService, key: string): Promise<boolean> {
-  // The fast path is a string comparison; another key JWT of this instance (e.g. signed before a restart
-  // with a new expiry) is verified.
-  if (tokens.roleOfKey(key)) return true;
-  if (key.split('.').length !== 3) return false;
-  try {
-    const { role } = await tokens.verify(key);
-    return role === 'anon' || role === 'service_role';
-  } catch {
-    return false;
+type MaybePromise<T> = T | Promise<T>;
+
+/** AppKeyIdentity is an app key recognised: the owning account, the app's ref and the key's role. */
+type AppKeyIdentity = Omit<Extract<RestKey, { kind: 'app' }>, 'kind'>;
+
+/** AppKeyMatcher recognises an app's current keys (features/apps). */
+export type AppKeyMatcher = (key: string) => MaybePromise<AppKeyIdentity | null>;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** restKey is the /rest/v1 request's apikey as the gateway recognised it. */
+    restKey: RestKey | null;
   }
 }
 
-/** restApiKeyGateway is the onRequest hook of /rest/v1: 401 without this instance's key, as Supabase's gateway. */
-export function restApiKeyGateway(tokens: TokenService) {
-  // A callback hook: the usual key is this instance's own, recognised without waiting.
+const INSTANCE: RestKey = { kind: 'instance' };
+
+/**
+ * restApiKeyGateway is the onRequest hook of /rest/v1: 401 without a key of this instance or of an app, as
+ * Supabase's gateway answers.
+ */
+export function restApiKeyGateway(tokens: TokenService, matchAppKey: AppKeyMatcher) {
+  const invalid = (reply: FastifyReply) => reply.code(401).send({ message: 'Invalid API key' });
+  // A callback hook: the usual keys are recognised without waiting.
   return (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
     const key = apiKeyOf(request);
     if (!key) return reply.code(401).send({ message: 'No API key found in request' });
-    if (tokens.roleOfKey(key)) return done();
-    isInstanceKey(tokens, key).then((valid) => {
-      if (valid) done();
-      else reply.code(401).send({ message: 'Invalid API key' });
-    }, done);
+    if (tokens.roleOfKey(key)) {
+      request.restKey = INSTANCE;
+      return done();
+    }
+    const accept = (match: AppKeyIdentity | null): boolean => {
+      if (!match) return false;
+      request.restKey = { kind: 'app', ...match };
+      return true;
+    };
+    const app = matchAppKey(key);
+    if (!(app instanceof Promise)) {
+      if (accept(app)) return done();
+    }
+    Promise.resolve(app)
+      .then(async (match) => {
+        if (accept(match)) return done();
+        if (await isInstanceKey(tokens, key)) {
+          request.restKey = INSTANCE;
+          return done();
+        }
+        invalid(reply);
+      })
+      .catch(done);
   };
 }
 
@@ -45,25 +76,60 @@ const invalidToken = (code: string, message: string) =>
     'WWW-Authenticate': `Bearer error="invalid_token", error_description="${message.replaceAll('"', "'")}"`,
   });
 
+const NOT_FOR_THIS_KEY = 'JWT was issued for another key: use the apikey of the same app or instance';
+
 /**
- * restCallerOf maps the principal to the caller: a user (or an account's API key); anon → 401 PGRST302; a bad token → 401 PGRST301
- * (PGRST303 when expired); the service key → 403 42501 until its data-API role is decided (protocol §5).
+ * restActorOf maps the principal and the apikey to the actor. With this instance's key: a user (or an account's
+ * API key); anon → 401 PGRST302; a bad token → 401 PGRST301 (PGRST303 when expired); the service key → 403 42501
+ *. With an app's key: its anon key (or no token) → the app's signed-out caller; its end user's token
+ * → that user; its service key → the owner's full access; the owner's API key → the owner; anything of another
+ * app or of the console → 401 PGRST301.
  */
-export function restCallerOf(principal: Principal, tableName: string): RestCaller {
+export function restActorOf(principal: Principal, key: RestKey | null, tableName: string): Actor {
+  if (principal.kind === 'invalid') {
+    throw principal.reason === 'expired'
+      ? invalidToken('PGRST303', principal.message)
+      : invalidToken('PGRST301', principal.message);
+  }
+  if (key?.kind === 'app') return appCallerOf(principal, key, tableName);
   switch (principal.kind) {
     case 'user':
+      return accountActor(principal.accountId);
     case 'apiKey':
       // An account's API key grants that account's access (DESIGN.md "APIs"), here as on /api/table.
-      return { accountId: principal.accountId };
+      return accountActor(principal.accountId, principal.keyId);
     case 'anonymous':
       throw new RestQueryError(401, 'PGRST302', 'Anonymous access is disabled').withHeaders({
         'WWW-Authenticate': 'Bearer',
       });
-    case 'invalid':
-      throw principal.reason === 'expired'
-        ? invalidToken('PGRST303', principal.message)
-        : invalidToken('PGRST301', principal.message);
     case 'service':
       throw new RestQueryError(403, '42501', `permission denied for table ${tableName}`);
+    case 'appKey':
+    case 'endUser':
+      throw invalidToken('PGRST301', NOT_FOR_THIS_KEY);
+  }
+}
+
+function appCallerOf(principal: Principal, key: Extract<RestKey, { kind: 'app' }>, tableName: string): Actor {
+  const { accountId, ref } = key;
+  switch (principal.kind) {
+    case 'anonymous':
+      // No token, or the instance's anon key as bearer: signed out, as far as the app can tell.
+      return appActor(accountId, { ref, role: key.role === 'service_role' ? 'service_role' : 'anon' });
+    case 'appKey':
+      if (principal.ref !== ref) throw invalidToken('PGRST301', NOT_FOR_THIS_KEY);
+      return appActor(accountId, { ref, role: principal.role });
+    case 'endUser':
+      if (principal.ref !== ref) throw invalidToken('PGRST301', NOT_FOR_THIS_KEY);
+      return appActor(accountId, { ref, role: 'authenticated' }, principal.userId);
+    case 'apiKey':
+      if (principal.accountId !== accountId) throw invalidToken('PGRST301', NOT_FOR_THIS_KEY);
+      return accountActor(principal.accountId, principal.keyId);
+    case 'service':
+      throw new RestQueryError(403, '42501', `permission denied for table ${tableName}`);
+    case 'user':
+      throw invalidToken('PGRST301', NOT_FOR_THIS_KEY);
+    case 'invalid':
+      throw invalidToken('PGRST301', principal.message);
   }
 }

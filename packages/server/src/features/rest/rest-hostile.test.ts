@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RestUser, startSeededRestServer } from '../../testing/rest.fixtures.js';
 import { type TestServer, testDialects } from '../../testing/test-server.js';
-import { type RestUser, startSeededRestServer } from './rest.fixtures.js';
 
-// Hostile input (issue 3, Tests): SQL fragments in filter values, column names, table names, order, select,
+// Hostile input: SQL fragments in filter values, column names, table names, order, select,
 // on_conflict and columns; deep JSON; oversized bodies. None may answer 5xx or change any data: values are
 // bound parameters and every name passes the schema whitelist before it reaches SQL.
 

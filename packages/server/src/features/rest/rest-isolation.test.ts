@@ -1,9 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { users } from '../../testing/auth.fixtures.js';
+import {
+  createRestTable,
+  type RestUser,
+  seedTodos,
+  signUpRestUser,
+  startRestServer,
+} from '../../testing/rest.fixtures.js';
 import { type TestServer, testDialects } from '../../testing/test-server.js';
-import { users } from '../auth/auth.fixtures.js';
-import { createRestTable, type RestUser, seedTodos, signUpRestUser, startRestServer } from './rest.fixtures.js';
 
-// Isolation (issue 3, Tests): a second account reaches neither the first account's tables nor their rows,
+// Isolation: a second account reaches neither the first account's tables nor their rows,
 // by name or by id, through any verb, and its own table of the same name is a separate table.
 
 describe.each(testDialects)('/rest/v1 isolation between accounts on %s', (dialect) => {

@@ -32,7 +32,7 @@ export class ParseFailure extends Error {
 }
 
 /** joinOr joins alternatives as Parsec does: `a, b or c`. */
-export function joinOr(items: string[]): string {
+function joinOr(items: string[]): string {
   const unique = [...new Set(items)];
   if (unique.length <= 1) return unique.join('');
   return `${unique.slice(0, -1).join(', ')} or ${unique.at(-1)}`;

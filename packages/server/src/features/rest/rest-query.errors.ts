@@ -1,7 +1,7 @@
 import { ApiError } from '../../http/errors.js';
 
 /**
- * RestQueryError is a PostgREST error (protocol §3.8): an ApiError whose `details.details` and
+ * RestQueryError is a PostgREST error: an ApiError whose `details.details` and
  * `details.hint` are PostgREST's `details` and `hint`, so the error handler's `rest` family renders
  * `{code, details, hint, message}` as is. `body()` gives that object for other uses.
  */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { errorOf, parseFailure } from '../../testing/rest-query.fixtures.js';
 import { parseFilter, parseFilterKey, parseLogicTree } from './rest-query.filters.js';
-import { errorOf, parseFailure } from './rest-query.fixtures.js';
 import type { LogicTree, Operation } from './rest-query.types.js';
 
 describe('parseFilter: every operator', () => {

@@ -1,4 +1,4 @@
-import { parseArrayLiteral } from '../tables/column-types/array-literal.js';
+import { parseArrayLiteral } from '../../db/column-types/array-literal.js';
 import { Cursor, field, fieldName, jsonPath, ParseFailure, quotedValue, withTarget } from './rest-query.cursor.js';
 import { malformedArrayLiteral } from './rest-query.errors.js';
 import type {
@@ -137,7 +137,7 @@ function quantifiedValues(value: string, op: string): string[] {
 }
 
 /** opExpr reads `[not.]op.value`; in a tree the value ends at `,` or `)`. */
-export function opExpr(c: Cursor, mode: ValueMode): { negated: boolean; operation: Operation } {
+function opExpr(c: Cursor, mode: ValueMode): { negated: boolean; operation: Operation } {
   const negated = c.startsWith('not.');
   if (negated) c.pos += 4;
   const start = c.pos;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { errorOf } from './rest-query.fixtures.js';
+import { errorOf } from '../../testing/rest-query.fixtures.js';
 import {
   checkProfile,
   headerValue,

@@ -1,7 +1,7 @@
 import { invalidSchema, invertedRange, unacceptableMediaType } from './rest-query.errors.js';
 import type { Preferences, ResponseFormat } from './rest-query.types.js';
 
-// The request headers of the data API (protocol §1.3, §3.2, §3.4): Prefer, Accept, Range/Range-Unit and
+// The request headers of the data API: Prefer, Accept, Range/Range-Unit and
 // Accept-Profile/Content-Profile.
 
 /** RestHeaders are request headers as Node gives them (lower-case names) or a fetch Headers object. */

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { errorOf, parseFailure } from '../../testing/rest-query.fixtures.js';
 import { offsetBeyondTotal, undefinedColumn, unknownBodyColumn } from './rest-query.errors.js';
-import { errorOf, parseFailure } from './rest-query.fixtures.js';
 import { columnReferences, combineRange, hasFilters, parseRestQuery, queryPairs } from './rest-query.parse.js';
 
-describe('the wire strings of protocol §3.6', () => {
+describe('the wire strings supabase-js sends', () => {
   it('select, filter, order and range', () => {
     const q = parseRestQuery('?select=id%2Ctitle&done=eq.false&order=id.asc&offset=0&limit=10');
     expect(q.select.map((s) => (s.kind === 'field' ? s.field.column : '*'))).toEqual(['id', 'title']);

@@ -14,7 +14,7 @@ import { parseColumnList, parseOrder, parseSelect } from './rest-query.select.js
 import type { Filter, LogicTree, RestQuery, RestRange } from './rest-query.types.js';
 
 // The entry point of the data API's request parser: query string and headers in, a typed RestQuery out, or
-// a RestQueryError with PostgREST's status, code and texts (protocol §3.8). Pure: no schema, no database.
+// a RestQueryError with PostgREST's status, code and texts. Pure: no schema, no database.
 
 const LOGIC_KEYS: readonly LogicKey[] = ['or', 'and', 'not.or', 'not.and'];
 type SingleKey = 'select' | 'order' | 'limit' | 'offset' | 'on_conflict' | 'columns';
@@ -63,7 +63,7 @@ function isLogicKey(key: string): key is LogicKey {
 }
 
 // limit and offset are non-negative integers. PostgREST ignores other text; Basalt answers PGRST100 so that
-// a typo does not silently return every row (protocol §3.2).
+// a typo does not silently return every row.
 function parseCount(target: 'limit' | 'offset', value: string): number {
   const m = /^(\s*)(-?)(\d*)(\s*)/.exec(value);
   const [, lead = '', minus = '', digits = '', trail = ''] = m ?? [];
@@ -119,7 +119,7 @@ export function parseRestQuery(
   for (const [key, value] of queryPairs(query)) {
     switch (key) {
       case 'apikey':
-        // The key may come in the query string (protocol §1.3); the gateway reads it, it is no filter.
+        // The key may come in the query string; the gateway reads it, it is no filter.
         break;
       case 'select':
       case 'order':

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { errorOf, parseFailure } from './rest-query.fixtures.js';
+import { errorOf, parseFailure } from '../../testing/rest-query.fixtures.js';
 import { parseColumnList, parseOrder, parseSelect } from './rest-query.select.js';
 import type { OrderTerm, SelectItem } from './rest-query.types.js';
 

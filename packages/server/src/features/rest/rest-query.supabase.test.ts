@@ -49,7 +49,7 @@ const filter = (name: string, operation: Filter['operation'], negated = false): 
   operation,
 });
 
-describe('requests of supabase-js (protocol §3.6)', () => {
+describe('requests of supabase-js', () => {
   it('select, eq, order, range', async () => {
     const request = await capture((c) => c.from('todos').select('id, title').eq('done', false).order('id').range(0, 9));
     expect(request.search).toBe('?select=id%2Ctitle&done=eq.false&order=id.asc&offset=0&limit=10');

@@ -1,4 +1,4 @@
-// The request AST of the PostgREST data API (protocol §3.2–3.4). The parser knows no schema: column names
+// The request AST of the PostgREST data API. The parser knows no schema: column names
 // are raw strings (possibly hostile) that the wiring checks against the table definition (42703 / PGRST204)
 // and writes only through the identifier gate; every value stays a string until a column type converts it.
 
@@ -85,7 +85,7 @@ export interface RestRange {
 /** Preferences are the `Prefer` items Basalt reads; null when absent (unknown items are ignored). */
 export interface Preferences {
   return: 'minimal' | 'representation' | 'headers-only' | null;
-  /** Basalt counts exactly for all three (protocol §3.4). */
+  /** Basalt counts exactly for all three. */
   count: 'exact' | 'planned' | 'estimated' | null;
   resolution: 'merge-duplicates' | 'ignore-duplicates' | null;
   missing: 'default' | 'null' | null;

@@ -1,9 +1,9 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RestUser, seedTodos, signUpRestUser, startRestServer, TODOS } from '../../testing/rest.fixtures.js';
 import { type TestServer, testDialects } from '../../testing/test-server.js';
-import { type RestUser, seedTodos, signUpRestUser, startRestServer, TODOS } from './rest.fixtures.js';
 
-// Reads through @supabase/supabase-js itself over real HTTP (protocol §3.2, §3.5–3.7): every filter operator,
+// Reads through @supabase/supabase-js itself over real HTTP: every filter operator,
 // logic trees, order, range, count, head, single and maybeSingle, on both engines.
 
 type Query = ReturnType<ReturnType<SupabaseClient['from']>['select']>;
@@ -61,7 +61,7 @@ const filters: Array<[string, (q: Query) => Query, string[]]> = [
   ],
   ['filter on id', (q) => q.eq('id', 2), ['banana']],
   ['filter values are data, never SQL', (q) => q.eq('title', "x' OR '1'='1"), []],
-  // JSON paths (protocol §3.2, P1): `->>` reads text, `->` JSON, on json and array columns.
+  // JSON paths: `->>` reads text, `->` JSON, on json and array columns.
   ['eq on a ->> path', (q) => q.eq('meta->>a', '1'), ['Apple', 'date 100%']],
   ['eq on a -> path compares JSON', (q) => q.eq('meta->a', 2), ['banana']],
   ['gt on a -> path in jsonb order', (q) => q.gt('meta->a', 1), ['banana']],

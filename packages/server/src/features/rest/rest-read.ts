@@ -1,9 +1,9 @@
 import type { Db } from '../../db/database.js';
 import { columnTypeIn } from '../../db/user-tables.js';
-import { filtersCondition, orderTerms } from '../records/record-filters.js';
+import type { Actor } from '../../lib/actor/actor.js';
 import { countRecords, listRecords, type RecordRow } from '../records/records.service.js';
 import type { TableDefinition } from '../tables/table-definition.js';
-import type { RestCaller } from './rest-gateway.js';
+import { filtersCondition, orderTerms } from './rest-filters.js';
 import { undefinedColumn } from './rest-query.errors.js';
 import type { RestQuery } from './rest-query.types.js';
 import {
@@ -17,12 +17,12 @@ import {
 } from './rest-response.js';
 import { checkSelect, projectRows } from './rest-select.js';
 
-// GET and HEAD on /rest/v1/<table> (protocol §3.5): one list query, plus one count query when `Prefer: count`
+// GET and HEAD on /rest/v1/<table>: one list query, plus one count query when `Prefer: count`
 // asks for the total (HEAD with a count needs only the count). A singular read fetches at most two rows and
 // counts only to name the number in its 406.
 
 /** checkColumns refuses, before any query, a selected or ordered column the table does not have (42703). */
-export function checkColumns(table: TableDefinition, query: RestQuery): void {
+function checkColumns(table: TableDefinition, query: RestQuery): void {
   const typeOf = (column: string) => columnTypeIn(table, column);
   checkSelect(query.select, table.name, typeOf);
   for (const term of query.order) {
@@ -36,7 +36,7 @@ const rowsAfter = (total: number, offset: number, limit: number | null) =>
 /** readRows answers GET and HEAD: the rows, Content-Range and the status the count implies. */
 export async function readRows(
   db: Db,
-  caller: RestCaller,
+  actor: Actor,
   table: TableDefinition,
   query: RestQuery,
   head: boolean,
@@ -52,19 +52,19 @@ export async function readRows(
   let returned: number;
   let total: number | null = null;
   if (singular) {
-    rows = await listRecords(db, caller, table, { where, order, offset, limit: Math.min(limit ?? 2, 2) });
+    rows = await listRecords(db, actor, table, { where, order, offset, limit: Math.min(limit ?? 2, 2) });
     returned = rows.length;
     if (returned > 1 || counting) {
-      total = await countRecords(db, caller, table, where);
+      total = await countRecords(db, actor, table, where);
       returned = rowsAfter(total, offset, limit);
     }
     checkSingular(query.format, returned);
   } else if (head && counting) {
-    total = await countRecords(db, caller, table, where);
+    total = await countRecords(db, actor, table, where);
     returned = rowsAfter(total, offset, limit);
   } else {
-    const list = listRecords(db, caller, table, { where, order, offset, limit });
-    [rows, total] = await Promise.all([list, counting ? countRecords(db, caller, table, where) : null]);
+    const list = listRecords(db, actor, table, { where, order, offset, limit });
+    [rows, total] = await Promise.all([list, counting ? countRecords(db, actor, table, where) : null]);
     returned = rows.length;
   }
 

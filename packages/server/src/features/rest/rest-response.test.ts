@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkSingular, rangeHeader, readStatus } from './rest-response.js';
 
-// The response arithmetic of the data API (protocol §3.5), without a server.
+// The response arithmetic of the data API, without a server.
 
 describe('response arithmetic', () => {
   it.each([

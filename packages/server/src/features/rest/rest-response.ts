@@ -2,7 +2,7 @@ import { offsetBeyondTotal, RestQueryError } from './rest-query.errors.js';
 import { preferenceApplied } from './rest-query.headers.js';
 import type { Preferences, ResponseFormat } from './rest-query.types.js';
 
-// What a data-API response is made of (protocol §3.5): status, Content-Range, Preference-Applied and a body
+// What a data-API response is made of: status, Content-Range, Preference-Applied and a body
 // that is an array, one object (the singular Accept) or nothing. The service builds a RestReply; the route
 // only writes it.
 
@@ -21,7 +21,7 @@ const OBJECT_TYPE = 'application/vnd.pgrst.object+json; charset=utf-8';
 export const contentType = (format: ResponseFormat) => (format === 'object' ? OBJECT_TYPE : JSON_TYPE);
 
 /** notSingular is PGRST116: the singular Accept met a number of rows other than one. */
-export const notSingular = (rows: number) =>
+const notSingular = (rows: number) =>
   new RestQueryError(
     406,
     'PGRST116',

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RestUser, startSeededRestServer } from '../../testing/rest.fixtures.js';
 import { type TestServer, testDialects } from '../../testing/test-server.js';
-import { type RestUser, startSeededRestServer } from './rest.fixtures.js';
 
-// The shape of successful responses over raw HTTP (protocol §3.4–3.5): status, Content-Range, Range-Unit,
+// The shape of successful responses over raw HTTP: status, Content-Range, Range-Unit,
 // Preference-Applied, Content-Type and whether there is a body. The rows run in order on one table.
 
 const T = 'todos';

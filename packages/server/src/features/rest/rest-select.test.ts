@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseSelect } from './rest-query.select.js';
 import { castValue, checkSelect, projectRow, projectRows } from './rest-select.js';
 
-// `select` applied to rows (protocol §3.2): columns, renames, casts and JSON paths, without a database.
+// `select` applied to rows: columns, renames, casts and JSON paths, without a database.
 
 const row = {
   id: 1,

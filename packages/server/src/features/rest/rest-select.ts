@@ -4,7 +4,7 @@ import { checkJsonPath } from '../records/record-conditions.js';
 import { RestQueryError, undefinedColumn } from './rest-query.errors.js';
 import type { SelectCast, SelectItem } from './rest-query.types.js';
 
-// `select` applied to rows the records service returned (protocol §3.2): the listed columns in the listed
+// `select` applied to rows the records service returned: the listed columns in the listed
 // order, renamed (`label:title`), narrowed by a JSON path (`meta->a->>b`, followed as PostgreSQL does, see
 // db/jsonb.ts) and cast (`qty::text`). `*` alone (the usual case, and the hot path) returns the rows as they
 // are, with no copy.
@@ -15,7 +15,7 @@ type Row = Record<string, unknown>;
 export type ColumnTypeOf = (column: string) => ColumnType | null;
 
 /** isStarOnly tells whether a selection is just `*`, which needs no projection. */
-export function isStarOnly(select: SelectItem[]): boolean {
+function isStarOnly(select: SelectItem[]): boolean {
   return select.length === 1 && select[0]?.kind === 'star';
 }
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RestUser, signUpRestUser, startRestServer, TODOS_SCHEMA } from '../../testing/rest.fixtures.js';
 import { type TestServer, testDialects } from '../../testing/test-server.js';
-import { type RestUser, signUpRestUser, startRestServer, TODOS_SCHEMA } from './rest.fixtures.js';
 
-// `/rest/v1/tables` through supabase-js, as the console calls it (protocol §3.1): list, create with
+// `/rest/v1/tables` through supabase-js, as the console calls it: list, create with
 // `.insert(…).select().single()`, update, and drop with `.delete().eq('id', id)`.
 
 describe.each(testDialects)('/rest/v1/tables on %s', (dialect) => {
@@ -37,6 +37,7 @@ describe.each(testDialects)('/rest/v1/tables on %s', (dialect) => {
         item: { type: 'text', required: true, unique: false },
         qty: { type: 'number', required: false, unique: false },
       },
+      access: { select: 'nobody', insert: 'nobody', update: 'nobody', delete: 'nobody', ownerColumn: null },
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });

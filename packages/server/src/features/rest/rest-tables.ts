@@ -2,9 +2,10 @@ import type { ColumnType } from '@basalt/shared';
 import type { Db } from '../../db/database.js';
 import { likeMatches } from '../../db/like-pattern.js';
 import type { Condition, OrderTerm } from '../../db/user-tables.js';
-import { filtersCondition, orderTerms } from '../records/record-filters.js';
+import type { Actor } from '../../lib/actor/actor.js';
+import { isLimited } from '../records/records.service.js';
 import { createTable, deleteTable, listTables, type TableResponse, updateTable } from '../tables/tables.service.js';
-import type { RestCaller } from './rest-gateway.js';
+import { filtersCondition, orderTerms } from './rest-filters.js';
 import { invalidTextRepresentation, RestQueryError, undefinedColumn } from './rest-query.errors.js';
 import { hasFilters } from './rest-query.parse.js';
 import type { RestQuery } from './rest-query.types.js';
@@ -20,7 +21,7 @@ import {
 import { checkSelect, projectRows } from './rest-select.js';
 import { invalidJson, missingWhere } from './rest-write.js';
 
-// `/rest/v1/tables` (protocol §3.1): the caller's table definitions, as the tables service returns them.
+// `/rest/v1/tables`: the actor's table definitions, as the tables service returns them.
 // select = list, insert = create, patch = update, delete = drop. An account has few tables, so filters, order
 // and range apply to the listed definitions in memory; each create, update and drop is the tables service's
 // own transaction.
@@ -37,6 +38,7 @@ const FIELDS: Readonly<Record<string, ColumnType>> = {
   name: 'text',
   description: 'text',
   schema: 'json',
+  access: 'json',
   createdAt: 'date',
   updatedAt: 'date',
 };
@@ -123,7 +125,7 @@ function compareRows(a: Row, b: Row, order: OrderTerm[]): number {
   return 0;
 }
 
-async function selectedTables(db: Db, caller: RestCaller, query: RestQuery): Promise<TableResponse[]> {
+async function selectedTables(db: Db, actor: Actor, query: RestQuery): Promise<TableResponse[]> {
   checkSelect(query.select, TABLES_RESOURCE, fieldType);
   const where = filtersCondition(query);
   const order = orderTerms(query.order);
@@ -131,7 +133,7 @@ async function selectedTables(db: Db, caller: RestCaller, query: RestQuery): Pro
     if (fieldType(term.column) === null) throw undefinedColumn(TABLES_RESOURCE, term.column);
     if (term.path) throw unsupported('Ordering by a JSON path');
   }
-  let tables = await listTables(db, caller);
+  let tables = await listTables(db, actor);
   if (where) tables = tables.filter((table) => matches({ ...table }, where));
   if (order.length > 0) tables.sort((a, b) => compareRows({ ...a }, { ...b }, order));
   return tables;
@@ -153,28 +155,33 @@ const countOf = (query: RestQuery, n: number) => (query.prefer.count === null ? 
 /** serveTables answers every verb on /rest/v1/tables. */
 export async function serveTables(
   db: Db,
-  caller: RestCaller,
+  actor: Actor,
   method: string,
   query: RestQuery,
   body: unknown,
 ): Promise<RestReply> {
+  // Definitions are the developer's: an app's signed-out callers and end users cannot see or change them (its
+  // service key can, as the owner).
+  if (isLimited(actor)) {
+    throw new RestQueryError(actor.endUser ? 403 : 401, '42501', `permission denied for table ${TABLES_RESOURCE}`);
+  }
   if (method === 'POST') {
     const input = Array.isArray(body) && body.length === 1 ? body[0] : body;
     if (typeof input !== 'object' || input === null || Array.isArray(input))
       throw invalidJson('Send one table definition as a JSON object');
     checkSelect(query.select, TABLES_RESOURCE, fieldType);
-    const created = await createTable(db, caller, input);
+    const created = await createTable(db, actor, input);
     return writeReply(query, 201, [created], `*/${countOf(query, 1)}`);
   }
   if (method === 'PATCH' || method === 'DELETE') {
     if (method === 'PATCH' && (typeof body !== 'object' || body === null || Array.isArray(body))) throw invalidJson();
     if (!hasFilters(query)) throw missingWhere(method === 'PATCH' ? 'UPDATE' : 'DELETE');
-    const targets = await selectedTables(db, caller, query);
+    const targets = await selectedTables(db, actor, query);
     checkSingular(query.format, targets.length);
     const changed: TableResponse[] = [];
     for (const table of targets) {
       changed.push(
-        method === 'PATCH' ? await updateTable(db, caller, table.id, body) : await deleteTable(db, caller, table.id),
+        method === 'PATCH' ? await updateTable(db, actor, table.id, body) : await deleteTable(db, actor, table.id),
       );
     }
     const range =
@@ -183,7 +190,7 @@ export async function serveTables(
         : `*/${countOf(query, changed.length)}`;
     return writeReply(query, 204, changed, range);
   }
-  const tables = await selectedTables(db, caller, query);
+  const tables = await selectedTables(db, actor, query);
   const { offset, limit } = query.range;
   const page = tables.slice(offset, limit === null ? undefined : offset + limit);
   checkSingular(query.format, page.length);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRestTable, type RestUser, signUpRestUser, startRestServer } from '../../testing/rest.fixtures.js';
 import { type TestServer, testDialects } from '../../testing/test-server.js';
-import { createRestTable, type RestUser, signUpRestUser, startRestServer } from './rest.fixtures.js';
 
 // What a write tells the client, alike on both engines: the value of a unique violation in its details (as
 // PostgreSQL words it), 201 only when an upsert created a record, and `columns=` naming the server's
@@ -131,6 +131,21 @@ describe.each(testDialects)('/rest/v1 write outcomes on %s', (dialect) => {
       merge,
     );
     expect(mixed.status).toBe(201);
+  });
+
+  it('answers 201 to ignore-duplicates even when every row was a duplicate, and 200 to a merge of no rows', async () => {
+    const table = await fresh();
+    const ignore = 'return=representation,resolution=ignore-duplicates';
+    const first = await post(table, [{ title: 'a', qty: 1 }], '?on_conflict=title', ignore);
+    expect({ status: first.status, body: first.body }).toMatchObject({ status: 201, body: [{ title: 'a', qty: 1 }] });
+    const duplicate = await post(table, [{ title: 'a', qty: 2 }], '?on_conflict=title', ignore);
+    expect({ status: duplicate.status, body: duplicate.body }).toEqual({ status: 201, body: [] });
+    const minimal = await post(table, { title: 'a', qty: 3 }, '?on_conflict=title', 'resolution=ignore-duplicates');
+    expect({ status: minimal.status, text: minimal.text }).toEqual({ status: 201, text: '' });
+    const none = await post(table, [], '?on_conflict=title', 'return=representation,resolution=merge-duplicates');
+    expect({ status: none.status, body: none.body }).toEqual({ status: 200, body: [] });
+    const rows = await server.request('GET', `/rest/v1/${table}?select=title,qty`, { headers: alice.headers });
+    expect(rows.body).toEqual([{ title: 'a', qty: 1 }]);
   });
 
   it('ignores created_at and updated_at in columns=', async () => {

@@ -1,24 +1,26 @@
 import type { Db } from '../../db/database.js';
 import { columnTypeIn } from '../../db/user-tables.js';
-import { filtersCondition } from '../records/record-filters.js';
+import type { Actor } from '../../lib/actor/actor.js';
 import {
+  assertVisible,
   type CreateOptions,
   createRecords,
   deleteRecords,
+  isLimited,
   type RecordInput,
   type RecordRow,
   updateRecords,
   upsertRecordsWithOutcome,
 } from '../records/records.service.js';
 import type { TableDefinition } from '../tables/table-definition.js';
-import type { RestCaller } from './rest-gateway.js';
+import { filtersCondition } from './rest-filters.js';
 import { RestQueryError, undefinedColumn, unknownBodyColumn } from './rest-query.errors.js';
 import { hasFilters } from './rest-query.parse.js';
 import type { RestQuery } from './rest-query.types.js';
 import { appliedHeader, bodyOf, checkSingular, contentType, type RestReply, rangeHeader } from './rest-response.js';
 import { checkSelect, projectRows } from './rest-select.js';
 
-// POST, PATCH and DELETE on /rest/v1/<table> (protocol §3.3–3.5). Every write goes through the records service
+// POST, PATCH and DELETE on /rest/v1/<table>. Every write goes through the records service
 // (one transaction with history and activity); this file only maps the request onto it and shapes the reply.
 // Everything a request names is checked before the write, so a bad select or on_conflict changes nothing;
 // the singular Accept is checked inside the transaction, so a write of other than one row is rolled back.
@@ -39,7 +41,7 @@ function sameKeys(a: RecordInput, b: RecordInput): boolean {
 }
 
 /** insertInputs reads a POST body: one object or an array of them, all with the same keys unless `columns` is given. */
-export function insertInputs(body: unknown, columns: string[] | null): RecordInput[] {
+function insertInputs(body: unknown, columns: string[] | null): RecordInput[] {
   if (isObject(body)) return [body];
   if (!Array.isArray(body)) throw invalidJson();
   if (!body.every(isObject)) throw invalidJson();
@@ -49,8 +51,23 @@ export function insertInputs(body: unknown, columns: string[] | null): RecordInp
   return body;
 }
 
-function singularCheck(query: RestQuery): Pick<CreateOptions, 'beforeCommit'> {
-  return query.format === 'object' ? { beforeCommit: (rows) => checkSingular('object', rows.length) } : {};
+// Inside the write's transaction: a singular response needs exactly one row, and rows returned to an app's caller
+// must be ones its select rule shows (PostgreSQL's RLS refuses a RETURNING row it hides); either refusal rolls the
+// write back.
+function beforeCommitChecks(
+  actor: Actor,
+  table: TableDefinition,
+  query: RestQuery,
+): Pick<CreateOptions, 'beforeCommit'> {
+  const singular = query.format === 'object';
+  const returned = query.prefer.return === 'representation' && isLimited(actor);
+  if (!singular && !returned) return {};
+  return {
+    beforeCommit: (rows) => {
+      if (returned) assertVisible(actor, table, rows);
+      if (singular) checkSingular('object', rows.length);
+    },
+  };
 }
 
 function representation(query: RestQuery, rows: RecordRow[]): unknown {
@@ -73,33 +90,38 @@ function conflictColumns(table: TableDefinition, query: RestQuery): string[] {
 /** insertRows answers POST: insert, or upsert with `Prefer: resolution=…` on on_conflict (default id). */
 export async function insertRows(
   db: Db,
-  caller: RestCaller,
+  actor: Actor,
   table: TableDefinition,
   query: RestQuery,
   body: unknown,
 ): Promise<RestReply> {
   const inputs = insertInputs(body, query.columns);
   checkSelect(query.select, table.name, (column) => columnTypeIn(table, column));
-  const options: CreateOptions = { ...singularCheck(query), ...(query.columns ? { columns: query.columns } : {}) };
+  const options: CreateOptions = {
+    ...beforeCommitChecks(actor, table, query),
+    ...(query.columns ? { columns: query.columns } : {}),
+  };
   const resolution = query.prefer.resolution;
   let rows: RecordRow[];
-  let inserted = true;
+  // PostgREST answers 200 only to a merge-duplicates upsert that created nothing (every row merged, or no row
+  // sent); an insert answers 201, and so does an ignore-duplicates upsert even when every row was a duplicate.
+  let created = true;
   if (resolution === null) {
-    rows = await createRecords(db, caller, table, inputs, options);
+    rows = await createRecords(db, actor, table, inputs, options);
   } else {
     const onConflict = conflictColumns(table, query);
     const ignoreDuplicates = resolution === 'ignore-duplicates';
-    const outcome = await upsertRecordsWithOutcome(db, caller, table, inputs, {
+    const outcome = await upsertRecordsWithOutcome(db, actor, table, inputs, {
       ...options,
       onConflict,
       ignoreDuplicates,
     });
     rows = outcome.rows;
-    inserted = inputs.length === 0 || outcome.inserted > 0;
+    created = ignoreDuplicates || outcome.inserted > 0;
   }
   const total = query.prefer.count === null ? '*' : String(rows.length);
   return {
-    status: inserted ? 201 : 200,
+    status: created ? 201 : 200,
     headers: writeHeaders(query, `*/${total}`),
     body: representation(query, rows),
   };
@@ -108,7 +130,7 @@ export async function insertRows(
 /** updateRows answers PATCH: the body's columns set on every row the filters select. */
 export async function updateRows(
   db: Db,
-  caller: RestCaller,
+  actor: Actor,
   table: TableDefinition,
   query: RestQuery,
   body: unknown,
@@ -119,7 +141,14 @@ export async function updateRows(
   }
   checkSelect(query.select, table.name, (column) => columnTypeIn(table, column));
   if (!hasFilters(query)) throw missingWhere('UPDATE');
-  const rows = await updateRecords(db, caller, table, filtersCondition(query), body, singularCheck(query));
+  const rows = await updateRecords(
+    db,
+    actor,
+    table,
+    filtersCondition(query),
+    body,
+    beforeCommitChecks(actor, table, query),
+  );
   const payload = representation(query, rows);
   return {
     status: payload === undefined ? 204 : 200,
@@ -129,15 +158,10 @@ export async function updateRows(
 }
 
 /** deleteRows answers DELETE: every row the filters select, returned as it was with return=representation. */
-export async function deleteRows(
-  db: Db,
-  caller: RestCaller,
-  table: TableDefinition,
-  query: RestQuery,
-): Promise<RestReply> {
+export async function deleteRows(db: Db, actor: Actor, table: TableDefinition, query: RestQuery): Promise<RestReply> {
   checkSelect(query.select, table.name, (column) => columnTypeIn(table, column));
   if (!hasFilters(query)) throw missingWhere('DELETE');
-  const rows = await deleteRecords(db, caller, table, filtersCondition(query), singularCheck(query));
+  const rows = await deleteRecords(db, actor, table, filtersCondition(query), beforeCommitChecks(actor, table, query));
   const body = representation(query, rows);
   const total = query.prefer.count === null ? '*' : String(rows.length);
   return { status: body === undefined ? 204 : 200, headers: writeHeaders(query, `*/${total}`), body };

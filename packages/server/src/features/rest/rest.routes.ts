@@ -1,14 +1,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context.js';
+import { matchAppKey } from '../apps/apps.service.js';
 import { type RestMethod, type RestReply, rpcNotFound, serveRest, unsupportedMethod } from './rest.service.js';
-import { restApiKeyGateway, restCallerOf } from './rest-gateway.js';
+import { restActorOf, restApiKeyGateway } from './rest-gateway.js';
 import { parseRestQuery, queryPairs } from './rest-query.parse.js';
 
-// The PostgREST-compatible data API (protocol §3):
-//   GET|HEAD|POST|PATCH|DELETE /rest/v1/<table>   the caller's table of that name (`tables`: their definitions)
+// The PostgREST-compatible data API:
+//   GET|HEAD|POST|PATCH|DELETE /rest/v1/<table>   the actor's table of that name (`tables`: their definitions)
 //   PUT /rest/v1/<table>                           405 PGRST117
 //   * /rest/v1/rpc/<fn>                            404 PGRST202
-// Every route wants this instance's apikey (the gateway hook) and a signed-in user (restCallerOf).
+// Every route wants an apikey of this instance or of an app (the gateway hook) and a caller it admits (restActorOf).
 
 const rawQuery = (url: string) => {
   const at = url.indexOf('?');
@@ -27,7 +28,11 @@ function paramsOf(request: FastifyRequest): { table: string; fn: string } {
 
 /** restRoutes registers /rest/v1. */
 export async function restRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
-  app.addHook('onRequest', restApiKeyGateway(ctx.tokens));
+  app.decorateRequest('restKey', null);
+  app.addHook(
+    'onRequest',
+    restApiKeyGateway(ctx.tokens, (key) => matchAppKey(ctx.db, key)),
+  );
 
   app.route({
     method: ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE'],
@@ -35,15 +40,15 @@ export async function restRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
     exposeHeadRoute: false,
     handler: async (request, reply) => {
       const { table } = paramsOf(request);
-      const caller = restCallerOf(request.principal, table);
+      const actor = restActorOf(request.principal, request.restKey, table);
       const method = request.method as RestMethod;
       const query = parseRestQuery(rawQuery(request.url), request.headers, { method });
-      return send(reply, await serveRest(ctx.db, caller, { method, resource: table, query, body: request.body }));
+      return send(reply, await serveRest(ctx.db, actor, { method, resource: table, query, body: request.body }));
     },
   });
 
   app.put('/rest/v1/:table', async (request) => {
-    restCallerOf(request.principal, paramsOf(request).table);
+    restActorOf(request.principal, request.restKey, paramsOf(request).table);
     throw unsupportedMethod('PUT');
   });
 
@@ -53,7 +58,7 @@ export async function restRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
     exposeHeadRoute: false,
     handler: async (request) => {
       const { fn } = paramsOf(request);
-      restCallerOf(request.principal, fn);
+      restActorOf(request.principal, request.restKey, fn);
       const body = request.body;
       const parameters =
         typeof body === 'object' && body !== null && !Array.isArray(body)

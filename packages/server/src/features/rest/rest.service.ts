@@ -1,8 +1,7 @@
 import { IDENTIFIER_PATTERN, TABLE_LIMITS } from '@basalt/shared';
 import type { Db } from '../../db/database.js';
-import { tableCacheOf } from '../tables/table-cache.js';
-import { findTableByName } from '../tables/tables.service.js';
-import type { RestCaller } from './rest-gateway.js';
+import type { Actor } from '../../lib/actor/actor.js';
+import { cachedTableByName, findTableByName, whenGone } from '../tables/tables.service.js';
 import { RestQueryError, unacceptableMediaType } from './rest-query.errors.js';
 import type { RestQuery } from './rest-query.types.js';
 import { readRows } from './rest-read.js';
@@ -10,7 +9,7 @@ import type { RestReply } from './rest-response.js';
 import { serveTables, TABLES_RESOURCE } from './rest-tables.js';
 import { deleteRows, insertRows, updateRows } from './rest-write.js';
 
-// The data API's operations (protocol §3): a parsed request on one resource of the caller — a table of
+// The data API's operations: a parsed request on one resource of the actor — a table of
 // theirs, or `tables`, their definitions — in, a RestReply out. No HTTP here; the routes write the reply.
 
 export type { RestReply } from './rest-response.js';
@@ -31,7 +30,7 @@ export interface RestRequest {
 export const tableNotFound = (name: string) =>
   new RestQueryError(404, 'PGRST205', `Could not find the table 'public.${name}' in the schema cache`);
 
-/** rpcNotFound is PGRST202: Basalt has no functions to call (protocol §3.1). */
+/** rpcNotFound is PGRST202: Basalt has no functions to call. */
 export function rpcNotFound(fn: string, parameters: string[]): RestQueryError {
   const named = parameters.length === 0 ? 'without parameters' : `with parameters ${parameters.join(', ')}`;
   const signature = parameters.length === 0 ? `${fn} without parameters` : `${fn}(${parameters.join(', ')})`;
@@ -43,33 +42,37 @@ export function rpcNotFound(fn: string, parameters: string[]): RestQueryError {
   );
 }
 
-/** unsupportedMethod is PGRST117 for PUT (single-row upsert, protocol §4 P2) and other verbs. */
+/** unsupportedMethod is PGRST117 for PUT and other verbs. */
 export const unsupportedMethod = (method: string) =>
   new RestQueryError(405, 'PGRST117', `Unsupported HTTP method: ${method}`);
 
 // A name no table can have needs no lookup.
 const couldBeTable = (name: string) => name.length <= TABLE_LIMITS.tableNameMax && IDENTIFIER_PATTERN.test(name);
 
-/** serveRest runs one data-API request for the caller. */
-export async function serveRest(db: Db, caller: RestCaller, request: RestRequest): Promise<RestReply> {
+/** serveRest runs one data-API request for the actor. */
+export async function serveRest(db: Db, actor: Actor, request: RestRequest): Promise<RestReply> {
   const { method, resource, query, body } = request;
-  // CSV (`.csv()`) is not produced yet (protocol §4, P2).
+  // CSV (`.csv()`) is not produced yet.
   if (query.format === 'csv') throw unacceptableMediaType(['text/csv']);
-  if (resource === TABLES_RESOURCE) return serveTables(db, caller, method, query, body);
+  if (resource === TABLES_RESOURCE) return serveTables(db, actor, method, query, body);
   // The definition comes from the per-process cache: no schema read, nor a wait for one, on the hot path.
   const table = couldBeTable(resource)
-    ? (tableCacheOf(db).byName(caller.accountId, resource) ?? (await findTableByName(db, caller.accountId, resource)))
+    ? (cachedTableByName(db, actor, resource) ?? (await findTableByName(db, actor, resource)))
     : null;
   if (!table) throw tableNotFound(resource);
-  switch (method) {
-    case 'GET':
-    case 'HEAD':
-      return readRows(db, caller, table, query, method === 'HEAD');
-    case 'POST':
-      return insertRows(db, caller, table, query, body);
-    case 'PATCH':
-      return updateRows(db, caller, table, query, body);
-    case 'DELETE':
-      return deleteRows(db, caller, table, query);
+  try {
+    switch (method) {
+      case 'GET':
+      case 'HEAD':
+        return await readRows(db, actor, table, query, method === 'HEAD');
+      case 'POST':
+        return await insertRows(db, actor, table, query, body);
+      case 'PATCH':
+        return await updateRows(db, actor, table, query, body);
+      case 'DELETE':
+        return await deleteRows(db, actor, table, query);
+    }
+  } catch (error) {
+    throw await whenGone(db, table, error, () => tableNotFound(resource));
   }
 }

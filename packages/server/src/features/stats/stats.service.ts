@@ -3,7 +3,7 @@ import { userTableName } from '../../db/identifiers.js';
 import { countActivity } from '../activity/activity.store.js';
 import { listTableDefinitions } from '../tables/tables.store.js';
 
-/** Stats are the dashboard's three cards (spec console-core §3 "Stats"). */
+/** Stats are the dashboard's three cards. */
 export interface Stats {
   /** The number of the account's activity entries. */
   activities: number;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AccountName, type SignedInAccount, signInAll } from '../../testing/tables.fixtures.js';
 import { startTestServer, type TestServer, testDialects } from '../../testing/test-server.js';
 import { createRecords } from '../records/records.service.js';
-import { type AccountName, type SignedInAccount, signInAll } from '../tables/tables.fixtures.js';
 import { findTableById } from '../tables/tables.service.js';
 import { formatStorageSize } from './stats.service.js';
 
@@ -41,7 +41,7 @@ describe.each(testDialects)('stats API on %s', (dialect) => {
       json: { name: 'stuff', schema: { body: { type: 'text' } } },
     });
     const db = server.app.basalt.db;
-    const table = await findTableById(db, accounts.alice.accountId, created.body.id);
+    const table = await findTableById(db, accounts.alice, created.body.id);
     if (!table) throw new Error('table missing');
     await createRecords(
       db,

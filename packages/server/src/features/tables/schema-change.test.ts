@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type SignedInAccount, signIn } from '../../testing/tables.fixtures.js';
 import { startTestServer, type TestServer, testDialects } from '../../testing/test-server.js';
 import { createRecords, listRecords } from '../records/records.service.js';
-import { type SignedInAccount, signIn } from './tables.fixtures.js';
 import { findTableById } from './tables.service.js';
 
 type Schema = Record<string, { type: string; required?: boolean; unique?: boolean }>;
@@ -137,14 +137,14 @@ describe.each(testDialects)('schema changes on %s', (dialect) => {
       json: { name: `t${Math.random().toString(36).slice(2, 10)}`, schema: base },
     });
     tableId = created.body.id;
-    const table = await findTableById(server.app.basalt.db, alice.accountId, tableId);
+    const table = await findTableById(server.app.basalt.db, alice, tableId);
     if (!table) throw new Error('table missing');
     await createRecords(server.app.basalt.db, alice, table, seed);
   });
 
   const state = async () => {
     const db = server.app.basalt.db;
-    const table = await findTableById(db, alice.accountId, tableId);
+    const table = await findTableById(db, alice, tableId);
     if (!table) throw new Error('table missing');
     return { schema: table.schema, rows: await listRecords(db, alice, table) };
   };
@@ -180,7 +180,7 @@ describe.each(testDialects)('schema changes on %s', (dialect) => {
     });
     expect(res.status).toBe(200);
     const db = server.app.basalt.db;
-    const table = await findTableById(db, alice.accountId, tableId);
+    const table = await findTableById(db, alice, tableId);
     if (!table) throw new Error('table missing');
     await expect(createRecords(db, alice, table, [{ title: 'd', qty: '10' }])).rejects.toMatchObject({
       status: 409,

@@ -1,4 +1,5 @@
 import type { ColumnType, TableSchema } from '@basalt/shared';
+import { columnTypeOf } from '../../db/column-types/registry.js';
 import type { SqlDialect } from '../../db/dialect/dialect.js';
 import {
   addColumn,
@@ -9,7 +10,6 @@ import {
   renameColumn,
   uniqueIndexSql,
 } from '../../db/user-tables.js';
-import { columnTypeOf } from './column-types/registry.js';
 import {
   countAllRows,
   countDuplicateRows,

@@ -251,9 +251,32 @@ describe('planSchemaChange', () => {
       {},
       'Column names must be unique: "QTY" is used twice (names ignore case)',
     ],
+    [
+      "adding a PostgreSQL system column's name",
+      { a: col('text') },
+      { a: col('text'), xmin: col('number') },
+      {},
+      '"xmin" is reserved by the database engines; choose another column name',
+    ],
+    [
+      "renaming to SQLite's rowid, in capitals",
+      { a: col('text') },
+      { ROWID: col('text') },
+      { a: 'ROWID' },
+      '"ROWID" is reserved by the database engines; choose another column name',
+    ],
   ])('refuses %s', (_label, prev, next, renames, message) => {
     expect(() => planSchemaChange(prev, next, renames)).toThrow(SchemaChangeError);
     expect(() => planSchemaChange(prev, next, renames)).toThrow(message);
+  });
+
+  it('keeps a column named like an engine column before such names were reserved, and renames it away', () => {
+    expect(planSchemaChange({ oid: col('text') }, { oid: col('text'), b: col('text') }).steps).toEqual([
+      { kind: 'addColumn', column: 'b', definition: col('text') },
+    ]);
+    expect(planSchemaChange({ oid: col('text') }, { legacy_oid: col('text') }, { oid: 'legacy_oid' }).steps).toEqual([
+      { kind: 'renameColumn', column: 'oid', to: 'legacy_oid' },
+    ]);
   });
 
   it('treats system columns as implicit on both sides', () => {

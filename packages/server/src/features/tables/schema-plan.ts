@@ -1,16 +1,18 @@
 import {
   type ColumnDefinition,
   type ColumnType,
+  engineColumnMessage,
   findDuplicateName,
+  isEngineColumnName,
   isSystemColumnDefinition,
   isSystemColumnName,
   systemColumnMessage,
   type TableSchema,
 } from '@basalt/shared';
+import type { Conversion } from '../../db/column-types/column-type.js';
+import { columnTypes } from '../../db/column-types/registry.js';
 import { identifierProblem } from '../../db/identifiers.js';
 import { ApiError } from '../../http/errors.js';
-import type { Conversion } from './column-types/column-type.js';
-import { columnTypes } from './column-types/registry.js';
 
 // A schema change is planned as a pure diff (STYLE.md, Server rule 6): planSchemaChange compares two schemas
 // and lists abstract steps in the order they must run; the store turns each step into SQL for its engine and
@@ -133,6 +135,7 @@ function checkRenames(
         to,
       );
     }
+    if (isEngineColumnName(to)) throw new SchemaChangeError(engineColumnMessage(to), to);
     if (targets.has(to)) throw new SchemaChangeError(`Two columns cannot both be renamed to "${to}"`, to);
     targets.add(to);
   }
@@ -228,6 +231,8 @@ export function planSchemaChange(
   const claimed = new Set(survivors.values());
   for (const [name, definition] of nextEntries) {
     if (claimed.has(name)) continue;
+    // A column kept from before these names were reserved stays; a new one may not take such a name.
+    if (isEngineColumnName(name)) throw new SchemaChangeError(engineColumnMessage(name), name);
     steps.push({ kind: 'addColumn', column: name, definition });
     if (definition.required) {
       require('tableEmpty', name, `Column "${name}" cannot be added as required: the table already has {count} {rows} and the new column has no value for them.`);

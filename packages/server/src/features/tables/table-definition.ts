@@ -1,18 +1,8 @@
-import { SYSTEM_COLUMNS, type TableSchema } from '@basalt/shared';
-import type { UserTableShape } from '../../db/user-tables.js';
+import { SYSTEM_COLUMNS, type TableAccess, type TableSchema } from '@basalt/shared';
+import type { TableDefinition } from '../../db/user-tables.js';
+import { accessOf } from './table-access.js';
 
-/**
- * TableDefinition is one table as the server uses it: the definition row, with `schema` holding only the
- * user's columns, in order (the system columns id, created_at and updated_at are implied).
- */
-export interface TableDefinition extends UserTableShape {
-  accountId: string;
-  name: string;
-  description: string | null;
-  schemaVersion: number;
-  createdAt: string;
-  updatedAt: string;
-}
+export type { TableDefinition } from '../../db/user-tables.js';
 
 /** TableResponse is a table as the APIs show it; its schema starts with the `id` column, as the console draws it. */
 export interface TableResponse {
@@ -20,6 +10,8 @@ export interface TableResponse {
   name: string;
   description: string | null;
   schema: TableSchema;
+  /** Who of the app's callers may read and write the rows (issue "Apps with their own users"). */
+  access: TableAccess;
   createdAt: string;
   updatedAt: string;
 }
@@ -36,6 +28,7 @@ export function toTableResponse(table: TableDefinition): TableResponse {
     name: table.name,
     description: table.description,
     schema: schemaWithIdColumn(table.schema),
+    access: accessOf(table),
     createdAt: table.createdAt,
     updatedAt: table.updatedAt,
   };

@@ -1,7 +1,7 @@
 import type { ColumnDefinition, TableSchema } from '@basalt/shared';
+import { columnTypeOf } from '../../db/column-types/registry.js';
 import type { SqlDialect } from '../../db/dialect/dialect.js';
 import type { Executor } from '../../db/user-tables.js';
-import { columnTypeOf } from './column-types/registry.js';
 import { type AppliedSchemaChange, applySchemaChange, type DroppedColumnData } from './schema-change.js';
 import { writeColumnValues } from './schema-change.store.js';
 import { planSchemaChange, SchemaChangeError } from './schema-plan.js';

@@ -75,6 +75,9 @@ describe('columnNameSchema', () => {
     ],
     [`a${'b'.repeat(63)}`, ['Column name cannot exceed 63 characters']],
     ['_x', ['Column name must start with a letter and contain only letters, numbers and underscores']],
+    ['ctid', ['"ctid" is reserved by the database engines; choose another column name']],
+    ['RowId', ['"RowId" is reserved by the database engines; choose another column name']],
+    ['rowid_copy', []],
   ])('%j', (name, messages) => {
     expect(messagesOf(columnNameSchema.safeParse(name))).toEqual(messages);
   });
@@ -181,6 +184,17 @@ describe('createTableSchema', () => {
 });
 
 describe('updateTableSchema', () => {
+  it('refuses a rename to an engine column name, and takes a rename away from one', () => {
+    const schema = { legacy_oid: { type: 'text' } };
+    expect(updateTableSchema.safeParse({ schema, renames: { oid: 'legacy_oid' } }).success).toBe(true);
+    expect(
+      messagesOf(updateTableSchema.safeParse({ schema: { xmax: { type: 'text' } }, renames: { a: 'xmax' } })),
+    ).toEqual([
+      '"xmax" is reserved by the database engines; choose another column name',
+      '"xmax" is reserved by the database engines; choose another column name',
+    ]);
+  });
+
   it('takes any subset of name, description, schema and renames', () => {
     expect(updateTableSchema.safeParse({}).success).toBe(true);
     expect(

@@ -1,25 +1,28 @@
-import { createTableSchema, type TableSchema, updateTableSchema, userColumnsOf } from '@basalt/shared';
-import type { Transaction } from 'kysely';
+import {
+  createTableSchema,
+  sameAccess,
+  type TableAccess,
+  type TableSchema,
+  updateTableSchema,
+  userColumnsOf,
+} from '@basalt/shared';
 import type { Db } from '../../db/database.js';
 import { userTableName } from '../../db/identifiers.js';
-import type { SystemDatabase } from '../../db/schema.js';
 import { createUserTable, dropUserTable } from '../../db/user-tables.js';
 import { ApiError, badRequest, conflict, notFound } from '../../http/errors.js';
 import { parseInput } from '../../http/validation.js';
-import { type ActivityAction, recordActivity } from '../activity/activity.service.js';
-import { recordChanges } from '../history/history.service.js';
-import type { ChangeType } from '../history/history.store.js';
-import { insertStoredRows } from '../records/record-inserts.js';
-import { type RecordInput, toRecordRow } from '../records/record-values.js';
-import { selectRows, syncIdCounter } from '../records/records.store.js';
-import { storedAsItWas } from '../records/records-in-transaction.js';
+import type { Actor } from '../../lib/actor/actor.js';
+import { type Change, journal } from '../journal/journal.js';
+import { isLinkedTo } from '../projects/project-access.js';
+import { assertCan, listRecords, type RecordInput, refillRecords } from '../records/records.service.js';
 import { applySchemaChange } from './schema-change.js';
 import { describePlan, planSchemaChange } from './schema-plan.js';
+import { accessOf, checkAccessColumns, renamedAccess, syncOwnerIndex } from './table-access.js';
 import { tableCacheOf } from './table-cache.js';
 import { type TableDefinition, type TableResponse, toTableResponse } from './table-definition.js';
+import type { TableChangeKind } from './table-events.js';
 import { applyTableSchema, type TableSchemaChange } from './table-schema-apply.js';
 import {
-  countTableDefinitions,
   deleteTableDefinition,
   findTableDefinitionById,
   findTableDefinitionByName,
@@ -28,21 +31,13 @@ import {
   updateTableDefinition,
 } from './tables.store.js';
 
-// Table definitions and their real tables. Every change runs in one transaction with its history entry
-// (SCHEMA_CREATE / SCHEMA_UPDATE / SCHEMA_DELETE) and activity entry, and refreshes this process's definition
-// cache after the commit. Callers are the console routes and the /rest/v1/tables resource; both pass the
-// caller's account, and another account's table answers exactly like a missing one (404). History's revert
-// and restore change tables inside their own transaction with the *In functions (lockTableIn, changeTableIn,
-// dropTableIn, recreateTableIn), which record the change the same way and leave the cache to their caller.
+// Table definitions and their real tables. Every change runs in one transaction (its own, or the scope's it is
+// given: history's revert and restore call these same functions) with its history entry (SCHEMA_CREATE /
+// SCHEMA_UPDATE / SCHEMA_DELETE) and activity entry, and publishes `table.changed` after the commit, which
+// drops the definition from every node's cache (table-cache.ts). A table of another account answers exactly
+// like a missing one (404).
 
-export type { TableDefinition, TableResponse } from './table-definition.js';
-
-/** TableCaller is the account acting on its tables. */
-export interface TableCaller {
-  accountId: string;
-}
-
-type Trx = Transaction<SystemDatabase>;
+export { schemaWithIdColumn, type TableDefinition, type TableResponse, toTableResponse } from './table-definition.js';
 
 const nameTaken = (name: string) =>
   conflict(`A table named "${name}" already exists`, 'table_exists', {
@@ -57,137 +52,137 @@ function isNameClash(db: Db, error: unknown): boolean {
   );
 }
 
-/** ChangeOptions say when a change happens and, for history's revert and restore, which change it reverts. */
+/** ChangeOptions name the history change that a revert or restore undoes. */
 export interface ChangeOptions {
-  now: Date;
   revertOf?: number | null;
 }
 
-async function record(
-  db: Db,
-  trx: Trx,
-  caller: TableCaller,
+// Stores a definition change in history and announces it to every node once committed.
+async function recordTableChange(
+  scope: Db,
+  actor: Actor,
   table: TableDefinition,
-  change: { type: ChangeType; action: ActivityAction; previous: unknown; next: unknown },
-  { now, revertOf = null }: ChangeOptions,
+  kind: TableChangeKind,
+  change: Omit<Change, 'recordId'>,
+  { revertOf = null }: ChangeOptions,
+  now: Date,
 ) {
-  await recordChanges(
-    trx,
-    db.dialect,
-    [
-      {
-        accountId: caller.accountId,
-        tableId: table.id,
-        tableName: table.name,
-        recordId: null,
-        changeType: change.type,
-        previousState: change.previous,
-        newState: change.next,
-        actorId: caller.accountId,
-        revertOf,
-      },
-    ],
-    now,
-  );
-  await recordActivity(
-    trx,
-    { accountId: caller.accountId, action: change.action, resource: 'tables', details: { name: table.name } },
-    now,
-  );
+  await journal(scope, actor, table, [{ ...change, recordId: null }], { now, revertOf });
+  scope.publish('table.changed', { accountId: table.accountId, tableId: table.id, kind });
 }
 
 const definitionState = (table: TableDefinition) => ({
   name: table.name,
   description: table.description,
   schema: toTableResponse(table).schema,
+  access: accessOf(table),
 });
 
 /** createTable validates a new table (createTableSchema), creates its definition and real table, and returns it. */
-export async function createTable(db: Db, caller: TableCaller, input: unknown): Promise<TableResponse> {
+export async function createTable(db: Db, actor: Actor, input: unknown): Promise<TableResponse> {
   const request = parseInput(createTableSchema, input);
-  if (await findTableDefinitionByName(db.kysely, caller.accountId, request.name)) throw nameTaken(request.name);
+  const schema = userColumnsOf(request.schema);
+  if (request.access) checkAccessColumns(request.access, { id: 0, schema }, request.name);
+  if (await findTableDefinitionByName(db.kysely, actor.accountId, request.name)) throw nameTaken(request.name);
   const now = new Date();
-  let created: TableDefinition;
   try {
-    created = await db.transaction(async (trx) => {
-      const table = await insertTableDefinition(trx, {
-        accountId: caller.accountId,
+    const created = await db.transaction(async (scope) => {
+      const table = await insertTableDefinition(scope.kysely, {
+        accountId: actor.accountId,
         name: request.name,
         description: request.description ?? null,
-        schema: userColumnsOf(request.schema),
+        schema,
+        ...(request.access ? { access: request.access } : {}),
         now: now.toISOString(),
       });
-      await createUserTable(trx, db.dialect, table);
-      await record(
-        db,
-        trx,
-        caller,
-        table,
-        { type: 'SCHEMA_CREATE', action: 'CREATE', previous: null, next: toTableResponse(table) },
-        { now },
-      );
+      await createUserTable(scope.kysely, db.dialect, table);
+      await syncOwnerIndex(scope.kysely, table.id, null, accessOf(table));
+      const change = { changeType: 'SCHEMA_CREATE', previousState: null, newState: toTableResponse(table) } as const;
+      await recordTableChange(scope, actor, table, 'created', change, {}, now);
       return table;
     });
+    return toTableResponse(created);
   } catch (error) {
     throw isNameClash(db, error) ? nameTaken(request.name) : error;
   }
-  tableCacheOf(db).remember(created);
-  return toTableResponse(created);
 }
 
-/** listTables lists the caller's tables, newest first. */
-export async function listTables(db: Db, caller: TableCaller): Promise<TableResponse[]> {
-  return (await listTableDefinitions(db.kysely, caller.accountId)).map(toTableResponse);
+/** listTables lists the actor's tables, newest first. */
+export async function listTables(db: Db, actor: Actor): Promise<TableResponse[]> {
+  return (await listTableDefinitions(db.kysely, actor.accountId)).map(toTableResponse);
 }
 
-/** countTables counts the caller's tables. */
-export function countTables(db: Db, caller: TableCaller): Promise<number> {
-  return countTableDefinitions(db.kysely, caller.accountId);
-}
-
-/** findTableById returns one of an account's definitions (from the cache when it can), or null. */
-export async function findTableById(db: Db, accountId: string, id: number): Promise<TableDefinition | null> {
+/**
+ * findTableById returns one of the actor's definitions, or null. At the root it comes from this process's cache
+ * when it can; in a scope it is read in the transaction, which may have changed it.
+ */
+export async function findTableById(db: Db, actor: Actor, id: number): Promise<TableDefinition | null> {
   if (!Number.isSafeInteger(id) || id < 1) return null;
+  // A project member reaches the owner's table only while it is linked to the member's project.
+  if (actor.memberId !== undefined && !(await isLinkedTo(db, actor, id))) return null;
+  if (db.inTransaction) return findTableDefinitionById(db.kysely, actor.accountId, id);
   const cache = tableCacheOf(db);
   const cached = cache.byId(id);
-  if (cached) return cached.accountId === accountId ? cached : null;
-  const table = await findTableDefinitionById(db.kysely, accountId, id);
-  if (table) cache.remember(table);
+  if (cached) return cached.accountId === actor.accountId ? cached : null;
+  const generation = cache.generation();
+  const table = await findTableDefinitionById(db.kysely, actor.accountId, id);
+  if (table) cache.remember(table, generation);
   return table;
 }
 
-/** findTableByName returns an account's definition by name, ignoring case (from the cache when it can), or null. */
-export async function findTableByName(db: Db, accountId: string, name: string): Promise<TableDefinition | null> {
+/** findTableByName returns one of the actor's definitions by name, ignoring case (cached like findTableById), or null. */
+export async function findTableByName(db: Db, actor: Actor, name: string): Promise<TableDefinition | null> {
+  if (db.inTransaction) return findTableDefinitionByName(db.kysely, actor.accountId, name);
   const cache = tableCacheOf(db);
-  const cached = cache.byName(accountId, name);
+  const cached = cache.byName(actor.accountId, name);
   if (cached) return cached;
-  const table = await findTableDefinitionByName(db.kysely, accountId, name);
-  if (table) cache.remember(table);
+  const generation = cache.generation();
+  const table = await findTableDefinitionByName(db.kysely, actor.accountId, name);
+  if (table) cache.remember(table, generation);
   return table;
 }
 
-/** getTable returns one of the caller's tables, or throws 404. */
-export async function getTable(db: Db, caller: TableCaller, id: number): Promise<TableResponse> {
-  const table = await findTableById(db, caller.accountId, id);
+/** cachedTableByName is findTableByName's answer when this process's cache holds it, without waiting; else null. */
+export function cachedTableByName(db: Db, actor: Actor, name: string): TableDefinition | null {
+  return tableCacheOf(db).byName(actor.accountId, name);
+}
+
+/**
+ * whenGone turns the records service's "the table changed while the request ran" (409 table_changed) into
+ * `gone()` when the table no longer exists: another node dropped it a moment ago, so it is a 404, not a retry.
+ * Any other error is returned as it is.
+ */
+export async function whenGone(db: Db, table: TableDefinition, error: unknown, gone: () => Error): Promise<unknown> {
+  if (!(error instanceof ApiError) || error.code !== 'table_changed') return error;
+  tableCacheOf(db).evict(table.id);
+  return (await findTableDefinitionById(db.kysely, table.accountId, table.id)) ? error : gone();
+}
+
+/** getTable returns one of the actor's tables, or throws 404. */
+export async function getTable(db: Db, actor: Actor, id: number): Promise<TableResponse> {
+  const table = await findTableById(db, actor, id);
   if (!table) throw tableNotFound();
   return toTableResponse(table);
 }
 
 /**
- * lockTableIn reads one of the caller's definitions inside a transaction and locks its real table, so that no
- * write runs against a schema that is about to change; null when the caller has no such table.
+ * lockTable reads one of the actor's definitions inside the scope's transaction and locks its real table, so that
+ * no write runs against a schema that is about to change; null when the actor has no such table.
  */
-export async function lockTableIn(trx: Trx, db: Db, caller: TableCaller, id: number): Promise<TableDefinition | null> {
+export async function lockTable(scope: Db, actor: Actor, id: number): Promise<TableDefinition | null> {
   if (!Number.isSafeInteger(id) || id < 1) return null;
-  const found = await findTableDefinitionById(trx, caller.accountId, id);
+  if (actor.memberId !== undefined && !(await isLinkedTo(scope, actor, id))) return null;
+  const found = await findTableDefinitionById(scope.kysely, actor.accountId, id);
   if (!found) return null;
-  await db.dialect.userTables.lockTable(trx, userTableName(id));
-  return (await findTableDefinitionById(trx, caller.accountId, id)) ?? found;
+  await scope.dialect.userTables.lockTable(scope.kysely, userTableName(id));
+  return (await findTableDefinitionById(scope.kysely, actor.accountId, id)) ?? found;
 }
 
-async function lockOwnTable(trx: Trx, db: Db, caller: TableCaller, id: number): Promise<TableDefinition> {
-  const table = await lockTableIn(trx, db, caller, id);
+// A table to change: 404 when the actor does not reach it, 403 when its project role may not change schemas.
+async function lockOwnTable(scope: Db, actor: Actor, id: number): Promise<TableDefinition> {
+  const table = await lockTable(scope, actor, id);
   if (!table) throw tableNotFound();
+  assertCan(actor, 'schema', table);
   return table;
 }
 
@@ -204,69 +199,91 @@ class PreviewDone extends Error {}
  * complete new schema, `renames` maps old → new column names). It all runs in one transaction; a change the
  * rows cannot satisfy is refused with 409 naming the column and the count, and nothing changes.
  */
-export async function updateTable(db: Db, caller: TableCaller, id: number, input: unknown): Promise<TableResponse> {
+export async function updateTable(db: Db, actor: Actor, id: number, input: unknown): Promise<TableResponse> {
   const request = parseInput(updateTableSchema, input);
   if (request.renames && !request.schema) throw badRequest('validation_failed', 'Column renames need the new schema');
-  const now = new Date();
-  let updated: TableDefinition;
-  try {
-    updated = await db.transaction(async (trx) =>
-      changeTableIn(trx, db, caller, await lockOwnTable(trx, db, caller, id), request, { now }),
-    );
-  } catch (error) {
-    tableCacheOf(db).evict(id);
-    throw isNameClash(db, error) && request.name ? nameTaken(request.name) : error;
-  }
-  tableCacheOf(db).remember(updated);
-  return toTableResponse(updated);
-}
-
-/** TableChange is a validated change of a table's name, description and/or schema (see TableSchemaChange). */
-export interface TableChange extends Partial<TableSchemaChange> {
-  name?: string | undefined;
-  description?: string | null | undefined;
+  return toTableResponse(await changeTable(db, actor, id, request));
 }
 
 /**
- * changeTableIn changes a table that lockTableIn locked, inside the caller's transaction, and records its
- * SCHEMA_UPDATE: both definitions, the renames, and the data of the columns it dropped or retyped (so that the
- * change can be reverted). It returns the table as it now is (`current` when nothing changed).
+ * TableChange is a validated change of a table's name, description, schema (see TableSchemaChange) and/or access
+ * rules.
  */
-export async function changeTableIn(
-  trx: Trx,
-  db: Db,
-  caller: TableCaller,
-  current: TableDefinition,
-  change: TableChange,
-  options: ChangeOptions,
-): Promise<TableDefinition> {
-  const renamed = change.name !== undefined && change.name !== current.name;
-  if (renamed && change.name && change.name.toLowerCase() !== current.name.toLowerCase()) {
-    if (await findTableDefinitionByName(trx, caller.accountId, change.name)) throw nameTaken(change.name);
+export interface TableChange extends Partial<TableSchemaChange> {
+  name?: string | undefined;
+  description?: string | null | undefined;
+  access?: TableAccess | undefined;
+}
+
+// The rules after a change: the ones sent, else the current ones with a renamed owner column followed. They
+// must name a text column of the schema the change leaves (400 naming the column otherwise, before any DDL).
+function accessAfter(current: TableDefinition, change: TableChange): TableAccess {
+  const next = change.access ?? renamedAccess(accessOf(current), change.renames ?? {});
+  const schema = change.schema ? userColumnsOf(change.schema) : current.schema;
+  if (change.access === undefined && next.ownerColumn && !Object.hasOwn(schema, next.ownerColumn)) {
+    throw badRequest(
+      'validation_failed',
+      `The column "${next.ownerColumn}" is the owner column of the table's access rules: change the rules before you drop it`,
+      { fieldErrors: { [next.ownerColumn]: ['This column is the owner column of the access rules'] } },
+    );
   }
-  const applied = change.schema
-    ? await applyTableSchema(trx, db.dialect, current, {
-        schema: change.schema,
-        renames: change.renames ?? {},
-        columnData: change.columnData ?? {},
-      })
-    : null;
-  const described = change.description !== undefined && (change.description ?? null) !== current.description;
-  if (!renamed && !described && !applied) return current;
-  const next = await updateTableDefinition(trx, current.id, {
-    ...(renamed ? { name: change.name } : {}),
-    ...(described ? { description: change.description ?? null } : {}),
-    ...(applied ? { schema: applied.schema } : {}),
-    now: options.now.toISOString(),
-  });
-  const previous = {
-    ...definitionState(current),
-    ...(applied && Object.keys(applied.dropped).length > 0 ? { droppedColumns: applied.dropped } : {}),
-    ...(applied && Object.keys(applied.retyped).length > 0 ? { retypedColumns: applied.retyped } : {}),
-  };
-  const nextState = { ...definitionState(next), ...(change.renames ? { renames: change.renames } : {}) };
-  await record(db, trx, caller, next, { type: 'SCHEMA_UPDATE', action: 'UPDATE', previous, next: nextState }, options);
+  checkAccessColumns(next, { id: current.id, schema }, current.name);
   return next;
+}
+
+/**
+ * changeTable changes one of the actor's tables and records its SCHEMA_UPDATE: both definitions, the renames, and
+ * the data of the columns it dropped or retyped (so that the change can be reverted). It returns the table as it
+ * now is (unchanged when nothing changed); 404 for a table the actor does not have.
+ */
+export async function changeTable(
+  db: Db,
+  actor: Actor,
+  id: number,
+  change: TableChange,
+  options: ChangeOptions = {},
+): Promise<TableDefinition> {
+  try {
+    return await db.transaction(async (scope) => {
+      const current = await lockOwnTable(scope, actor, id);
+      const renamed = change.name !== undefined && change.name !== current.name;
+      if (renamed && change.name && change.name.toLowerCase() !== current.name.toLowerCase()) {
+        if (await findTableDefinitionByName(scope.kysely, actor.accountId, change.name)) throw nameTaken(change.name);
+      }
+      const access = accessAfter(current, change);
+      const applied = change.schema
+        ? await applyTableSchema(scope.kysely, db.dialect, current, {
+            schema: change.schema,
+            renames: change.renames ?? {},
+            columnData: change.columnData ?? {},
+          })
+        : null;
+      const described = change.description !== undefined && (change.description ?? null) !== current.description;
+      const ruled = !sameAccess(access, accessOf(current));
+      if (!renamed && !described && !applied && !ruled) return current;
+      // A SQLite rebuild drops the table's indexes; a new owner column needs its own.
+      if (applied || ruled) await syncOwnerIndex(scope.kysely, current.id, accessOf(current), access);
+      const now = new Date();
+      const next = await updateTableDefinition(scope.kysely, current.id, {
+        ...(renamed ? { name: change.name } : {}),
+        ...(described ? { description: change.description ?? null } : {}),
+        ...(applied ? { schema: applied.schema } : {}),
+        ...(ruled ? { access } : {}),
+        now: now.toISOString(),
+      });
+      const previousState = {
+        ...definitionState(current),
+        ...(applied && Object.keys(applied.dropped).length > 0 ? { droppedColumns: applied.dropped } : {}),
+        ...(applied && Object.keys(applied.retyped).length > 0 ? { retypedColumns: applied.retyped } : {}),
+      };
+      const newState = { ...definitionState(next), ...(change.renames ? { renames: change.renames } : {}) };
+      const entry = { changeType: 'SCHEMA_UPDATE', previousState, newState } as const;
+      await recordTableChange(scope, actor, next, 'updated', entry, options, now);
+      return next;
+    });
+  } catch (error) {
+    throw isNameClash(db, error) && change.name ? nameTaken(change.name) : error;
+  }
 }
 
 /**
@@ -275,19 +292,19 @@ export async function changeTableIn(
  */
 export async function previewTableChange(
   db: Db,
-  caller: TableCaller,
+  actor: Actor,
   id: number,
   input: unknown,
 ): Promise<TableChangePreview> {
   const request = parseInput(updateTableSchema, input);
   let preview: TableChangePreview = { changes: [], refusal: null };
   try {
-    await db.transaction(async (trx) => {
-      const current = await lockOwnTable(trx, db, caller, id);
+    await db.transaction(async (scope) => {
+      const current = await lockOwnTable(scope, actor, id);
       const plan = planSchemaChange(current.schema, request.schema ?? current.schema, request.renames ?? {});
       preview = { changes: describePlan(plan), refusal: null };
       try {
-        await applySchemaChange(trx, db.dialect, current, plan);
+        await applySchemaChange(scope.kysely, db.dialect, current, plan);
       } catch (error) {
         if (!(error instanceof ApiError) || error.status !== 409) throw error;
         const column = Object.keys(error.details.fieldErrors ?? {})[0] ?? null;
@@ -305,34 +322,23 @@ export async function previewTableChange(
  * deleteTable drops a table's real table with its data and its definition. Its SCHEMA_DELETE history entry
  * keeps the definition and every row (`previousState: {table, rows}`), which is how a deleted table is restored.
  */
-export async function deleteTable(db: Db, caller: TableCaller, id: number): Promise<TableResponse> {
-  const now = new Date();
-  let deleted: TableDefinition;
-  try {
-    deleted = await db.transaction(async (trx) => {
-      const table = await lockOwnTable(trx, db, caller, id);
-      await dropTableIn(trx, db, caller, table, { now });
-      return table;
-    });
-  } finally {
-    tableCacheOf(db).evict(id);
-  }
-  return toTableResponse(deleted);
-}
-
-/** dropTableIn drops a table that lockTableIn locked, inside the caller's transaction, and records SCHEMA_DELETE. */
-export async function dropTableIn(
-  trx: Trx,
+export async function deleteTable(
   db: Db,
-  caller: TableCaller,
-  table: TableDefinition,
-  options: ChangeOptions,
-): Promise<void> {
-  const rows = (await selectRows(trx, db.dialect, table, {})).map((raw) => toRecordRow(db.dialect.name, table, raw));
-  await dropUserTable(trx, table.id);
-  await deleteTableDefinition(trx, table.id);
-  const previous = { table: toTableResponse(table), rows };
-  await record(db, trx, caller, table, { type: 'SCHEMA_DELETE', action: 'DELETE', previous, next: null }, options);
+  actor: Actor,
+  id: number,
+  options: ChangeOptions = {},
+): Promise<TableResponse> {
+  const deleted = await db.transaction(async (scope) => {
+    const table = await lockOwnTable(scope, actor, id);
+    const rows = await listRecords(scope, actor, table);
+    await dropUserTable(scope.kysely, table.id);
+    await deleteTableDefinition(scope.kysely, table.id);
+    const previousState = { table: toTableResponse(table), rows };
+    const entry = { changeType: 'SCHEMA_DELETE', previousState, newState: null } as const;
+    await recordTableChange(scope, actor, table, 'deleted', entry, options, new Date());
+    return table;
+  });
+  return toTableResponse(deleted);
 }
 
 /** SavedTable is a dropped table as its SCHEMA_DELETE change keeps it: the definition and every record. */
@@ -342,38 +348,43 @@ export interface SavedTable {
   description: string | null;
   /** The user's columns (a system column named here is ignored). */
   schema: TableSchema;
+  /** The rules it had (absent in history older than access rules: the default). */
+  access?: TableAccess;
   createdAt: string;
   rows: RecordInput[];
 }
 
 /**
- * recreateTableIn brings a dropped table back inside the caller's transaction: the same id, name, description,
- * schema and createdAt, every record with its id and created_at, and an id counter past `idFloor` (the largest
- * record id its history names, so that no id is handed out twice). It records SCHEMA_CREATE; 409 when the
- * account has another table of that name now.
+ * recreateTable brings a dropped table back: the same id, name, description, schema and createdAt, every record
+ * with its id and created_at (with their INSERT events), and an id counter past `idFloor` (the largest record id
+ * its history names, so that no id is handed out twice). It records SCHEMA_CREATE; 409 when the account has
+ * another table of that name now.
  */
-export async function recreateTableIn(
-  trx: Trx,
+export async function recreateTable(
   db: Db,
-  caller: TableCaller,
+  actor: Actor,
   saved: SavedTable,
   options: ChangeOptions & { idFloor: number },
 ): Promise<TableDefinition> {
-  if (await findTableDefinitionByName(trx, caller.accountId, saved.name)) throw nameTaken(saved.name);
-  const table = await insertTableDefinition(trx, {
-    id: saved.id,
-    accountId: caller.accountId,
-    name: saved.name,
-    description: saved.description,
-    schema: userColumnsOf(saved.schema),
-    createdAt: saved.createdAt,
-    now: options.now.toISOString(),
+  return db.transaction(async (scope) => {
+    if (await findTableDefinitionByName(scope.kysely, actor.accountId, saved.name)) throw nameTaken(saved.name);
+    const now = new Date();
+    const table = await insertTableDefinition(scope.kysely, {
+      id: saved.id,
+      accountId: actor.accountId,
+      name: saved.name,
+      description: saved.description,
+      schema: userColumnsOf(saved.schema),
+      ...(saved.access ? { access: saved.access } : {}),
+      createdAt: saved.createdAt,
+      now: now.toISOString(),
+    });
+    await createUserTable(scope.kysely, db.dialect, table);
+    await syncOwnerIndex(scope.kysely, table.id, null, accessOf(table));
+    await db.dialect.userTables.syncIdSequence(scope.kysely, userTableName(table.id), options.idFloor);
+    await refillRecords(scope, actor, table, saved.rows);
+    const entry = { changeType: 'SCHEMA_CREATE', previousState: null, newState: toTableResponse(table) } as const;
+    await recordTableChange(scope, actor, table, 'created', entry, options, now);
+    return table;
   });
-  await createUserTable(trx, db.dialect, table);
-  const rows = saved.rows.map((row) => storedAsItWas(db.dialect.name, table, row));
-  if (rows.length > 0) await insertStoredRows(trx, db.dialect, table, rows, options.now);
-  await syncIdCounter(trx, db.dialect, table, options.idFloor);
-  const next = toTableResponse(table);
-  await record(db, trx, caller, table, { type: 'SCHEMA_CREATE', action: 'CREATE', previous: null, next }, options);
-  return table;
 }

@@ -1,6 +1,7 @@
-import type { TableSchema } from '@basalt/shared';
+import type { TableAccess, TableSchema } from '@basalt/shared';
 import type { Kysely, Selectable } from 'kysely';
 import type { SystemDatabase, UserTablesTable } from '../../db/schema.js';
+import { parseStoredAccess, storedAccess } from './table-access.js';
 import type { TableDefinition } from './table-definition.js';
 
 // The SQL of table definitions (the `user_tables` system table). The real tables are in db/user-tables.ts.
@@ -16,6 +17,7 @@ function toDefinition(row: TableRow): TableDefinition {
     description: row.description,
     schema: JSON.parse(row.schema) as TableSchema,
     schemaVersion: Number(row.schema_version),
+    access: parseStoredAccess(row.access),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -27,6 +29,7 @@ export interface NewTableRow {
   name: string;
   description: string | null;
   schema: TableSchema;
+  access?: TableAccess;
   now: string;
   id?: number;
   createdAt?: string;
@@ -43,6 +46,7 @@ export async function insertTableDefinition(db: Db, row: NewTableRow): Promise<T
       name_key: row.name.toLowerCase(),
       description: row.description,
       schema: JSON.stringify(row.schema),
+      access: row.access ? storedAccess(row.access) : null,
       schema_version: 1,
       created_at: row.createdAt ?? row.now,
       updated_at: row.now,
@@ -99,11 +103,12 @@ export async function countTableDefinitions(db: Db, accountId: string): Promise<
   return Number(row?.n ?? 0);
 }
 
-/** TableDefinitionPatch is a change of a definition's name, description or schema. */
+/** TableDefinitionPatch is a change of a definition's name, description, schema or access rules. */
 export interface TableDefinitionPatch {
   name?: string;
   description?: string | null;
   schema?: TableSchema;
+  access?: TableAccess;
   now: string;
 }
 
@@ -115,6 +120,7 @@ export async function updateTableDefinition(db: Db, id: number, patch: TableDefi
       ...(patch.name === undefined ? {} : { name: patch.name, name_key: patch.name.toLowerCase() }),
       ...(patch.description === undefined ? {} : { description: patch.description }),
       ...(patch.schema === undefined ? {} : { schema: JSON.stringify(patch.schema) }),
+      ...(patch.access === undefined ? {} : { access: storedAccess(patch.access) }),
       schema_version: eb('schema_version', '+', 1),
       updated_at: patch.now,
     }))

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AccountName, type SignedInAccount, signInAll } from '../../testing/tables.fixtures.js';
 import { startTestServer, type TestServer, testDialects } from '../../testing/test-server.js';
-import { type AccountName, type SignedInAccount, signInAll } from './tables.fixtures.js';
 
 const ID = { type: 'number', required: true, unique: true };
 const todos = {

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { startMailbox } from '../../features/auth/auth-mail.fixtures.js';
+import { startMailbox } from '../../testing/auth-mail.fixtures.js';
 import { createMailer, mailFromAddress } from './mailer.js';
 
 // A real pino logger writing into an array, so the test sees exactly what would reach the log.
@@ -17,21 +17,22 @@ function capturingLogger() {
 }
 
 describe('createMailer', () => {
-  it('writes only the recipient, subject and link to the log when no SMTP is configured', async () => {
+  it('writes the recipient, subject, link and code to the log when no SMTP is configured, never the body', async () => {
     const { log, lines } = capturingLogger();
     const mailer = createMailer({ smtpUrl: null, from: 'Basalt <no-reply@localhost>', log });
     expect(mailer.delivers).toBe(false);
     await mailer.send({
       to: 'ada@example.com',
       subject: 'Hi',
-      text: 'Your code: 123456',
+      text: 'Your code: 123456 and a secret paragraph',
       link: 'http://x/verify?token=t',
+      code: '123456',
     });
     expect(lines).toHaveLength(1);
     expect(JSON.parse(lines[0] ?? '{}')).toMatchObject({
-      mail: { to: 'ada@example.com', subject: 'Hi', link: 'http://x/verify?token=t' },
+      mail: { to: 'ada@example.com', subject: 'Hi', link: 'http://x/verify?token=t', code: '123456' },
     });
-    expect(lines[0]).not.toContain('123456');
+    expect(lines[0]).not.toContain('secret paragraph');
   });
 
   it('delivers over SMTP and logs no link', async () => {

@@ -7,7 +7,10 @@ export interface Mail {
   subject: string;
   text: string;
   html?: string;
+  /** The single URL the recipient needs ('' for a mail with a code only, such as reauthentication). */
   link: string;
+  /** The 6-digit code of the mail, when it has one. */
+  code?: string;
 }
 
 /** Mailer sends mails over SMTP, or writes them to the log when no SMTP server is configured. */
@@ -32,9 +35,13 @@ export function createMailer({ smtpUrl, from, log }: MailerOptions): Mailer {
   if (!smtpUrl) {
     return {
       delivers: false,
-      // Only what the recipient would act on: never the body (it may carry a one-time code).
+      // What the recipient would act on (the link and the code), so that a developer without a mail server can
+      // finish every flow from the log; never the rest of the body.
       async send(mail) {
-        log.info({ mail: { to: mail.to, subject: mail.subject, link: mail.link } }, 'mail (no SMTP_URL configured)');
+        log.info(
+          { mail: { to: mail.to, subject: mail.subject, link: mail.link, ...(mail.code ? { code: mail.code } : {}) } },
+          'mail (no SMTP_URL configured)',
+        );
       },
       close() {},
     };

@@ -1,25 +1,52 @@
 import { type Kysely, sql } from 'kysely';
 import type { SystemDatabase } from '../../db/schema.js';
 
+// The SQL of the shared counters in `rate_limits`: one row per key, counting hits in the window it names.
+
+// Keys carry what a client sent (an email address, say), and PostgreSQL's text cannot hold a NUL character.
+// It is written as `\0`, with backslashes doubled first, so that no two keys become one.
+const storedKey = (key: string) => key.replaceAll('\\', '\\\\').replaceAll('\0', '\\0');
+
+/** WindowCount is a counter's window (its start) and the hits counted in it. */
+export interface WindowCount {
+  windowStart: number;
+  count: number;
+}
+
 /**
- * countHit adds one hit to the counter `key` in the window starting at `windowStart` and returns the
- * window's count. One atomic upsert, so several processes sharing PostgreSQL count together; a counter
- * left from an older window restarts at 1.
+ * addHits adds `hits` to the counter `key` for the window starting at `windowStart` and returns the counter as
+ * stored: one atomic upsert, so several processes sharing PostgreSQL count together. A counter left from an older
+ * window restarts at `hits`; one already in a later window (a process whose clock lags) is counted there.
  */
-export async function countHit(db: Kysely<SystemDatabase>, key: string, windowStart: number): Promise<number> {
+export async function addHits(
+  db: Kysely<SystemDatabase>,
+  key: string,
+  windowStart: number,
+  hits: number,
+): Promise<WindowCount> {
   const row = await db
     .insertInto('rate_limits')
-    .values({ key, window_start: windowStart, count: 1 })
+    .values({ key: storedKey(key), window_start: windowStart, count: hits })
     .onConflict((oc) =>
       oc.column('key').doUpdateSet({
-        count: sql<number>`case when rate_limits.window_start >= excluded.window_start then rate_limits.count + 1 else 1 end`,
+        count: sql<number>`case when rate_limits.window_start >= excluded.window_start then rate_limits.count + excluded.count else excluded.count end`,
         window_start: sql<number>`case when rate_limits.window_start >= excluded.window_start then rate_limits.window_start else excluded.window_start end`,
       }),
     )
     .returning(['count', 'window_start'])
     .executeTakeFirstOrThrow();
-  // A process whose clock lags may land in a newer stored window: it is then counted there.
-  return Number(row.count);
+  return { windowStart: Number(row.window_start), count: Number(row.count) };
+}
+
+/** uncountHit takes back one hit of the counter `key` in the window starting at `windowStart`, never below 0. */
+export async function uncountHit(db: Kysely<SystemDatabase>, key: string, windowStart: number): Promise<void> {
+  await db
+    .updateTable('rate_limits')
+    .set({ count: sql<number>`count - 1` })
+    .where('key', '=', storedKey(key))
+    .where('window_start', '=', windowStart)
+    .where('count', '>', 0)
+    .execute();
 }
 
 /** deleteWindowsBefore removes counters whose window started before `windowStart`. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer } from '../../features/auth/auth.fixtures.js';
+import { startServer } from '../../testing/auth.fixtures.js';
 import { type TestServer, testDialects } from '../../testing/test-server.js';
 import { createRateLimiter } from './rate-limiter.js';
 
@@ -35,6 +35,14 @@ describe.each(testDialects)('createRateLimiter on %s', (dialect) => {
     expect((await limiter.hit('b', { limit: 2, windowSeconds: 300 })).allowed).toBe(true);
   });
 
+  it('counts keys holding a NUL character, apart from the same key spelled with a backslash', async () => {
+    const { now } = clock(Date.UTC(2030, 0, 5));
+    const limiter = createRateLimiter(db(), { now });
+    expect(await limiter.hit('email:a\u0000b', rule)).toMatchObject({ allowed: true, count: 1 });
+    expect(await limiter.hit('email:a\u0000b', rule)).toMatchObject({ allowed: true, count: 2 });
+    expect(await limiter.hit('email:a\\0b', rule)).toMatchObject({ allowed: true, count: 1 });
+  });
+
   it('shares counters between limiters (server processes) on one database', async () => {
     const { now } = clock(Date.UTC(2030, 0, 3));
     const [one, two] = [createRateLimiter(db(), { now }), createRateLimiter(db(), { now })];
@@ -51,6 +59,26 @@ describe.each(testDialects)('createRateLimiter on %s', (dialect) => {
     const keys = (await db().selectFrom('rate_limits').select('key').execute()).map((r) => r.key);
     expect(keys).toContain('new@60');
     expect(keys).not.toContain('old@60');
+  });
+
+  it('takes a hit back within its window, never below nothing', async () => {
+    const { now, state } = clock(Date.UTC(2030, 0, 5, 0, 0, 10));
+    const limiter = createRateLimiter(db(), { now });
+    await limiter.hit('f', rule);
+    await limiter.hit('f', rule);
+    await limiter.undo('f', rule);
+    expect(await limiter.hit('f', rule)).toMatchObject({ allowed: true, count: 2 });
+    await limiter.undo('f', rule);
+    await limiter.undo('f', rule);
+    await limiter.undo('f', rule);
+    expect((await limiter.hit('f', rule)).count).toBe(1);
+    // A hit of an earlier window is not taken from the next one.
+    state.ms += 60_000;
+    await limiter.hit('f', rule);
+    state.ms -= 60_000;
+    await limiter.undo('f', rule);
+    state.ms += 60_000;
+    expect((await limiter.hit('f', rule)).count).toBe(2);
   });
 
   it('refuses windows longer than an hour', async () => {

@@ -1,0 +1,94 @@
+// `npm run bench:cpu`: the server's own CPU time per request, scenario by scenario, for comparing two versions of
+// Basalt on a machine that other work loads. Requests per second swing with whatever else runs; the CPU time the
+// server process spends on a fixed number of requests (user + system, from /proc) barely does. Linux only.
+// Usage: node bench/cpu.mjs [--root DIR] [--requests 20000] [--rounds 3]
+// --root runs the checkout in DIR (another version's worktree) with its own bench/setup.mjs, so two versions are
+// measured by the same script: run it once per version and compare the medians.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+
+const { values } = parseArgs({
+  options: {
+    root: { type: 'string', default: path.resolve(path.dirname(new URL(import.meta.url).pathname), '..') },
+    requests: { type: 'string', default: '20000' },
+    rounds: { type: 'string', default: '3' },
+    connections: { type: 'string', default: '10' },
+  },
+});
+const ROOT = path.resolve(values.root);
+const REQUESTS = Number(values.requests);
+const ROUNDS = Number(values.rounds);
+const TICKS_PER_SECOND = 100;
+
+const { basaltScenarios, seedBasalt, startBasalt } = await import(
+  pathToFileURL(path.join(ROOT, 'bench/setup.mjs')).href
+);
+
+/** cpuMs is a process's user + system CPU time so far, in ms. */
+function cpuMs(pid) {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  // After the command: state is field 3, so utime (14) and stime (15) are at 11 and 12 here.
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+}
+
+// One load of `amount` requests, built like bench/setup.mjs's load (a path or a body made per request).
+function run(scenario, amount) {
+  return autocannon({
+    url: scenario.url,
+    connections: Number(values.connections),
+    amount,
+    method: scenario.method,
+    headers: scenario.headers,
+    requests: [
+      {
+        method: scenario.method,
+        setupRequest: (req) => ({
+          ...req,
+          ...(scenario.path ? { path: scenario.path() } : {}),
+          ...(scenario.body ? { body: scenario.body() } : {}),
+        }),
+      },
+    ],
+  });
+}
+
+const median = (numbers) => [...numbers].sort((a, b) => a - b)[Math.floor(numbers.length / 2)];
+
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'basalt-cpu-'));
+const server = await startBasalt(path.join(work, 'basalt'));
+try {
+  const url = `http://127.0.0.1:${server.port}`;
+  const basalt = { url, ...(await seedBasalt(url)) };
+  const chosen = basaltScenarios(basalt).filter((s) => ['list', 'get', 'create'].includes(s.op));
+  const results = [];
+  for (const scenario of chosen) {
+    // Warm-up: the JIT compiles the path before it is measured.
+    await run(scenario, Math.min(REQUESTS, 5000));
+    const perRequest = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const before = cpuMs(server.child.pid);
+      const result = await run(scenario, REQUESTS);
+      const spent = cpuMs(server.child.pid) - before;
+      if (result.non2xx > 0 || result.errors > 0)
+        throw new Error(`${scenario.target} ${scenario.op}: refused requests`);
+      perRequest.push((spent * 1000) / REQUESTS);
+    }
+    results.push({ target: scenario.target, op: scenario.op, microseconds: Math.round(median(perRequest)) });
+    console.log(
+      `${scenario.target.padEnd(16)} ${scenario.op.padEnd(7)} ${median(perRequest).toFixed(1)} µs CPU/request`,
+    );
+  }
+  fs.writeFileSync(
+    path.join(ROOT, 'bench/results/cpu.json'),
+    `${JSON.stringify({ at: new Date().toISOString(), requests: REQUESTS, rounds: ROUNDS, results }, null, 2)}\n`,
+  );
+} finally {
+  const exited = new Promise((resolve) => server.child.on('exit', resolve));
+  server.child.kill('SIGTERM');
+  await exited;
+  fs.rmSync(work, { recursive: true, force: true });
+}

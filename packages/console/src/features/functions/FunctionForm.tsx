@@ -1,0 +1,147 @@
+import {
+  type CreateEdgeFunctionInput,
+  createEdgeFunctionSchema,
+  DEFAULT_FUNCTION_CODE,
+  DEFAULT_FUNCTION_ROUTE,
+  type EdgeFunction,
+} from '@basalt/shared';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Controller, useForm } from 'react-hook-form';
+import { Button } from '@/components/ui/button';
+import { DialogFooter } from '@/components/ui/dialog';
+import { FormField, fieldAria } from '@/components/ui/form-field';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import { Switch } from '@/components/ui/switch';
+import { CodeEditor } from './CodeEditor';
+
+// The fields of a function (created with the default template, route /api/edge/my-function and active on; a
+// name is required, and "Function code is required"), validated with the server's own schema.
+
+/** FunctionFormValues are the form's fields. */
+export type FunctionFormValues = CreateEdgeFunctionInput;
+
+function defaultsOf(fn: EdgeFunction | null): FunctionFormValues {
+  return fn
+    ? { name: fn.name, code: fn.code, route: fn.route, isActive: fn.isActive, verifyJwt: fn.verifyJwt }
+    : { name: '', code: DEFAULT_FUNCTION_CODE, route: DEFAULT_FUNCTION_ROUTE, isActive: true, verifyJwt: true };
+}
+
+function SwitchField({
+  id,
+  label,
+  hint,
+  checked,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  hint: string;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+}) {
+  return (
+    <div className="flex items-start gap-3">
+      <Switch id={id} checked={checked} onCheckedChange={onChange} className="mt-0.5" />
+      <div className="grid gap-0.5">
+        <Label htmlFor={id}>{label}</Label>
+        <p className="text-xs text-muted-foreground">{hint}</p>
+      </div>
+    </div>
+  );
+}
+
+/** FunctionForm edits a function's name, route, switches and code; `fn` null creates one. */
+export function FunctionForm({
+  fn,
+  pending,
+  submitLabel,
+  onSubmit,
+  onCancel,
+}: {
+  fn: EdgeFunction | null;
+  pending: boolean;
+  submitLabel: string;
+  onSubmit: (values: FunctionFormValues) => void;
+  onCancel: () => void;
+}) {
+  const form = useForm<FunctionFormValues>({
+    resolver: zodResolver(createEdgeFunctionSchema),
+    defaultValues: defaultsOf(fn),
+  });
+  const { errors } = form.formState;
+  return (
+    <form noValidate className="grid min-h-0 grid-cols-1 gap-4" onSubmit={form.handleSubmit(onSubmit)}>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <FormField id="function-name" label="Name" error={errors.name?.message}>
+          <Input
+            {...fieldAria('function-name', errors.name?.message)}
+            placeholder="my-function"
+            autoComplete="off"
+            {...form.register('name')}
+          />
+        </FormField>
+        <FormField id="function-route" label="Route" error={errors.route?.message}>
+          <Input
+            {...fieldAria('function-route', errors.route?.message)}
+            className="font-mono text-[13px]"
+            autoComplete="off"
+            {...form.register('route')}
+          />
+        </FormField>
+      </div>
+      <div className="grid gap-3 sm:grid-cols-2">
+        <Controller
+          control={form.control}
+          name="isActive"
+          render={({ field }) => (
+            <SwitchField
+              id="function-active"
+              label="Active"
+              hint="Inactive functions answer 404."
+              checked={field.value ?? true}
+              onChange={field.onChange}
+            />
+          )}
+        />
+        <Controller
+          control={form.control}
+          name="verifyJwt"
+          render={({ field }) => (
+            <SwitchField
+              id="function-verify-jwt"
+              label="Require a signed-in caller"
+              hint="Callers send a session token or an API key of this account."
+              checked={field.value ?? true}
+              onChange={field.onChange}
+            />
+          )}
+        />
+      </div>
+      <FormField id="function-code" label="Code" error={errors.code?.message}>
+        <Controller
+          control={form.control}
+          name="code"
+          render={({ field }) => (
+            <CodeEditor
+              id="function-code"
+              ariaLabel="Function code"
+              value={field.value}
+              onChange={field.onChange}
+              invalid={Boolean(errors.code)}
+              className="h-72 sm:h-80"
+            />
+          )}
+        />
+      </FormField>
+      <DialogFooter>
+        <Button type="button" variant="outline" onClick={onCancel}>
+          Cancel
+        </Button>
+        <Button type="submit" disabled={pending}>
+          {pending ? 'Saving...' : submitLabel}
+        </Button>
+      </DialogFooter>
+    </form>
+  );
+}

@@ -1,0 +1,13 @@
+// The history and checkpoint queries' keys. Imports nothing: the page sizes come from the queries.
+
+/** historyKeys are the history queries; `ofTable` matches every page, and the timeline, of one table. */
+export const historyKeys = {
+  ofTable: (tableId: number) => ['/api/history', { tableId }] as const,
+  page: (tableId: number, page: number, limit: number) => ['/api/history', { tableId, page, limit }] as const,
+  timeline: (tableId: number, limit: number) => ['/api/history', { tableId, limit }, 'timeline'] as const,
+};
+
+/** checkpointKeys are the checkpoint queries. */
+export const checkpointKeys = {
+  ofTable: (tableId: number) => ['/api/checkpoints', { tableId }] as const,
+};

@@ -1,0 +1,130 @@
+import type { LayoutElement, PresenceUser } from '@basalt/shared';
+import {
+  applyNodeChanges,
+  Background,
+  Controls,
+  MiniMap,
+  type NodeChange,
+  ReactFlow,
+  ReactFlowProvider,
+} from '@xyflow/react';
+import '@xyflow/react/dist/style.css';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useTheme } from '@/lib/theme-provider';
+import { deleteTable, updateTable } from './layout-edits';
+import { type TableFlowNode, TableNode } from './TableNode';
+
+// The canvas of table elements (@xyflow/react). Nodes are kept in state so that xyflow's measurements stay;
+// their position and data follow the layout, and a drag edits the layout as it goes (the room sends one update
+// at a time, so a drag costs no more than the connection carries).
+
+const nodeTypes = { table: TableNode };
+
+/** SchemaCanvasProps are the layout to draw and how to change it. */
+export interface SchemaCanvasProps {
+  elements: LayoutElement[];
+  canEdit: boolean;
+  self: string | null;
+  users: PresenceUser[];
+  onEdit: (change: (elements: LayoutElement[]) => LayoutElement[]) => void;
+  onSelect: (elementIds: string[]) => void;
+}
+
+function Canvas({ elements, canEdit, self, users, onEdit, onSelect }: SchemaCanvasProps) {
+  const [nodes, setNodes] = useState<TableFlowNode[]>([]);
+  const selected = useRef<string[]>([]);
+  const { resolvedTheme } = useTheme();
+
+  const selectedBy = useMemo(() => {
+    const map = new Map<string, PresenceUser[]>();
+    for (const user of users) {
+      if (user.accountId === self) continue;
+      for (const id of user.selection) map.set(id, [...(map.get(id) ?? []), user]);
+    }
+    return map;
+  }, [users, self]);
+
+  useEffect(() => {
+    setNodes((previous) => {
+      const byId = new Map(previous.map((node) => [node.id, node]));
+      return elements.map((element, index): TableFlowNode => {
+        const old = byId.get(element.id);
+        const position = old?.dragging
+          ? old.position
+          : (element.position ?? { x: 40 + (index % 4) * 300, y: 40 + Math.floor(index / 4) * 260 });
+        return {
+          ...(old ?? {}),
+          id: element.id,
+          type: 'table',
+          position,
+          draggable: canEdit,
+          data: {
+            element,
+            canEdit,
+            selectedBy: selectedBy.get(element.id) ?? [],
+            onChange: (next) => onEdit((all) => updateTable(all, element.id, () => next)),
+            onDelete: () => onEdit((all) => deleteTable(all, element.id)),
+          },
+        };
+      });
+    });
+  }, [elements, canEdit, selectedBy, onEdit]);
+
+  const onNodesChange = useCallback(
+    (changes: NodeChange<TableFlowNode>[]) => {
+      setNodes((current) => applyNodeChanges(changes, current));
+      const moves = changes.flatMap((c) => (c.type === 'position' && c.position ? [c] : []));
+      if (moves.length > 0 && canEdit) {
+        onEdit((all) =>
+          all.map((element) => {
+            const move = moves.find((m) => m.id === element.id);
+            return move?.position
+              ? { ...element, position: { x: Math.round(move.position.x), y: Math.round(move.position.y) } }
+              : element;
+          }),
+        );
+      }
+      const selections = changes.flatMap((c) => (c.type === 'select' ? [c] : []));
+      if (selections.length > 0) {
+        const next = new Set(selected.current);
+        for (const change of selections) {
+          if (change.selected) next.add(change.id);
+          else next.delete(change.id);
+        }
+        // xyflow repeats a node's selection when the node is updated: only a real change is announced, or two
+        // editors' presence answers would keep each other going.
+        const changed = next.size !== selected.current.length || selected.current.some((id) => !next.has(id));
+        selected.current = [...next];
+        if (changed) onSelect(selected.current);
+      }
+    },
+    [canEdit, onEdit, onSelect],
+  );
+
+  return (
+    <ReactFlow
+      nodes={nodes}
+      nodeTypes={nodeTypes}
+      onNodesChange={onNodesChange}
+      colorMode={resolvedTheme === 'dark' ? 'dark' : 'light'}
+      fitView
+      fitViewOptions={{ maxZoom: 1 }}
+      minZoom={0.2}
+      deleteKeyCode={null}
+      proOptions={{ hideAttribution: true }}
+    >
+      <Background gap={20} />
+      <Controls showInteractive={false} />
+      <MiniMap pannable zoomable className="hidden sm:block" />
+    </ReactFlow>
+  );
+}
+
+/** SchemaCanvas is the Schema Editor's canvas. */
+export function SchemaCanvas(props: SchemaCanvasProps) {
+  return (
+    <ReactFlowProvider>
+      <Canvas {...props} />
+    </ReactFlowProvider>
+  );
+}

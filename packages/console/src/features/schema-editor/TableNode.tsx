@@ -1,0 +1,123 @@
+import type { LayoutElement, PresenceUser } from '@basalt/shared';
+import type { Node, NodeProps } from '@xyflow/react';
+import { KeyRound, Plus, Trash2, X } from 'lucide-react';
+import { cn } from '@/lib/cn';
+import { addField, DESIGN_FIELD_TYPES, deleteField, updateField } from './layout-edits';
+
+// One table of the Schema Editor's canvas: its name, its fields (name, type, primary), and who else has it
+// selected (a ring in their colour with their initials). Inputs are `nodrag` so that typing never moves it.
+
+/** TableNodeData is what a table node draws and how it reports edits. */
+export type TableNodeData = {
+  element: LayoutElement;
+  canEdit: boolean;
+  selectedBy: PresenceUser[];
+  onChange: (element: LayoutElement) => void;
+  onDelete: () => void;
+};
+
+/** TableFlowNode is a table node of the canvas. */
+export type TableFlowNode = Node<TableNodeData, 'table'>;
+
+const inputClass =
+  'nodrag min-w-0 rounded border border-transparent bg-transparent px-1 py-0.5 text-xs outline-none hover:border-input focus:border-ring disabled:hover:border-transparent';
+
+/** TableNode draws one table element. */
+export function TableNode({ data, selected }: NodeProps<TableFlowNode>) {
+  const { element, canEdit, selectedBy, onChange, onDelete } = data;
+  const ring = selectedBy[0]?.color;
+  return (
+    <div
+      data-testid={`table-node-${element.name}`}
+      className={cn('w-64 rounded-lg border bg-card text-card-foreground shadow-sm', selected && 'ring-2 ring-primary')}
+      style={ring && !selected ? { boxShadow: `0 0 0 2px ${ring}` } : undefined}
+    >
+      <div className="flex items-center gap-1 border-b bg-muted/50 px-2 py-1.5">
+        <input
+          aria-label="Table name"
+          className={cn(inputClass, 'flex-1 text-sm font-semibold')}
+          value={element.name}
+          disabled={!canEdit}
+          onChange={(event) => onChange({ ...element, name: event.target.value || ' ' })}
+        />
+        {selectedBy.map((user) => (
+          <span
+            key={user.accountId}
+            title={`${user.name} is here`}
+            className="flex size-5 items-center justify-center rounded-full text-[9px] font-semibold text-white"
+            style={{ backgroundColor: user.color }}
+          >
+            {user.initials}
+          </span>
+        ))}
+        {canEdit && (
+          <button
+            type="button"
+            aria-label={`Delete ${element.name}`}
+            className="nodrag rounded p-1 text-muted-foreground hover:bg-destructive/10 hover:text-destructive"
+            onClick={onDelete}
+          >
+            <Trash2 className="size-3.5" />
+          </button>
+        )}
+      </div>
+      <ul className="divide-y">
+        {element.fields.map((field, index) => (
+          <li key={field.id ?? `${field.name}-${index}`} className="flex items-center gap-1 px-2 py-1">
+            <button
+              type="button"
+              aria-label={field.primary ? `${field.name} is the primary key` : `Make ${field.name} the primary key`}
+              aria-pressed={Boolean(field.primary)}
+              disabled={!canEdit || !field.id}
+              className={cn('nodrag rounded p-0.5', field.primary ? 'text-warning' : 'text-muted-foreground/40')}
+              onClick={() => field.id && onChange(updateField(element, field.id, { primary: !field.primary }))}
+            >
+              <KeyRound className="size-3" />
+            </button>
+            <input
+              aria-label="Field name"
+              className={cn(inputClass, 'flex-1 font-mono')}
+              value={field.name}
+              disabled={!canEdit || !field.id}
+              onChange={(event) =>
+                field.id && onChange(updateField(element, field.id, { name: event.target.value || '_' }))
+              }
+            />
+            <select
+              aria-label={`Type of ${field.name}`}
+              className={cn(inputClass, 'w-20 text-muted-foreground')}
+              value={field.type}
+              disabled={!canEdit || !field.id}
+              onChange={(event) => field.id && onChange(updateField(element, field.id, { type: event.target.value }))}
+            >
+              {[...new Set([field.type, ...DESIGN_FIELD_TYPES])].map((type) => (
+                <option key={type} value={type}>
+                  {type}
+                </option>
+              ))}
+            </select>
+            {canEdit && field.id && (
+              <button
+                type="button"
+                aria-label={`Delete field ${field.name}`}
+                className="nodrag rounded p-0.5 text-muted-foreground hover:text-destructive"
+                onClick={() => field.id && onChange(deleteField(element, field.id))}
+              >
+                <X className="size-3" />
+              </button>
+            )}
+          </li>
+        ))}
+      </ul>
+      {canEdit && (
+        <button
+          type="button"
+          className="nodrag flex w-full items-center gap-1 border-t px-2 py-1 text-xs text-muted-foreground hover:bg-accent"
+          onClick={() => onChange(addField(element))}
+        >
+          <Plus className="size-3" /> Add field
+        </button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,88 @@
+import type { LayoutElement, LayoutField } from '@basalt/shared';
+
+// The Schema Editor's edits of a layout's elements, as pure functions. Ids are random so that two editors adding at once never collide.
+
+const newId = () =>
+  typeof crypto !== 'undefined' && 'randomUUID' in crypto
+    ? crypto.randomUUID()
+    : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+
+/** DESIGN_FIELD_TYPES are the field types the editor offers (mapped to Basalt's six when tables are created). */
+export const DESIGN_FIELD_TYPES = [
+  'integer',
+  'number',
+  'string',
+  'text',
+  'boolean',
+  'date',
+  'datetime',
+  'json',
+  'array',
+];
+
+/** nextTableName is "Table N" for the first N not taken. */
+export function nextTableName(elements: readonly LayoutElement[]): string {
+  const taken = new Set(elements.map((e) => e.name));
+  let n = elements.length + 1;
+  while (taken.has(`Table ${n}`)) n++;
+  return `Table ${n}`;
+}
+
+/** addTable adds "Table N" with the fields id (integer, primary) and name (string), beside the others. */
+export function addTable(elements: readonly LayoutElement[]): LayoutElement[] {
+  const id = newId();
+  const n = elements.length;
+  const position = { x: 80 + (n % 4) * 300, y: 80 + Math.floor(n / 4) * 260 };
+  return [
+    ...elements,
+    {
+      id,
+      name: nextTableName(elements),
+      type: 'table',
+      position,
+      fields: [
+        { id: newId(), name: 'id', type: 'integer', primary: true },
+        { id: newId(), name: 'name', type: 'string' },
+      ],
+    },
+  ];
+}
+
+/** updateTable changes one element. */
+export function updateTable(
+  elements: readonly LayoutElement[],
+  id: string,
+  change: (element: LayoutElement) => LayoutElement,
+): LayoutElement[] {
+  return elements.map((e) => (e.id === id ? change(e) : e));
+}
+
+/** deleteTable removes one element. */
+export function deleteTable(elements: readonly LayoutElement[], id: string): LayoutElement[] {
+  return elements.filter((e) => e.id !== id);
+}
+
+/** addField adds a field named field_N of type string. */
+export function addField(element: LayoutElement): LayoutElement {
+  const taken = new Set(element.fields.map((f) => f.name));
+  let n = element.fields.length + 1;
+  while (taken.has(`field_${n}`)) n++;
+  return { ...element, fields: [...element.fields, { id: newId(), name: `field_${n}`, type: 'string' }] };
+}
+
+/** updateField changes one field. */
+export function updateField(element: LayoutElement, fieldId: string, change: Partial<LayoutField>): LayoutElement {
+  return { ...element, fields: element.fields.map((f) => (f.id === fieldId ? { ...f, ...change } : f)) };
+}
+
+/** deleteField removes one field. */
+export function deleteField(element: LayoutElement, fieldId: string): LayoutElement {
+  return { ...element, fields: element.fields.filter((f) => f.id !== fieldId) };
+}
+
+/** withFieldIds gives every field an id (layouts saved by other clients may have none). */
+export function withFieldIds(elements: readonly LayoutElement[]): LayoutElement[] {
+  return elements.map((e) =>
+    e.fields.every((f) => f.id) ? e : { ...e, fields: e.fields.map((f) => (f.id ? f : { ...f, id: newId() })) },
+  );
+}

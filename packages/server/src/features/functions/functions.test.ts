@@ -1,0 +1,416 @@
+import { DEFAULT_FUNCTION_CODE } from '@basalt/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type ApiScenario,
+  type CookieSession,
+  loginWithCookie,
+  runScenario,
+  type SignedInTestUser,
+  signUpUser,
+  startAuthServer,
+  users,
+} from '../../testing/auth.fixtures.js';
+import { sources } from '../../testing/functions.fixtures.js';
+import { type TestServer, testDialects } from '../../testing/test-server.js';
+import { listActivity } from '../activity/activity.service.js';
+
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+const fieldError = (field: string, message: string) => ({
+  code: 'validation_failed',
+  message,
+  validationErrors: { [field]: [message] },
+});
+
+describe.each(testDialects)('edge functions API on %s', (dialect) => {
+  let server: TestServer;
+  let alice: SignedInTestUser;
+  let bob: SignedInTestUser;
+  let aliceCookie: CookieSession;
+  let bobFunctionId: number;
+
+  beforeAll(async () => {
+    server = await startAuthServer(dialect);
+    alice = await signUpUser(server, users.alice);
+    bob = await signUpUser(server, users.bob);
+    aliceCookie = await loginWithCookie(server, users.alice);
+    const made = await server.request('POST', '/api/edge-functions', {
+      headers: bearer(bob.accessToken),
+      json: { name: 'bobs', code: sources.hello },
+    });
+    bobFunctionId = made.body.id;
+  }, 30_000);
+  afterAll(() => server.close());
+
+  const asAlice = () => bearer(alice.accessToken);
+  const create = (json: unknown) => server.request('POST', '/api/edge-functions', { headers: asAlice(), json });
+  const list = async () => (await server.request('GET', '/api/edge-functions', { headers: asAlice() })).body;
+
+  it('creates a function with the spec defaults: active, signed-in callers, never deployed (userId ignored)', async () => {
+    const res = await create({ name: 'my-function', code: DEFAULT_FUNCTION_CODE, userId: 1 });
+    expect(res).toMatchObject({
+      status: 201,
+      body: {
+        id: expect.any(Number),
+        name: 'my-function',
+        code: DEFAULT_FUNCTION_CODE,
+        route: '/api/edge/my-function',
+        isActive: true,
+        verifyJwt: true,
+        lastDeployed: null,
+        deployedVersion: null,
+        createdAt: expect.any(String),
+      },
+    });
+    expect(await list()).toContainEqual(res.body);
+    expect((await list()).map((f: { name: string }) => f.name)).not.toContain('bobs');
+  });
+
+  it('refuses a second function of the same name (409) and a route another account uses (409)', async () => {
+    await create({ name: 'unique-one', code: 'x', route: '/api/edge/unique-one' });
+    const sameName = await create({ name: 'Unique-One', code: 'x', route: '/api/edge/other' });
+    expect(sameName).toMatchObject({ status: 409, body: { code: 'function_name_taken' } });
+    const sameRoute = await server.request('POST', '/api/edge-functions', {
+      headers: bearer(bob.accessToken),
+      json: { name: 'taker', code: 'x', route: '/api/edge/unique-one' },
+    });
+    expect(sameRoute).toMatchObject({
+      status: 409,
+      body: {
+        code: 'function_route_taken',
+        message: 'The route /api/edge/unique-one is already used by another function',
+      },
+    });
+  });
+
+  it('edits name, code, route and switches; the running version changes only on deploy', async () => {
+    const { body: fn } = await create({ name: 'editable', code: sources.hello, verifyJwt: false });
+    await server.request('POST', `/api/edge-functions/${fn.id}/deploy`, { headers: asAlice() });
+    const patched = await server.request('PATCH', `/api/edge-functions/${fn.id}`, {
+      headers: asAlice(),
+      json: { code: 'Deno.serve(() => new Response("v2"));', isActive: false, route: '/api/edge/edited/path' },
+    });
+    expect(patched).toMatchObject({
+      status: 200,
+      body: {
+        isActive: false,
+        route: '/api/edge/edited/path',
+        deployedVersion: 1,
+        code: expect.stringContaining('v2'),
+      },
+    });
+    const again = await server.request('PATCH', `/api/edge-functions/${fn.id}`, {
+      headers: aliceCookie.headers,
+      json: { isActive: true },
+    });
+    expect(again).toMatchObject({ status: 200, body: { isActive: true } });
+  });
+
+  it('deploys: a version, lastDeployed, activity; a syntax error is a 400 with line and column, nothing deployed', async () => {
+    const { body: fn } = await create({ name: 'deployable', code: sources.hello });
+    const deployed = await server.request('POST', `/api/edge-functions/${fn.id}/deploy`, { headers: asAlice() });
+    expect(deployed).toMatchObject({ status: 200, body: { deployedVersion: 1, lastDeployed: expect.any(String) } });
+    await server.request('PATCH', `/api/edge-functions/${fn.id}`, {
+      headers: asAlice(),
+      json: { code: 'Deno.serve(() => {\n  return new Response("ok"\n});' },
+    });
+    const broken = await server.request('POST', `/api/edge-functions/${fn.id}/deploy`, { headers: asAlice() });
+    expect(broken).toMatchObject({
+      status: 400,
+      body: {
+        code: 'function_build_failed',
+        message: expect.stringMatching(/^Line 3, column 1: Expected "\)" but found "}"/),
+        details: { errors: [{ line: 3, column: 1 }] },
+      },
+    });
+    const importing = await server.request('PATCH', `/api/edge-functions/${fn.id}`, {
+      headers: asAlice(),
+      json: { code: "import { x } from 'https://example.com/mod.ts';\nDeno.serve(() => new Response(x));" },
+    });
+    expect(importing.status).toBe(200);
+    const offline = await server.request('POST', `/api/edge-functions/${fn.id}/deploy`, { headers: asAlice() });
+    expect(offline).toMatchObject({
+      status: 400,
+      body: { message: expect.stringContaining('Line 1, column 19: Cannot import') },
+    });
+    const versions = await server.request('GET', `/api/edge-functions/${fn.id}/versions`, { headers: asAlice() });
+    expect(versions.body).toHaveLength(1);
+    const { data } = await listActivity(server.app.basalt.db.kysely, alice.id, { page: 1, limit: 100 });
+    expect(data).toContainEqual(
+      expect.objectContaining({
+        action: 'DEPLOY',
+        resource: 'edgeFunctions',
+        details: { name: 'deployable', version: 1 },
+      }),
+    );
+  });
+
+  it('keeps versions and rolls back to one, putting its code back', async () => {
+    const { body: fn } = await create({
+      name: 'versioned',
+      code: 'Deno.serve(() => new Response("one"));',
+      verifyJwt: false,
+    });
+    await server.request('POST', `/api/edge-functions/${fn.id}/deploy`, { headers: asAlice() });
+    await server.request('PATCH', `/api/edge-functions/${fn.id}`, {
+      headers: asAlice(),
+      json: { code: 'Deno.serve(() => new Response("two"));' },
+    });
+    await server.request('POST', `/api/edge-functions/${fn.id}/deploy`, { headers: asAlice() });
+    const versions = await server.request('GET', `/api/edge-functions/${fn.id}/versions`, { headers: asAlice() });
+    expect(versions.body.map((v: { version: number; live: boolean }) => [v.version, v.live])).toEqual([
+      [2, true],
+      [1, false],
+    ]);
+    expect(versions.body[1]).toMatchObject({ code: expect.stringContaining('one'), bundleBytes: expect.any(Number) });
+    const rolled = await server.request('POST', `/api/edge-functions/${fn.id}/rollback`, {
+      headers: asAlice(),
+      json: { version: 1 },
+    });
+    expect(rolled).toMatchObject({ status: 200, body: { deployedVersion: 1, code: expect.stringContaining('one') } });
+    const missing = await server.request('POST', `/api/edge-functions/${fn.id}/rollback`, {
+      headers: asAlice(),
+      json: { version: 9 },
+    });
+    expect(missing).toMatchObject({ status: 404, body: { code: 'function_version_not_found' } });
+  });
+
+  it('deletes a function with its versions; activity records it', async () => {
+    const { body: fn } = await create({ name: 'doomed', code: sources.hello });
+    await server.request('POST', `/api/edge-functions/${fn.id}/deploy`, { headers: asAlice() });
+    const res = await server.request('DELETE', `/api/edge-functions/${fn.id}`, { headers: asAlice() });
+    expect(res).toMatchObject({ status: 200, body: { success: true, message: 'Edge function deleted successfully' } });
+    const versions = await server.app.basalt.db.kysely
+      .selectFrom('edge_function_versions')
+      .selectAll()
+      .where('function_id', '=', fn.id)
+      .execute();
+    expect(versions).toEqual([]);
+    expect((await server.request('DELETE', `/api/edge-functions/${fn.id}`, { headers: asAlice() })).status).toBe(404);
+  });
+
+  it("404s another account's function on every endpoint, and leaves it as it was", async () => {
+    for (const [method, url, json] of [
+      ['PATCH', `/api/edge-functions/${bobFunctionId}`, { name: 'stolen' }],
+      ['DELETE', `/api/edge-functions/${bobFunctionId}`, undefined],
+      ['POST', `/api/edge-functions/${bobFunctionId}/deploy`, undefined],
+      ['GET', `/api/edge-functions/${bobFunctionId}/versions`, undefined],
+      ['POST', `/api/edge-functions/${bobFunctionId}/rollback`, { version: 1 }],
+      ['GET', `/api/edge-functions/${bobFunctionId}/invocations`, undefined],
+      ['GET', `/api/edge-functions/${bobFunctionId}/stats`, undefined],
+      ['POST', `/api/edge-functions/${bobFunctionId}/test`, {}],
+    ] as const) {
+      const res = await server.request(method, url, { headers: asAlice(), json });
+      expect({ url: `${method} ${url}`, status: res.status, code: res.body?.code }).toEqual({
+        url: `${method} ${url}`,
+        status: 404,
+        code: 'function_not_found',
+      });
+    }
+    const bobs = await server.request('GET', '/api/edge-functions', { headers: bearer(bob.accessToken) });
+    expect(bobs.body).toEqual([expect.objectContaining({ id: bobFunctionId, name: 'bobs', deployedVersion: null })]);
+  });
+
+  it('refuses API keys on the management endpoints', async () => {
+    const key = await server.request('POST', '/api/keys', { headers: asAlice(), json: { name: 'k' } });
+    const res = await server.request('GET', '/api/edge-functions', { headers: bearer(key.body.key) });
+    expect(res).toMatchObject({ status: 403, body: { code: 'api_key_not_allowed' } });
+  });
+
+  const scenarios: ApiScenario[] = [
+    { name: 'list without credentials', method: 'GET', url: '/api/edge-functions', status: 401 },
+    {
+      name: 'list with a forged token',
+      method: 'GET',
+      url: '/api/edge-functions',
+      headers: bearer('not.a.jwt'),
+      status: 401,
+      expected: { code: 'invalid_token' },
+    },
+    {
+      name: 'create without credentials',
+      method: 'POST',
+      url: '/api/edge-functions',
+      json: { name: 'a', code: 'b' },
+      status: 401,
+    },
+    {
+      name: 'no code',
+      method: 'POST',
+      url: '/api/edge-functions',
+      headers: asAlice,
+      json: { name: 'nocode' },
+      status: 400,
+      expected: fieldError('code', 'Function code is required'),
+    },
+    {
+      name: 'blank code',
+      method: 'POST',
+      url: '/api/edge-functions',
+      headers: asAlice,
+      json: { name: 'blank', code: '  \n ' },
+      status: 400,
+      expected: fieldError('code', 'Function code is required'),
+    },
+    {
+      name: 'no name',
+      method: 'POST',
+      url: '/api/edge-functions',
+      headers: asAlice,
+      json: { code: 'x' },
+      status: 400,
+      expected: fieldError('name', 'Function name is required'),
+    },
+    {
+      name: 'a name with spaces',
+      method: 'POST',
+      url: '/api/edge-functions',
+      headers: asAlice,
+      json: { name: 'my function', code: 'x' },
+      status: 400,
+      expected: { validationErrors: { name: [expect.stringContaining('must start with a letter')] } },
+    },
+    {
+      name: 'a name of 65 characters',
+      method: 'POST',
+      url: '/api/edge-functions',
+      headers: asAlice,
+      json: { name: `f${'n'.repeat(64)}`, code: 'x' },
+      status: 400,
+      expected: fieldError('name', 'Function name must be at most 64 characters'),
+    },
+    {
+      name: 'a route outside /api/edge/',
+      method: 'POST',
+      url: '/api/edge-functions',
+      headers: asAlice,
+      json: { name: 'escape', code: 'x', route: '/api/keys' },
+      status: 400,
+      expected: { validationErrors: { route: [expect.stringContaining('Route must start with /api/edge/')] } },
+    },
+    {
+      name: 'a route with dot segments',
+      method: 'POST',
+      url: '/api/edge-functions',
+      headers: asAlice,
+      json: { name: 'dots', code: 'x', route: '/api/edge/../keys' },
+      status: 400,
+    },
+    {
+      name: 'code of 513 KiB',
+      method: 'POST',
+      url: '/api/edge-functions',
+      headers: asAlice,
+      json: { name: 'huge', code: 'x'.repeat(512 * 1024 + 1) },
+      status: 400,
+      expected: fieldError('code', 'Function code must be at most 512 KiB'),
+    },
+    {
+      name: 'a NUL in the code',
+      method: 'POST',
+      url: '/api/edge-functions',
+      headers: asAlice,
+      json: { name: 'nul', code: 'a\u0000b' },
+      status: 400,
+      expected: fieldError('code', 'code must not contain the NUL character (\\u0000)'),
+    },
+    {
+      name: 'isActive as text',
+      method: 'POST',
+      url: '/api/edge-functions',
+      headers: asAlice,
+      json: { name: 'flag', code: 'x', isActive: 'yes' },
+      status: 400,
+      expected: fieldError('isActive', 'isActive must be true or false'),
+    },
+    {
+      name: 'code as a number',
+      method: 'POST',
+      url: '/api/edge-functions',
+      headers: asAlice,
+      json: { name: 'numeric', code: 42 },
+      status: 400,
+      expected: fieldError('code', 'Function code must be text'),
+    },
+    {
+      name: 'malformed JSON',
+      method: 'POST',
+      url: '/api/edge-functions',
+      headers: () => ({ ...asAlice(), 'content-type': 'application/json' }),
+      body: '{"name": ',
+      status: 400,
+      expected: { code: 'bad_json' },
+    },
+    {
+      name: 'an empty patch',
+      method: 'PATCH',
+      url: '/api/edge-functions/1',
+      headers: asAlice,
+      json: {},
+      status: 400,
+      expected: { message: 'Send at least one of name, code, route, isActive, verifyJwt' },
+    },
+    {
+      name: 'patch an unknown id',
+      method: 'PATCH',
+      url: '/api/edge-functions/999999',
+      headers: asAlice,
+      json: { isActive: false },
+      status: 404,
+    },
+    {
+      name: 'deploy an unknown id',
+      method: 'POST',
+      url: '/api/edge-functions/999999/deploy',
+      headers: asAlice,
+      status: 404,
+    },
+    {
+      name: 'deploy a non-numeric id',
+      method: 'POST',
+      url: '/api/edge-functions/abc/deploy',
+      headers: asAlice,
+      status: 404,
+    },
+    {
+      name: 'delete a huge id',
+      method: 'DELETE',
+      url: `/api/edge-functions/${'9'.repeat(40)}`,
+      headers: asAlice,
+      status: 404,
+    },
+    { name: 'deploy without credentials', method: 'POST', url: '/api/edge-functions/1/deploy', status: 401 },
+    {
+      name: 'rollback without a version',
+      method: 'POST',
+      url: '/api/edge-functions/1/rollback',
+      headers: asAlice,
+      json: {},
+      status: 400,
+      expected: { validationErrors: { version: [expect.any(String)] } },
+    },
+    {
+      name: 'invocations with a bad limit',
+      method: 'GET',
+      url: '/api/edge-functions/1/invocations?limit=0',
+      headers: asAlice,
+      status: 400,
+      expected: fieldError('limit', 'limit must be a whole number from 1 to 200'),
+    },
+    {
+      name: 'stats for too many hours',
+      method: 'GET',
+      url: '/api/edge-functions/1/stats?hours=1000',
+      headers: asAlice,
+      status: 400,
+      expected: fieldError('hours', 'hours must be a whole number from 1 to 168'),
+    },
+  ];
+  it.each(scenarios)('$name → $status', (scenario) => runScenario(server, scenario).then(() => undefined));
+
+  it('changed nothing on refused input', async () => {
+    const names = (await list()).map((f: { name: string }) => f.name);
+    for (const refused of ['nocode', 'blank', 'escape', 'dots', 'huge', 'nul', 'flag', 'numeric']) {
+      expect(names).not.toContain(refused);
+    }
+  });
+});

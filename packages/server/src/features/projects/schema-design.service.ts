@@ -1,0 +1,251 @@
+import {
+  type ColumnType,
+  createTableSchema,
+  isSystemColumnName,
+  type LayoutElement,
+  type TableSchema,
+} from '@basalt/shared';
+import type { Db } from '../../db/database.js';
+import { conflict, notFound } from '../../http/errors.js';
+import type { Actor } from '../../lib/actor/actor.js';
+import {
+  changeTable,
+  createTable,
+  listTables,
+  previewTableChange,
+  schemaWithIdColumn,
+} from '../tables/tables.service.js';
+import { actorForTable } from './project-access.js';
+import { memberProject } from './projects.service.js';
+import { insertTableLink, listLinkedTableRows } from './projects.store.js';
+import { mergeLayoutUpdates, readLayout } from './schema-layouts.service.js';
+
+// From design to tables and back. "Create tables from this design" turns a project's
+// layout into real Basalt tables: each element becomes a table of the caller's (linked to the project), or
+// changes the table of that name the project already has (its own or one linked to the project), adding and
+// retyping columns, never dropping one. The plan says what will be created or changed and refuses, with reasons,
+// what is unsafe (a name Basalt cannot take, a type it cannot map, a change the rows cannot satisfy); applying
+// runs every step in one transaction, or none when any is refused. "Import existing tables" lays out the tables
+// linked to the project that the layout does not show yet.
+
+/** TYPE_MAP maps the editor's field types (lower-cased) to Basalt's six column types. */
+export const TYPE_MAP: Readonly<Record<string, ColumnType>> = {
+  integer: 'number',
+  int: 'number',
+  bigint: 'number',
+  smallint: 'number',
+  serial: 'number',
+  float: 'number',
+  double: 'number',
+  decimal: 'number',
+  numeric: 'number',
+  real: 'number',
+  number: 'number',
+  string: 'text',
+  text: 'text',
+  varchar: 'text',
+  char: 'text',
+  uuid: 'text',
+  email: 'text',
+  url: 'text',
+  boolean: 'boolean',
+  bool: 'boolean',
+  date: 'date',
+  datetime: 'date',
+  timestamp: 'date',
+  timestamptz: 'date',
+  time: 'date',
+  json: 'json',
+  jsonb: 'json',
+  object: 'json',
+  array: 'array',
+  list: 'array',
+};
+
+/** DesignStep is what one element of the layout would do. */
+export interface DesignStep {
+  elementId: string;
+  name: string;
+  action: 'create' | 'update' | 'unchanged' | 'refused';
+  tableId: number | null;
+  changes: string[];
+  refusals: string[];
+}
+
+/** DesignPlan is every element's step; `ready` when none is refused. */
+export interface DesignPlan {
+  steps: DesignStep[];
+  ready: boolean;
+}
+
+interface Target {
+  id: number;
+  name: string;
+  schema: TableSchema;
+  actor: Actor;
+}
+
+// The columns an element asks for, or the reasons it cannot have them.
+function columnsOf(element: LayoutElement): { schema: TableSchema; refusals: string[] } {
+  const schema: TableSchema = {};
+  const refusals: string[] = [];
+  const seen = new Set<string>();
+  for (const field of element.fields) {
+    const name = field.name.trim();
+    if (isSystemColumnName(name)) continue;
+    const type = TYPE_MAP[field.type.trim().toLowerCase()];
+    if (!type) {
+      refusals.push(`Field "${name}" has the type "${field.type}", which is not one of Basalt's column types`);
+      continue;
+    }
+    if (seen.has(name.toLowerCase())) refusals.push(`Field "${name}" appears twice`);
+    seen.add(name.toLowerCase());
+    schema[name] = { type, required: Boolean(field.primary), unique: Boolean(field.primary) };
+  }
+  return { schema, refusals };
+}
+
+async function targetsOf(db: Db, actor: Actor, projectId: string): Promise<Map<string, Target>> {
+  const targets = new Map<string, Target>();
+  for (const row of await listLinkedTableRows(db.kysely, projectId)) {
+    const id = Number(row.id);
+    const tableActor = await actorForTable(db, actor, id);
+    targets.set(row.name.toLowerCase(), {
+      id,
+      name: row.name,
+      schema: JSON.parse(row.schema) as TableSchema,
+      actor: tableActor,
+    });
+  }
+  for (const table of await listTables(db, actor)) {
+    const { id: _system, ...schema } = table.schema;
+    targets.set(table.name.toLowerCase(), { id: table.id, name: table.name, schema, actor });
+  }
+  return targets;
+}
+
+async function stepOf(db: Db, element: LayoutElement, target: Target | undefined): Promise<DesignStep> {
+  const name = element.name.trim();
+  const { schema, refusals } = columnsOf(element);
+  const step: DesignStep = { elementId: element.id, name, action: 'create', tableId: null, changes: [], refusals };
+  if (!target) {
+    const valid = createTableSchema.safeParse({ name, schema });
+    if (!valid.success) step.refusals.push(...valid.error.issues.map((issue) => issue.message));
+    step.changes = [`Create table ${name}`, ...Object.entries(schema).map(([c, d]) => `Add column ${c} (${d.type})`)];
+  } else {
+    step.tableId = target.id;
+    const next: TableSchema = { ...target.schema };
+    for (const [column, definition] of Object.entries(schema)) {
+      const existing = next[column];
+      if (!existing) next[column] = definition;
+      else if (existing.type !== definition.type) next[column] = { ...existing, type: definition.type };
+    }
+    try {
+      const preview = await previewTableChange(db, target.actor, target.id, { schema: schemaWithIdColumn(next) });
+      step.changes = preview.changes;
+      if (preview.refusal) step.refusals.push(preview.refusal.message);
+    } catch (error) {
+      step.refusals.push(error instanceof Error ? error.message : 'This table cannot be changed');
+    }
+    step.action = step.changes.length === 0 ? 'unchanged' : 'update';
+  }
+  if (step.refusals.length > 0) step.action = 'refused';
+  return step;
+}
+
+async function layoutOf(db: Db, projectId: string) {
+  const layout = await readLayout(db, projectId);
+  if (!layout) throw notFound('No schema layout has been saved for this project yet', 'layout_not_found');
+  return layout;
+}
+
+/** planDesign tells what creating tables from the project's layout would do (DEVELOPER and up). */
+export async function planDesign(db: Db, actor: Actor, projectId: string): Promise<DesignPlan> {
+  await memberProject(db, actor, projectId, 'schema.write');
+  const layout = await layoutOf(db, projectId);
+  const targets = await targetsOf(db, actor, projectId);
+  const steps: DesignStep[] = [];
+  const names = new Set<string>();
+  for (const element of layout.elements) {
+    const step = await stepOf(db, element, targets.get(element.name.trim().toLowerCase()));
+    if (names.has(step.name.toLowerCase())) {
+      step.refusals.push(`Another table of the design is also named "${step.name}"`);
+      step.action = 'refused';
+    }
+    names.add(step.name.toLowerCase());
+    steps.push(step);
+  }
+  return { steps, ready: steps.every((s) => s.action !== 'refused') };
+}
+
+/** applyDesign creates and changes the tables of the plan in one transaction; 409 with the plan when refused. */
+export async function applyDesign(db: Db, actor: Actor, projectId: string): Promise<DesignPlan> {
+  const plan = await planDesign(db, actor, projectId);
+  if (!plan.ready) {
+    const reasons = plan.steps.flatMap((s) => s.refusals.map((r) => `${s.name}: ${r}`));
+    throw conflict(`Some tables cannot be created or changed. ${reasons.join('; ')}`, 'design_refused', {
+      details: { plan },
+    });
+  }
+  const layout = await layoutOf(db, projectId);
+  const byId = new Map(layout.elements.map((e) => [e.id, e]));
+  return db.transaction(async (scope) => {
+    const targets = await targetsOf(scope, actor, projectId);
+    const done: DesignStep[] = [];
+    for (const step of plan.steps) {
+      const element = byId.get(step.elementId);
+      if (!element || step.action === 'unchanged') {
+        done.push(step);
+        continue;
+      }
+      const { schema } = columnsOf(element);
+      const target = targets.get(step.name.toLowerCase());
+      if (target) {
+        const next: TableSchema = { ...target.schema };
+        for (const [column, definition] of Object.entries(schema)) {
+          const existing = next[column];
+          next[column] = existing ? { ...existing, type: definition.type } : definition;
+        }
+        await changeTable(scope, target.actor, target.id, { schema: next, renames: {} });
+        done.push(step);
+      } else {
+        const created = await createTable(scope, actor, { name: step.name, schema: schemaWithIdColumn(schema) });
+        await insertTableLink(scope.kysely, projectId, created.id, new Date().toISOString());
+        done.push({ ...step, tableId: created.id });
+      }
+    }
+    scope.publish('project.members', { projectId, accountId: null });
+    return { steps: done, ready: true };
+  });
+}
+
+/** importTables adds the project's linked tables that the layout does not show yet to it (DEVELOPER and up). */
+export async function importTables(db: Db, actor: Actor, projectId: string) {
+  await memberProject(db, actor, projectId, 'schema.write');
+  const layout = (await readLayout(db, projectId)) ?? { elements: [], version: 0, lastModified: null };
+  const shown = new Set(layout.elements.map((e) => e.name.trim().toLowerCase()));
+  const added: LayoutElement[] = [];
+  const rows = await listLinkedTableRows(db.kysely, projectId);
+  for (const row of rows) {
+    if (shown.has(row.name.toLowerCase())) continue;
+    const index = layout.elements.length + added.length;
+    const schema = schemaWithIdColumn(JSON.parse(row.schema) as TableSchema);
+    added.push({
+      id: `table-${row.id}`,
+      name: row.name,
+      type: 'table',
+      position: { x: 40 + (index % 4) * 300, y: 40 + Math.floor(index / 4) * 260 },
+      fields: Object.entries(schema).map(([column, definition]) => ({
+        id: `table-${row.id}.${column}`,
+        name: column,
+        type: column === 'id' ? 'integer' : definition.type,
+        ...(column === 'id' ? { primary: true } : {}),
+      })),
+    });
+  }
+  if (added.length === 0) return { layout, imported: 0 };
+  const outcome = await mergeLayoutUpdates(db, projectId, [
+    { actor, elements: [...layout.elements, ...added], version: layout.version, timestamp: Date.now() },
+  ]);
+  return { layout: outcome.layout, imported: added.length };
+}

@@ -1,0 +1,84 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+// A Basalt server in a process of its own (`basalt serve` from the TypeScript sources), for the suites that need
+// several nodes on one database or a process that dies: real HTTP, its own caches and bus connection.
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
+const MAIN = path.join(REPO, 'packages/server/src/main.ts');
+
+/** ServerProcess is a running `basalt serve` child process. */
+export interface ServerProcess {
+  url: string;
+  dataDir: string;
+  process: ChildProcess;
+  /** stop ends it gracefully (SIGTERM) and waits for its exit. */
+  stop(): Promise<void>;
+  /** kill ends it at once (SIGKILL), as a crash or a power cut would, and waits for its exit. */
+  kill(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() =>
+        address && typeof address !== 'string' ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+/**
+ * startServerProcess starts `basalt serve` on a free port with the given environment (DATABASE_URL for
+ * PostgreSQL; BASALT_DATA_DIR defaults to a fresh folder) and resolves once it answers /api/health.
+ */
+export async function startServerProcess(env: Record<string, string> = {}, timeoutMs = 30_000): Promise<ServerProcess> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const dataDir = env.BASALT_DATA_DIR ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'basalt-node-')));
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'serve'], {
+    cwd: REPO,
+    env: {
+      ...process.env,
+      LOG_LEVEL: 'silent',
+      SITE_URL: url,
+      ...env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      BASALT_DATA_DIR: dataDir,
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-4000);
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const ended = (signal: NodeJS.Signals) => async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    await exited;
+  };
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`basalt serve exited with ${child.exitCode}: ${stderr}`);
+    try {
+      const res = await fetch(`${url}/api/health`);
+      if (res.ok) break;
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`basalt serve did not answer within ${timeoutMs} ms: ${stderr}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return { url, dataDir, process: child, stop: ended('SIGTERM'), kill: ended('SIGKILL') };
+}
