@@ -5,7 +5,7 @@ import { Card } from '@/components/ui/card';
 import { RelativeTime } from '@/components/ui/relative-time';
 import { SkeletonTableRows } from '@/components/ui/skeleton-table-rows';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
-import { ChangeBadge } from './ChangeBadge';
+import { AppUserBadge, ChangeBadge } from './ChangeBadge';
 import { HistoryLoadFailedCard, NoHistoryCard } from './HistoryStateCards';
 import { useRevertChangeMutation, useTableHistoryQuery } from './history.queries';
 import { summarizeChange } from './history-summary';
@@ -56,7 +56,10 @@ export function HistoryChangesTable({ tableId }: { tableId: number }) {
                   <RelativeTime value={change.timestamp} />
                 </TableCell>
                 <TableCell>
-                  <ChangeBadge change={change} />
+                  <div className="flex flex-wrap items-center gap-1.5">
+                    <ChangeBadge change={change} />
+                    <AppUserBadge change={change} />
+                  </div>
                 </TableCell>
                 <TableCell className="hidden font-mono text-[13px] text-muted-foreground md:table-cell">
                   {change.recordId ?? '—'}

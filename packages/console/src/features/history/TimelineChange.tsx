@@ -4,7 +4,7 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { formatDateTime } from '@/components/ui/relative-time';
 import { cn } from '@/lib/cn';
-import { ChangeBadge, changeSubject } from './ChangeBadge';
+import { AppUserBadge, ChangeBadge, changeSubject } from './ChangeBadge';
 import { ChangeDiffView } from './ChangeDiffView';
 import { formatTime } from './history-days';
 
@@ -61,11 +61,7 @@ export function TimelineChange({
             {formatTime(change.timestamp)}
           </time>
           <span className="font-mono text-xs text-muted-foreground">#{change.id}</span>
-          {change.appUser && (
-            <Badge variant="outline" title={change.appUser.id}>
-              by {change.appUser.name} (app user)
-            </Badge>
-          )}
+          <AppUserBadge change={change} />
         </button>
         <Button
           variant="outline"

@@ -65,7 +65,13 @@ const HISTORY: HistoryChange[] = [
   change(2, OLD_DAY, { changeType: 'RECORD_CREATE', previousState: null, newState: { id: 1, title: 'Widget' } }),
   change(3, yesterday(), { previousState: { id: 1, title: 'Widget' }, newState: { id: 1, title: 'Gadget' } }),
   change(4, today(1), { previousState: { id: 1, title: 'Gadget' }, newState: { id: 1, title: 'Gizmo' } }),
-  change(5, today(2), { changeType: 'RECORD_DELETE', previousState: { id: 1, title: 'Gizmo' }, newState: null }),
+  change(5, today(2), {
+    changeType: 'RECORD_DELETE',
+    previousState: { id: 1, title: 'Gizmo' },
+    newState: null,
+    userId: 'end-user-9',
+    appUser: { id: 'end-user-9', name: 'ada@example.com' },
+  }),
 ];
 
 const checkpoint: Checkpoint = {
@@ -297,7 +303,9 @@ describe('/history', () => {
     const rows = within(await screen.findByRole('table', { name: 'Changes' })).getAllByRole('row');
     expect(rows).toHaveLength(6);
     expect(within(rows[1] as HTMLElement).getByText('Record deleted')).toBeInTheDocument();
+    expect(within(rows[1] as HTMLElement).getByText('by ada@example.com (app user)')).toBeInTheDocument();
     expect(within(rows[2] as HTMLElement).getByText('Changed title')).toBeInTheDocument();
+    expect(within(rows[2] as HTMLElement).queryByText(/app user/)).not.toBeInTheDocument();
     expect(screen.getByText('Page 1 of 1')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Next' })).toBeDisabled();
   });
