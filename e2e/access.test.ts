@@ -144,7 +144,8 @@ describe.skipIf(skip)('access rules, app keys, profile and documentation in Chro
       anonymousSignIns: true,
       providers: [{ id: 'custom:acme', kind: 'oidc', name: 'Acme', clientId: 'acme-app', hasClientSecret: true }],
     });
-    expect(await page.getByLabel('Client secret').inputValue()).toBe('');
+    // The form is re-read from the saved settings a moment after the toast (the query cache notifies on a timer).
+    await expect.poll(() => page.getByLabel('Client secret').inputValue()).toBe('');
     await shot(page, 'app-providers-desktop');
 
     await page
