@@ -1,6 +1,6 @@
 import { createRemoteJWKSet, type JWTPayload, errors as joseErrors, jwtVerify } from 'jose';
 import { compact, fetchJson, isRecord, ProviderError, withQuery } from './oauth-http.js';
-import type { ExchangeInput, OAuthProvider, OAuthProviderConfig } from './oauth-providers.js';
+import type { ExchangeInput, OAuthProvider, OAuthProviderConfig } from './oauth-provider.js';
 
 // OpenID Connect sign-in (Google, and any issuer by its discovery URL): the issuer's discovery document names its
 // endpoints and keys; the ID token of the code exchange is verified with jose against the issuer's JWKS: its

@@ -1,69 +1,18 @@
-import type { OAuthProviderKind } from '@basalt/shared';
 import { compact, fetchJson, isRecord, ProviderError, withQuery } from './oauth-http.js';
 import { oidcProvider } from './oauth-oidc.js';
+import type {
+  AuthorizationInput,
+  ExchangeInput,
+  OAuthProvider,
+  OAuthProviderConfig,
+  ProviderProfile,
+  ProviderSignIn,
+} from './oauth-provider.js';
 
 // The "Sign in with …" providers: GitHub and GitLab (OAuth 2 with their user APIs), Google and any OpenID Connect
 // issuer (discovery, signed ID tokens checked with jose: oauth-oidc.ts). Each turns a flow into the provider's
 // authorization URL and, on the callback, its code into the user's profile. The identity data kept for a user is
 // GoTrue's claims (iss, sub, name, email, email_verified, avatar_url, …), so apps read the same keys as on Supabase.
-
-/** OAuthProviderConfig is one provider configured by the operator (console) or an app's developer. */
-export interface OAuthProviderConfig {
-  /** What signInWithOAuth names: github, google, gitlab, or custom:<slug> for an OpenID Connect issuer. */
-  id: string;
-  kind: OAuthProviderKind;
-  /** The button's label. */
-  name: string;
-  clientId: string;
-  /** clientSecret opens the stored secret when a sign-in needs it. */
-  clientSecret(): Promise<string>;
-  /** GitHub Enterprise / self-hosted GitLab base URL; an OpenID Connect issuer (or its discovery URL). */
-  url: string | null;
-}
-
-/** ProviderProfile is who the provider says signed in. */
-export interface ProviderProfile {
-  subject: string;
-  email: string | null;
-  emailVerified: boolean;
-  /** GoTrue's identity data. */
-  claims: Record<string, unknown>;
-}
-
-/** ProviderSignIn is the outcome of a callback: the profile and the provider's own tokens. */
-export interface ProviderSignIn {
-  profile: ProviderProfile;
-  accessToken: string;
-  refreshToken: string | null;
-}
-
-/** AuthorizationInput is what a provider's authorization URL carries. */
-export interface AuthorizationInput {
-  state: string;
-  redirectUri: string;
-  /** Extra scopes asked by the app (space- or comma-separated), added to the provider's defaults. */
-  scopes: string | null;
-  /** OpenID Connect's nonce, checked in the ID token. */
-  nonce: string;
-  /** The S256 challenge of Basalt's own PKCE towards the provider. */
-  codeChallenge: string;
-  /** Other query parameters the app passed (e.g. prompt, login_hint). */
-  extra: Record<string, string>;
-}
-
-/** ExchangeInput is what a callback trades for the profile. */
-export interface ExchangeInput {
-  code: string;
-  redirectUri: string;
-  nonce: string;
-  codeVerifier: string;
-}
-
-/** OAuthProvider runs one provider's side of a sign-in. */
-export interface OAuthProvider {
-  authorizationUrl(input: AuthorizationInput): Promise<string>;
-  exchange(input: ExchangeInput): Promise<ProviderSignIn>;
-}
 
 const scopeList = (defaults: string[], extra: string | null) => [
   ...new Set([...defaults, ...(extra ?? '').split(/[\s,]+/).filter(Boolean)]),

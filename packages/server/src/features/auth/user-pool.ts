@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { AccountsTable, AppUsersTable, SystemDatabase } from '../../db/schema.js';
 import type { Metadata } from './accounts.service.js';
-import type { OAuthProviderConfig } from './oauth-providers.js';
+import type { OAuthProviderConfig } from './oauth-provider.js';
 
 // Who the auth services serve: a user pool. The instance's console accounts are one pool; each account's app has
 // its end users as another (features/apps/app-user-pool.ts). Sign-up, sign-in, refresh rotation, the user

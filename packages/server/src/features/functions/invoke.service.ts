@@ -1,7 +1,8 @@
 import type { FunctionLogLine } from '@basalt/shared';
 import type { LiveFunction } from './function-directory.js';
-import type { InvokeRequest, InvokeResult } from './runtime/function-process.js';
+import type { InvokeResult } from './runtime/function-process.js';
 import type { FunctionsRuntime } from './runtime/functions-runtime.js';
+import type { InvokeRequest } from './runtime/process-exchange.js';
 
 // One call of a deployed function: run it on its process and record it (the recorder stores it once its cost is
 // known). Callers decide who may call (invoke-access.ts) and shape the HTTP answer.

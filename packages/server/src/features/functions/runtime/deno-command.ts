@@ -1,4 +1,4 @@
-import type { ProcessSpec } from './function-process.js';
+import type { FunctionsConfig } from '../../../config.js';
 
 // The command line of a function's Deno process: what it may do, and nothing else (function-process.ts has the
 // why of each part).
@@ -9,6 +9,24 @@ import type { ProcessSpec } from './function-process.js';
 //   --allow-env               only its secrets' names and SUPABASE_*; no run, ffi, sys or other file access
 //   --max-old-space-size      its V8 heap, FUNCTIONS_MEMORY_MB
 // and a clean environment: Basalt's DENO_DIR, no update check, nothing of the server's own variables.
+
+/** ProcessSpec is what one process runs and with what. */
+export interface ProcessSpec {
+  /** token identifies the process to the egress gateway. */
+  token: string;
+  functionId: number;
+  accountId: string;
+  version: number;
+  entry: string;
+  importMap: string;
+  denoDir: string;
+  denoPath: string;
+  socketPath: string;
+  gatewayUrl: string;
+  gatewayAddress: string;
+  environment: Record<string, string>;
+  limits: FunctionsConfig;
+}
 
 /** DenoCommand is an executable, its arguments and its whole environment. */
 export interface DenoCommand {

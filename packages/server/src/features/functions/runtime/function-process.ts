@@ -2,10 +2,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import type { FunctionLogLine } from '@basalt/shared';
 import { Pool } from 'undici';
-import type { FunctionsConfig } from '../../../config.js';
 import { NO_HANDLER_EXIT_CODE, READY_MARKER } from './deno-bootstrap.js';
-import { denoCommand } from './deno-command.js';
-import { exchange, HOP_BY_HOP } from './process-exchange.js';
+import { denoCommand, type ProcessSpec } from './deno-command.js';
+import { exchange, HOP_BY_HOP, type InvokeRequest } from './process-exchange.js';
 import { type LimitName, type RelayError, relayErrors } from './relay-errors.js';
 
 // One function version's Deno process: started on its first call, serving its calls concurrently over a Unix
@@ -15,15 +14,6 @@ import { type LimitName, type RelayError, relayErrors } from './relay-errors.js'
 // CPU time, resident memory and the wall clock are enforced from outside by the pool's watchdog (process-pool.ts):
 // a busy loop or a memory bomb cannot be stopped from within, so the process is killed; a call past the wall clock
 // is ended alone.
-
-/** InvokeRequest is one call to a function. */
-export interface InvokeRequest {
-  method: string;
-  /** Path and query string, as the function sees them. */
-  path: string;
-  headers: Record<string, string | string[]>;
-  body: Buffer | null;
-}
 
 /** InvokeCost is what a call used; known shortly after it ended (CPU time is sampled). */
 export interface InvokeCost {
@@ -40,24 +30,6 @@ export interface InvokeResult {
   durationMs: number;
   error: RelayError | null;
   cost: Promise<InvokeCost>;
-}
-
-/** ProcessSpec is what one process runs and with what. */
-export interface ProcessSpec {
-  /** token identifies the process to the egress gateway. */
-  token: string;
-  functionId: number;
-  accountId: string;
-  version: number;
-  entry: string;
-  importMap: string;
-  denoDir: string;
-  denoPath: string;
-  socketPath: string;
-  gatewayUrl: string;
-  gatewayAddress: string;
-  environment: Record<string, string>;
-  limits: FunctionsConfig;
 }
 
 /** Call is one call in flight, as the pool's watchdog sees it. */

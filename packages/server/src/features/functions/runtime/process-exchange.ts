@@ -1,9 +1,17 @@
 import type { Pool } from 'undici';
-import type { InvokeRequest } from './function-process.js';
 import type { RelayError } from './relay-errors.js';
 
 // One HTTP exchange with a function's process over its socket, read whole into one buffer. undici's dispatch with
 // a handler of our own: no response stream, no iterator and no abort signal per call (the hot path of every call).
+
+/** InvokeRequest is one call to a function. */
+export interface InvokeRequest {
+  method: string;
+  /** Path and query string, as the function sees them. */
+  path: string;
+  headers: Record<string, string | string[]>;
+  body: Buffer | null;
+}
 
 /** HOP_BY_HOP are the headers that belong to one connection, never passed on. */
 export const HOP_BY_HOP = new Set([

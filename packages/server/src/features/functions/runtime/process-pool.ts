@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { FunctionsConfig } from '../../../config.js';
 import type { EgressGateway } from './egress-gateway.js';
-import { type Call, FunctionProcess, type InvokeRequest, type InvokeResult } from './function-process.js';
+import { type Call, FunctionProcess, type InvokeResult } from './function-process.js';
 import { readProcessStats } from './proc-stats.js';
+import type { InvokeRequest } from './process-exchange.js';
 import { type RelayError, relayErrors } from './relay-errors.js';
 import type { RuntimeFiles } from './runtime-files.js';
 
