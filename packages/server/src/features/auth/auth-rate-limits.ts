@@ -19,9 +19,19 @@ const MAIL_INTERVAL_SECONDS = 60;
 
 /**
  * LimitedAction names the counted auth actions (`password`: a password change's check; `otp`: magic links and codes;
- * `mfa`: factor challenges and verifications, counted per IP and per factor); each has its own counters.
+ * `mfa`: factor challenges and verifications, counted per IP and per factor; `id_token`: ID-token sign-ins, per IP);
+ * each has its own counters.
  */
-export type LimitedAction = 'signup' | 'recover' | 'verify' | 'password' | 'otp' | 'resend' | 'mfa' | 'anonymous';
+export type LimitedAction =
+  | 'signup'
+  | 'recover'
+  | 'verify'
+  | 'password'
+  | 'otp'
+  | 'resend'
+  | 'mfa'
+  | 'anonymous'
+  | 'id_token';
 
 /** SignInAttempt is a sign-in being counted; `passwordMatched` takes it back. */
 export interface SignInAttempt {

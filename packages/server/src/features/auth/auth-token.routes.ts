@@ -2,8 +2,17 @@ import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../http/errors.js';
 import { clientOf } from './auth-deps.js';
 import { type AuthPools, depsOf } from './auth-gateway.js';
+import { requireGoTrueUser } from './auth-guards.js';
 import { emailNotConfirmed, invalidCredentials, userBanned, validationFailed } from './gotrue-errors.js';
-import { parseGoTrue, passwordGrantSchema, pkceGrantSchema, queryOf, refreshGrantSchema } from './gotrue-input.js';
+import {
+  idTokenGrantSchema,
+  parseGoTrue,
+  passwordGrantSchema,
+  pkceGrantSchema,
+  queryOf,
+  refreshGrantSchema,
+} from './gotrue-input.js';
+import { signInWithIdToken } from './id-token.service.js';
 import { redeemAuthCode } from './pkce.service.js';
 import { isBanned, type SignInMethod } from './sessions.service.js';
 import { SignInRefused, signInWithPassword, startSignedInSession } from './sign-in.service.js';
@@ -15,7 +24,7 @@ const REFUSALS = {
   user_banned: () => userBanned(400),
 };
 
-/** authTokenRoutes serves POST /auth/v1/token with grant_type password, refresh_token and pkce. */
+/** authTokenRoutes serves POST /auth/v1/token with grant_type password, refresh_token, pkce and id_token. */
 export async function authTokenRoutes(app: FastifyInstance, { pools }: { pools: AuthPools }): Promise<void> {
   app.post('/auth/v1/token', async (request) => {
     const deps = depsOf(request, pools);
@@ -61,6 +70,26 @@ export async function authTokenRoutes(app: FastifyInstance, { pools }: { pools: 
         ...(flow.provider_token ? { provider_token: flow.provider_token } : {}),
         ...(flow.provider_refresh_token ? { provider_refresh_token: flow.provider_refresh_token } : {}),
       };
+    }
+
+    if (grantType === 'id_token') {
+      const body = parseGoTrue(idTokenGrantSchema, request.body);
+      if (!body.id_token) throw validationFailed('id_token required');
+      if (!body.provider && (!body.client_id || !body.issuer)) {
+        throw validationFailed('provider or client_id and issuer required');
+      }
+      // linkIdentity with a token: the bearer's user gets the identity (and a new session, as GoTrue answers).
+      const linkUserId = body.link_identity ? (await requireGoTrueUser(request, deps)).account.id : null;
+      const signedIn = await signInWithIdToken(deps, {
+        idToken: body.id_token,
+        provider: body.provider ?? null,
+        nonce: body.nonce || null,
+        accessToken: body.access_token || null,
+        issuer: body.issuer ?? null,
+        linkUserId,
+        client,
+      });
+      return goTrueSessionOf(deps, signedIn.session, signedIn.account);
     }
 
     throw invalidCredentials('unsupported_grant_type');

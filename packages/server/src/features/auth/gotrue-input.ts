@@ -120,6 +120,20 @@ export const pkceGrantSchema = z.object(
   { error: BODY_MESSAGE },
 );
 
+/** idTokenGrantSchema is POST /token?grant_type=id_token (signInWithIdToken, linkIdentity with a token). */
+export const idTokenGrantSchema = z.object(
+  {
+    id_token: text('id_token must be a string'),
+    provider: text('provider must be a string'),
+    nonce: text('nonce must be a string'),
+    access_token: text('access_token must be a string'),
+    client_id: text('client_id must be a string'),
+    issuer: text('issuer must be a string'),
+    link_identity: z.boolean({ error: 'link_identity must be a boolean' }).nullish(),
+  },
+  { error: BODY_MESSAGE },
+);
+
 /** factorEnrollSchema is POST /factors. */
 export const factorEnrollSchema = z.object(
   {

@@ -1,6 +1,13 @@
+import { createHash } from 'node:crypto';
 import { createRemoteJWKSet, type JWTPayload, errors as joseErrors, jwtVerify } from 'jose';
 import { compact, fetchJson, isRecord, ProviderError, withQuery } from './oauth-http.js';
-import type { ExchangeInput, OAuthProvider, OAuthProviderConfig } from './oauth-provider.js';
+import type {
+  ExchangeInput,
+  IdTokenInput,
+  OAuthProvider,
+  OAuthProviderConfig,
+  ProviderProfile,
+} from './oauth-provider.js';
 
 // OpenID Connect sign-in (Google, and any issuer by its discovery URL): the issuer's discovery document names its
 // endpoints and keys; the ID token of the code exchange is verified with jose against the issuer's JWKS: its
@@ -77,6 +84,85 @@ async function verifyIdToken(
   return payload;
 }
 
+// No real ID token comes near this; a larger one is refused before any key is looked up.
+const MAX_ID_TOKEN_LENGTH = 16 * 1024;
+
+// OIDC Core 3.1.3.6: at_hash is the left half of the access token's hash under the ID token's algorithm's hash.
+function accessTokenHash(accessToken: string, alg: string): string | null {
+  const bits = alg.match(/^(?:RS|PS|ES)(256|384|512)$/)?.[1];
+  if (!bits) return null;
+  const digest = createHash(`sha${bits}`).update(accessToken).digest();
+  return digest.subarray(0, digest.length / 2).toString('base64url');
+}
+
+/**
+ * verifyClientIdToken checks an ID token a client obtained itself, with GoTrue's rules and messages: signature,
+ * issuer and expiry ("Bad ID token"), audience, the nonce (the token's claim is the SHA-256 hex of the request's;
+ * both or neither), and at_hash when the access token is given too.
+ */
+async function verifyClientIdToken(
+  input: IdTokenInput,
+  discovered: Awaited<ReturnType<typeof discover>>,
+  clientId: string,
+): Promise<JWTPayload> {
+  const bad = () => new ProviderError('Bad ID token');
+  if (input.idToken.length > MAX_ID_TOKEN_LENGTH) throw bad();
+  const algorithms = discovered.doc.id_token_signing_alg_values_supported?.filter((alg) => alg !== 'none') ?? ['RS256'];
+  let verified: Awaited<ReturnType<typeof jwtVerify>>;
+  try {
+    verified = await jwtVerify(input.idToken, discovered.keys, {
+      issuer: discovered.doc.issuer,
+      algorithms,
+      requiredClaims: ['exp'],
+    });
+  } catch {
+    throw bad();
+  }
+  const { payload, protectedHeader } = verified;
+  if (input.accessToken && typeof payload.at_hash === 'string') {
+    if (accessTokenHash(input.accessToken, protectedHeader.alg) !== payload.at_hash) throw bad();
+  }
+  if (typeof payload.sub !== 'string' || !payload.sub) throw new ProviderError('Missing sub claim in id_token');
+  const audience = typeof payload.aud === 'string' ? [payload.aud] : (payload.aud ?? []);
+  if (!audience.includes(clientId)) {
+    throw new ProviderError(`Unacceptable audience in id_token: [${audience.join(' ')}]`);
+  }
+  const tokenNonce = typeof payload.nonce === 'string' ? payload.nonce : '';
+  if (Boolean(tokenNonce) !== Boolean(input.nonce)) {
+    throw new ProviderError('Passed nonce and nonce in id_token should either both exist or not.');
+  }
+  if (input.nonce && createHash('sha256').update(input.nonce).digest('hex') !== tokenNonce) {
+    throw new ProviderError('Nonces mismatch');
+  }
+  return payload;
+}
+
+// GoTrue's identity data from an issuer's claims: the same keys whichever way the claims arrived.
+function profileOf(claims: Record<string, unknown>): ProviderProfile {
+  const subject = String(claims.sub);
+  const email = typeof claims.email === 'string' && claims.email ? claims.email : null;
+  const verified = claims.email_verified === true || claims.email_verified === 'true';
+  return {
+    subject,
+    email,
+    emailVerified: verified,
+    claims: compact({
+      iss: claims.iss,
+      sub: subject,
+      provider_id: subject,
+      name: claims.name,
+      full_name: claims.name,
+      preferred_username: claims.preferred_username,
+      user_name: claims.preferred_username,
+      picture: claims.picture,
+      avatar_url: claims.picture,
+      email: email ?? undefined,
+      email_verified: verified,
+      phone_verified: false,
+    }),
+  };
+}
+
 // The client authentication the issuer supports: HTTP Basic (the default of the specification) or the form.
 async function tokenRequest(
   config: OAuthProviderConfig,
@@ -140,32 +226,15 @@ export function oidcProvider(config: OAuthProviderConfig, issuer: string): OAuth
         });
         if (isRecord(info) && info.sub === claims.sub) Object.assign(claims, info, { sub: claims.sub });
       }
-      const subject = String(claims.sub);
-      const email = typeof claims.email === 'string' && claims.email ? claims.email : null;
-      const verified = claims.email_verified === true || claims.email_verified === 'true';
       return {
         accessToken: answer.access_token,
         refreshToken: typeof answer.refresh_token === 'string' ? answer.refresh_token : null,
-        profile: {
-          subject,
-          email,
-          emailVerified: verified,
-          claims: compact({
-            iss: claims.iss,
-            sub: subject,
-            provider_id: subject,
-            name: claims.name,
-            full_name: claims.name,
-            preferred_username: claims.preferred_username,
-            user_name: claims.preferred_username,
-            picture: claims.picture,
-            avatar_url: claims.picture,
-            email: email ?? undefined,
-            email_verified: verified,
-            phone_verified: false,
-          }),
-        },
+        profile: profileOf(claims),
       };
+    },
+    async verifyIdToken(input) {
+      const discovered = await discover(issuer);
+      return profileOf({ ...(await verifyClientIdToken(input, discovered, config.clientId)) });
     },
   };
 }

@@ -55,8 +55,19 @@ export interface ExchangeInput {
   codeVerifier: string;
 }
 
+/** IdTokenInput is an ID token a client obtained from the provider itself (signInWithIdToken). */
+export interface IdTokenInput {
+  idToken: string;
+  /** The raw nonce the client generated; the token carries its SHA-256 in hex. */
+  nonce: string | null;
+  /** The provider's access token issued with the ID token, checked against its at_hash. */
+  accessToken: string | null;
+}
+
 /** OAuthProvider runs one provider's side of a sign-in. */
 export interface OAuthProvider {
   authorizationUrl(input: AuthorizationInput): Promise<string>;
   exchange(input: ExchangeInput): Promise<ProviderSignIn>;
+  /** verifyIdToken checks an ID token handed in by a client; only OpenID Connect providers issue them. */
+  verifyIdToken?(input: IdTokenInput): Promise<ProviderProfile>;
 }

@@ -9,7 +9,7 @@ import { userBanned, validationFailed } from './gotrue-errors.js';
 import { createUserWithIdentity, refreshProviders, storeIdentity } from './identities.service.js';
 import { deleteIdentityOf, findIdentityByProvider, listIdentitiesOf, updateIdentityRow } from './identities.store.js';
 import { ProviderError } from './oauth-http.js';
-import type { ProviderSignIn } from './oauth-provider.js';
+import type { ProviderProfile, ProviderSignIn } from './oauth-provider.js';
 import { oauthProvider } from './oauth-providers.js';
 import { issueAuthCode, type PkceParams, providerVerifier, startFlow } from './pkce.service.js';
 import { isBanned } from './sessions.service.js';
@@ -83,15 +83,17 @@ export class OAuthFailure extends Error {
 
 const fail = (code: string, message: string, error = 'access_denied') => new OAuthFailure(error, code, message);
 
-// GoTrue's account linking: the identity's user; else, with a verified address, the user of that address; else a
-// new user (confirmed when the provider verified the address or the pool confirms at once).
-async function userOfIdentity<R extends UserRow>(
+/**
+ * userOfProfile is GoTrue's account linking, for a callback and an ID token alike: the identity's user; else, with
+ * a verified address, the user of that address; else a new user (confirmed when the provider verified the address
+ * or the pool confirms at once). With `linkUserId` the identity joins that user instead. Throws OAuthFailure.
+ */
+export async function userOfProfile<R extends UserRow>(
   deps: AuthDeps<R>,
-  flow: FlowStateRow,
-  provider: string,
-  signIn: ProviderSignIn,
+  input: { provider: string; profile: ProviderProfile; linkUserId: string | null },
 ): Promise<{ user: R; created: boolean }> {
-  const { profile } = signIn;
+  const { provider, profile, linkUserId } = input;
+  const signIn = { profile };
   const db = deps.ctx.db;
   const t = deps.pool.tables;
   const scopeId = deps.pool.identityScope;
@@ -100,18 +102,16 @@ async function userOfIdentity<R extends UserRow>(
     const at = now.toISOString();
     const known = await findIdentityByProvider(trx, t, scopeId, provider, profile.subject);
 
-    if (flow.link_user_id) {
+    if (linkUserId) {
       if (known) {
         throw fail(
           'identity_already_exists',
-          known.account_id === flow.link_user_id
-            ? 'Identity is already linked'
-            : 'Identity is already linked to another user',
+          known.account_id === linkUserId ? 'Identity is already linked' : 'Identity is already linked to another user',
         );
       }
-      const target = await deps.pool.users.findById(trx, flow.link_user_id);
+      const target = await deps.pool.users.findById(trx, linkUserId);
       if (!target) throw fail('user_not_found', 'Linking target user not found');
-      await storeIdentity(deps, trx, target.id, { ...identityOf(provider, signIn) }, now);
+      await storeIdentity(deps, trx, target.id, identityOf(provider, signIn), now);
       return { user: await refreshProviders(deps, trx, target, now), created: false };
     }
 
@@ -172,7 +172,7 @@ async function userOfIdentity<R extends UserRow>(
   });
 }
 
-function identityOf(provider: string, { profile }: ProviderSignIn) {
+function identityOf(provider: string, { profile }: { profile: ProviderProfile }) {
   return { provider, providerId: profile.subject, email: profile.email, data: profile.claims };
 }
 
@@ -216,7 +216,11 @@ export async function completeSignIn<R extends UserRow>(
   }
   let resolved: { user: R; created: boolean };
   try {
-    resolved = await userOfIdentity(deps, flow, config.id, signIn);
+    resolved = await userOfProfile(deps, {
+      provider: config.id,
+      profile: signIn.profile,
+      linkUserId: flow.link_user_id,
+    });
   } catch (error) {
     if (error instanceof UniqueViolation)
       throw fail('email_exists', 'A user with this email address has already been registered');
