@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
@@ -7,7 +8,8 @@ import Provider from 'oidc-provider';
 // - startOidcIssuer runs the maintained `oidc-provider` (discovery, JWKS, signed ID tokens, PKCE). Its login and
 //   consent screens are replaced by one step that signs in whoever the test names (`signInAs`).
 // - startFakeIssuer answers with an ID token that is wrong on purpose (a foreign key, another audience), which no
-//   real issuer would send, to show that Basalt refuses it.
+//   real issuer would send, to show that Basalt refuses it; it also signs ID tokens for a client to hand in
+//   itself (signInWithIdToken), right or wrong as the test asks.
 
 /** OidcAccount is a person the local issuer can sign in. */
 export interface OidcAccount {
@@ -109,10 +111,33 @@ export async function startOidcIssuer(): Promise<OidcIssuer> {
 /** FakeIssuerMode is what is wrong with the fake issuer's ID token. */
 export type FakeIssuerMode = 'good' | 'foreign-key' | 'other-audience' | 'other-nonce';
 
+/**
+ * IdTokenClaims shape an ID token the fake issuer hands a client directly (signInWithIdToken): whom it names and
+ * what is wrong with it, if anything. Unset fields take the issuer's right values.
+ */
+export interface IdTokenClaims {
+  sub: string;
+  email?: string;
+  email_verified?: boolean;
+  name?: string;
+  /** The nonce claim as it stands in the token (a client puts the SHA-256 hex of its raw nonce there). */
+  nonce?: string;
+  aud?: string | string[];
+  iss?: string;
+  /** Seconds from now until `exp`; negative for an expired token. */
+  expiresIn?: number;
+  /** Sign with a key the issuer does not publish. */
+  foreignKey?: boolean;
+  /** The access token the at_hash claim is computed for. */
+  accessToken?: string;
+}
+
 /** FakeIssuer is a minimal OpenID Connect issuer whose ID tokens can be made wrong. */
 export interface FakeIssuer {
   issuer: string;
   mode: FakeIssuerMode;
+  /** idToken signs an RS256 ID token with the issuer's published key (or a foreign one). */
+  idToken(claims: IdTokenClaims): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -177,8 +202,21 @@ export async function startFakeIssuer(clientId: string): Promise<FakeIssuer> {
     res.writeHead(404).end();
   });
   issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const sha256Half = (value: string) =>
+    createHash('sha256').update(value).digest().subarray(0, 16).toString('base64url');
   return {
     issuer,
+    async idToken({ sub, aud, iss, expiresIn = 300, foreignKey, accessToken, ...claims }) {
+      const now = Math.floor(Date.now() / 1000);
+      return new SignJWT({ ...claims, ...(accessToken ? { at_hash: sha256Half(accessToken) } : {}) })
+        .setProtectedHeader({ alg: 'RS256', kid: 'good' })
+        .setIssuer(iss ?? issuer)
+        .setSubject(sub)
+        .setAudience(aud ?? clientId)
+        .setIssuedAt(now)
+        .setExpirationTime(now + expiresIn)
+        .sign(foreignKey ? foreign.privateKey : good.privateKey);
+    },
     get mode() {
       return state.mode;
     },
