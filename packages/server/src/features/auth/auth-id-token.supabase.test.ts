@@ -379,4 +379,31 @@ describe.each(testDialects)('signInWithIdToken on %s', (dialect) => {
     const taken = await other.auth.linkIdentity({ provider: PROVIDER, token: await fake.idToken(ada) });
     expect(taken.error).toMatchObject({ status: 422, code: 'identity_already_exists' });
   });
+
+  it('makes an anonymous user permanent with the verified address of the linked token', async () => {
+    const pool = poolAt(1);
+    await pool.patchSettings({ anonymousSignIns: true });
+    const client = authClient(server, pool.anonKey);
+    const anonymous = await client.auth.signInAnonymously();
+    expect(anonymous.data.user?.is_anonymous).toBe(true);
+    const unverified = person('anon-unverified');
+    const refused = await client.auth.linkIdentity({
+      provider: PROVIDER,
+      token: await fake.idToken({ ...unverified, email_verified: false }),
+    });
+    expect(refused.error).toMatchObject({ status: 422, code: 'email_not_confirmed' });
+    expect((await client.auth.getUser()).data.user).toMatchObject({ is_anonymous: true, identities: [] });
+
+    const ada = person('anon');
+    const linked = await client.auth.linkIdentity({ provider: PROVIDER, token: await fake.idToken(ada) });
+    expect(linked.error).toBeNull();
+    const { data } = await client.auth.getUser();
+    expect(data.user).toMatchObject({
+      id: anonymous.data.user?.id,
+      email: ada.email,
+      is_anonymous: false,
+      app_metadata: { provider: PROVIDER, providers: [PROVIDER] },
+    });
+    expect(data.user?.email_confirmed_at).toEqual(expect.any(String));
+  });
 });

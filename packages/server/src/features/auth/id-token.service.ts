@@ -37,6 +37,7 @@ const FAILURE_STATUS: Record<string, number> = {
   provider_email_needs_verification: 422,
   identity_already_exists: 422,
   email_exists: 422,
+  email_not_confirmed: 422,
   user_not_found: 404,
 };
 

@@ -112,7 +112,10 @@ export async function userOfProfile<R extends UserRow>(
       const target = await deps.pool.users.findById(trx, linkUserId);
       if (!target) throw fail('user_not_found', 'Linking target user not found');
       await storeIdentity(deps, trx, target.id, identityOf(provider, signIn), now);
-      return { user: await refreshProviders(deps, trx, target, now), created: false };
+      return {
+        user: await refreshProviders(deps, trx, await madePermanent(deps, trx, target, provider, profile), now),
+        created: false,
+      };
     }
 
     if (known) {
@@ -170,6 +173,31 @@ export async function userOfProfile<R extends UserRow>(
     );
     return { user, created: true };
   });
+}
+
+// GoTrue's linking of an anonymous user: the provider's verified address becomes the user's, and the user a
+// permanent one. An unverified address is refused (GoTrue mails it; here nothing changes, the transaction ends).
+async function madePermanent<R extends UserRow>(
+  deps: AuthDeps<R>,
+  trx: Parameters<typeof storeIdentity>[1],
+  user: R,
+  provider: string,
+  profile: ProviderProfile,
+): Promise<R> {
+  if (user.is_anonymous !== 1 || !profile.email) return user;
+  if (!profile.emailVerified) {
+    throw fail(
+      'email_not_confirmed',
+      `Unverified email with ${provider}. Verify the email with ${provider} to link it`,
+    );
+  }
+  const email = profile.email.toLowerCase();
+  if (await deps.pool.users.findByEmail(trx, email)) {
+    throw fail('email_exists', 'A user with this email address has already been registered');
+  }
+  const at = deps.now().toISOString();
+  const changes = { email, email_confirmed_at: at, is_anonymous: 0 };
+  return (await deps.pool.users.update(trx, user.id, changes, deps.now())) ?? user;
 }
 
 function identityOf(provider: string, { profile }: { profile: ProviderProfile }) {
