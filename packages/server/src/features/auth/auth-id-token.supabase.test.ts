@@ -323,9 +323,12 @@ describe.each(testDialects)('signInWithIdToken on %s', (dialect) => {
     expect(banning.error).toBeNull();
     const { error } = await authClient(server, pool.anonKey).auth.signInWithIdToken({
       provider: PROVIDER,
-      token: await fake.idToken(banned),
+      token: await fake.idToken({ ...banned, name: 'Renamed While Banned' }),
     });
     expect(error).toMatchObject({ status: 403, code: 'user_banned' });
+    // Refused before the sign-in wrote anything: the identity data is as it was.
+    const stored = await admin(pool).getUserById(first.data.user?.id ?? '');
+    expect(stored.data.user?.user_metadata.name).toBe('Ada Fake');
   });
 
   it('starts at aal1 for a user with a verified factor, who then answers a challenge', async () => {

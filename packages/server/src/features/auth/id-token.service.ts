@@ -38,6 +38,7 @@ const FAILURE_STATUS: Record<string, number> = {
   identity_already_exists: 422,
   email_exists: 422,
   email_not_confirmed: 422,
+  user_banned: 403,
   user_not_found: 404,
 };
 

@@ -118,15 +118,20 @@ export async function userOfProfile<R extends UserRow>(
       };
     }
 
+    // A banned user is refused before anything of this sign-in is written (GoTrue's transaction rolls it back).
+    const unlessBanned = (user: R) => {
+      if (isBanned(user, now)) throw fail('user_banned', userBanned(403).message);
+    };
     if (known) {
+      const user = await deps.pool.users.findById(trx, known.account_id);
+      if (!user) throw fail('user_not_found', 'User not found');
+      unlessBanned(user);
       await updateIdentityRow(trx, t, known.id, {
         identity_data: JSON.stringify(profile.claims),
         email: profile.email?.toLowerCase() ?? null,
         last_sign_in_at: at,
         updated_at: at,
       });
-      const user = await deps.pool.users.findById(trx, known.account_id);
-      if (!user) throw fail('user_not_found', 'User not found');
       const userMetadata = mergeMetadata(parseMetadata(user.user_metadata), profile.claims);
       return { user: (await deps.pool.users.update(trx, user.id, { userMetadata }, now)) ?? user, created: false };
     }
@@ -140,6 +145,7 @@ export async function userOfProfile<R extends UserRow>(
           `Unverified email with ${provider}. Verify the email with ${provider} in order to sign in`,
         );
       }
+      unlessBanned(existing);
       await storeIdentity(deps, trx, existing.id, identityOf(provider, signIn), now);
       const userMetadata = mergeMetadata(parseMetadata(existing.user_metadata), profile.claims);
       const confirmed = existing.email_confirmed_at ? {} : { email_confirmed_at: at };
