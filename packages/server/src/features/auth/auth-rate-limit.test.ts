@@ -61,6 +61,14 @@ describe.each(testDialects)('auth rate limits on %s', (dialect) => {
       refreshes.push((await post('/auth/v1/token?grant_type=refresh_token', { refresh_token: 'x'.repeat(32) })).status);
     expect(refreshes).toEqual([400, 400, 400, 400, 400]);
   });
+
+  it('counts ID-token sign-ins per IP, refused or not, on their own counter', async () => {
+    const idToken = () => post('/auth/v1/token?grant_type=id_token', { provider: 'custom:none', id_token: 'x.y.z' });
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await idToken()).status);
+    expect(statuses).toEqual([400, 400, 400, 429]);
+    expect((await idToken()).body).toMatchObject({ error_code: 'over_request_rate_limit' });
+  });
 });
 
 /** postFrom sends a JSON POST from a given local address (127.0.0.0/8 all reaches the server), as another client. */
