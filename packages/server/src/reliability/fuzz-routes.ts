@@ -121,10 +121,25 @@ export function authRoutes(known: KnownIds): Record<string, RouteSpec> {
       methods: ['POST'],
       path: literal('/auth/v1/token'),
       query: fc.oneof(
-        fc.constantFrom('?grant_type=password', '?grant_type=refresh_token', '?grant_type=pkce', '?grant_type='),
+        fc.constantFrom(
+          '?grant_type=password',
+          '?grant_type=refresh_token',
+          '?grant_type=pkce',
+          '?grant_type=id_token',
+          '?grant_type=',
+        ),
         queryString(['grant_type']),
       ),
-      body: bodyOf(objectOf({ email, password, refresh_token: fc.string({ maxLength: 40 }) })),
+      body: bodyOf(
+        objectOf({
+          email,
+          password,
+          refresh_token: fc.string({ maxLength: 40 }),
+          id_token: fc.string({ maxLength: 80 }),
+          provider: fc.constantFrom('google', 'github', 'custom:x', ''),
+          nonce: fc.string({ maxLength: 20 }),
+        }),
+      ),
       as: 'anon-key',
     },
     user: {

@@ -49,6 +49,8 @@ async function discover(issuerOrDiscovery: string) {
     throw new ProviderError('The issuer’s discovery document lacks its endpoints');
   }
   const discovery = doc as unknown as Discovery;
+  if (!URL.canParse(discovery.jwks_uri))
+    throw new ProviderError('The issuer’s discovery document names no valid jwks_uri');
   const entry = {
     doc: discovery,
     keys: createRemoteJWKSet(new URL(discovery.jwks_uri), { timeoutDuration: 10_000 }),
@@ -57,6 +59,11 @@ async function discover(issuerOrDiscovery: string) {
   discoveries.set(url, entry);
   return entry;
 }
+
+// Google's ID tokens name their issuer with or without the scheme (its documentation says to accept both).
+const GOOGLE_ISSUER = 'https://accounts.google.com';
+const issuersOf = (doc: Discovery) =>
+  doc.issuer === GOOGLE_ISSUER ? [GOOGLE_ISSUER, 'accounts.google.com'] : doc.issuer;
 
 async function verifyIdToken(
   token: string,
@@ -68,7 +75,7 @@ async function verifyIdToken(
   let payload: JWTPayload;
   try {
     ({ payload } = await jwtVerify(token, discovered.keys, {
-      issuer: discovered.doc.issuer,
+      issuer: issuersOf(discovered.doc),
       audience: clientId,
       algorithms,
       requiredClaims: ['sub', 'exp', 'iat'],
@@ -111,7 +118,7 @@ async function verifyClientIdToken(
   let verified: Awaited<ReturnType<typeof jwtVerify>>;
   try {
     verified = await jwtVerify(input.idToken, discovered.keys, {
-      issuer: discovered.doc.issuer,
+      issuer: issuersOf(discovered.doc),
       algorithms,
       requiredClaims: ['exp'],
     });
