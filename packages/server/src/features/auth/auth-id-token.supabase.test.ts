@@ -127,6 +127,41 @@ describe.each(testDialects)('signInWithIdToken on %s', (dialect) => {
     }
   });
 
+  it('with email confirmation on, trusts only a verified address', async () => {
+    const pool = poolAt(1);
+    await pool.patchSettings({ emailConfirmation: true });
+    try {
+      const verified = person('verified');
+      const signedIn = await authClient(world.server, pool.anonKey).auth.signInWithIdToken({
+        provider: PROVIDER,
+        token: await world.fake.idToken(verified),
+      });
+      expect(signedIn.data.user?.email_confirmed_at).toEqual(expect.any(String));
+
+      // A new address the provider did not verify: the user is made and mailed a confirmation, as on a callback.
+      const unverified = { ...person('unverified'), email_verified: false };
+      const refused = await authClient(world.server, pool.anonKey).auth.signInWithIdToken({
+        provider: PROVIDER,
+        token: await world.fake.idToken(unverified),
+      });
+      expect(refused.error).toMatchObject({ status: 422, code: 'provider_email_needs_verification' });
+      expect(refused.data.session).toBeNull();
+      expect(await emailsOf(pool)).toContain(unverified.email);
+
+      // The unverified address of an existing user joins nothing.
+      const taken = { ...person('taken'), email: verified.email, email_verified: false };
+      const joined = await authClient(world.server, pool.anonKey).auth.signInWithIdToken({
+        provider: PROVIDER,
+        token: await world.fake.idToken(taken),
+      });
+      expect(joined.error).toMatchObject({ status: 422, code: 'provider_email_needs_verification' });
+      const stored = await admin(pool).getUserById(signedIn.data.user?.id ?? '');
+      expect(stored.data.user?.identities?.map((i) => i.id)).toEqual([verified.sub]);
+    } finally {
+      await pool.patchSettings({ emailConfirmation: false });
+    }
+  });
+
   it.each([0, 1])('refuses a banned user (pool %i)', async (index) => {
     const pool = poolAt(index);
     const banned = person(`banned${index}`);
