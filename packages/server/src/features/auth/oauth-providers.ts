@@ -1,13 +1,6 @@
 import { compact, fetchJson, isRecord, ProviderError, withQuery } from './oauth-http.js';
 import { oidcProvider } from './oauth-oidc.js';
-import type {
-  AuthorizationInput,
-  ExchangeInput,
-  OAuthProvider,
-  OAuthProviderConfig,
-  ProviderProfile,
-  ProviderSignIn,
-} from './oauth-provider.js';
+import type { ExchangeInput, OAuthProvider, OAuthProviderConfig } from './oauth-provider.js';
 
 // The "Sign in with …" providers: GitHub and GitLab (OAuth 2 with their user APIs), Google and any OpenID Connect
 // issuer (discovery, signed ID tokens checked with jose: oauth-oidc.ts). Each turns a flow into the provider's
