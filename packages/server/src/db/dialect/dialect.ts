@@ -111,6 +111,11 @@ export interface UserTableDialect {
   definitionCacheTtlMs: number;
   /** numberedParameters: the engine's placeholders are `$1, $2…` (PostgreSQL) rather than `?` (SQLite). */
   numberedParameters: boolean;
+  /**
+   * plannedRows is the planner's estimate of the rows a SELECT returns, without running it (PostgreSQL's
+   * EXPLAIN); null where the engine keeps no such estimate (SQLite: features/records/record-counts.ts samples).
+   */
+  plannedRows(read: ReadRows, select: CompiledQuery): Promise<number | null>;
   // The filter operators each engine spells differently. Each appends to a statement being written; `column`
   // is a name already quoted by db/identifiers.ts, or a JSON path into one (jsonPathSql), and every value is
   // bound.

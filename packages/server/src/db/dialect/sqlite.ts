@@ -183,6 +183,7 @@ function sqliteUserTables(): UserTableDialect {
     rowLockSql: '',
     definitionCacheTtlMs: Number.POSITIVE_INFINITY,
     numberedParameters: false,
+    plannedRows: async () => null,
     likeSql: (out, column, pattern, ci) =>
       out
         .raw('basalt_like(')

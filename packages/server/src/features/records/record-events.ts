@@ -20,6 +20,11 @@ export interface RecordsChanged {
   /** When the write ran (ISO 8601). */
   at: string;
   changes: RecordChange[];
+  /**
+   * The table's count version this write moved it to (db/row-counts.ts), by which the cached counts of its filters
+   * follow the write (record-counts.ts); null for a table without a count row.
+   */
+  countVersion?: number | null;
 }
 
 declare module '../../db/bus/event-bus.js' {

@@ -117,6 +117,62 @@ export async function countRows(
   return Number(row?.n ?? 0);
 }
 
+/**
+ * countAtVersion counts the rows a condition selects together with the version they are counted at, in one
+ * statement (one snapshot on both engines), so that the pair can be cached; version null without a count row.
+ */
+export async function countAtVersion(
+  db: RowSource,
+  dialect: SqlDialect,
+  shape: UserTableShape,
+  where: Condition | undefined,
+): Promise<{ count: number; version: number | null }> {
+  const out = statement(dialect).raw('SELECT (SELECT version FROM table_row_counts WHERE table_id = ');
+  out.value(shape.id).raw(`) AS v, (SELECT count(*) FROM ${quotedTable(shape.id)}`);
+  if (where) {
+    out.raw(' WHERE ');
+    writeCondition(out, dialect, shape, where);
+  }
+  out.raw(') AS n');
+  const [row] = await rowsOf<{ n: number | string; v: number | string | null }>(db, out);
+  return { count: Number(row?.n ?? 0), version: row?.v === null || row?.v === undefined ? null : Number(row.v) };
+}
+
+// How many rows a sampled estimate reads (countSample): enough for a few percent of error on a common filter,
+// few enough to stay well under a millisecond.
+const SAMPLE_ROWS = 2_000;
+
+/**
+ * countSample counts the rows a condition selects among a table's first SAMPLE_ROWS rows by id: SQLite's
+ * statistic for a planned count (the caller scales it to the table's row count).
+ */
+export async function countSample(
+  db: RowSource,
+  dialect: SqlDialect,
+  shape: UserTableShape,
+  where: Condition,
+): Promise<{ sampled: number; matched: number }> {
+  const out = statement(dialect).raw(`SELECT count(*) AS s, coalesce(sum(CASE WHEN `);
+  writeCondition(out, dialect, shape, where);
+  out.raw(
+    ` THEN 1 ELSE 0 END), 0) AS m FROM (SELECT * FROM ${quotedTable(shape.id)} ORDER BY "id" LIMIT ${SAMPLE_ROWS})`,
+  );
+  out.raw(' AS sample');
+  const [row] = await rowsOf<{ s: number | string; m: number | string }>(db, out);
+  return { sampled: Number(row?.s ?? 0), matched: Number(row?.m ?? 0) };
+}
+
+/** plannedRowCount is the engine planner's estimate of the rows a condition selects (null: it keeps none). */
+export function plannedRowCount(
+  db: ReadRows,
+  dialect: SqlDialect,
+  shape: UserTableShape,
+  where: Condition | undefined,
+): Promise<number | null> {
+  const out = writeWhere(statement(dialect).raw(`SELECT 1 FROM ${quotedTable(shape.id)}`), dialect, shape, where);
+  return dialect.userTables.plannedRows(db, out.compiled());
+}
+
 /** selectRowsForChange reads the matching rows and locks them (PostgreSQL) for the update that follows. */
 export async function selectRowsForChange(
   db: Executor,
