@@ -75,8 +75,8 @@ function remember(cache: CountCache, key: string, entry: Entry): void {
     if (oldest !== undefined) forget(cache, oldest);
   }
   cache.entries.set(key, entry);
-  let keys = cache.byTable.get(entry.tableId);
-  if (!keys) cache.byTable.set(entry.tableId, (keys = new Set()));
+  const keys = cache.byTable.get(entry.tableId) ?? new Set<string>();
+  cache.byTable.set(entry.tableId, keys);
   keys.add(key);
 }
 
@@ -87,7 +87,7 @@ function follow(cache: CountCache, event: RecordsChanged): void {
   if (!keys || version === undefined || version === null) return;
   for (const key of keys) {
     const entry = cache.entries.get(key);
-    if (!entry || !entry.evaluable || entry.version !== version - 1) continue;
+    if (!entry?.evaluable || entry.version !== version - 1) continue;
     let count = entry.count;
     for (const change of event.changes) {
       count += Number(matches(entry.where, change.record)) - Number(matches(entry.where, change.oldRecord));
