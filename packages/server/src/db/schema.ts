@@ -474,9 +474,10 @@ export interface SchemaLayoutVersionsTable {
   created_at: string;
 }
 
-/** TableRowCountsTable holds each user table's exact row count and write version (db/row-counts.ts). */
+/** TableRowCountsTable holds each user table's exact row count and write versions, in shards (db/row-counts.ts). */
 export interface TableRowCountsTable {
   table_id: number;
+  shard: number;
   /** bigint: PostgreSQL returns it as text. */
   row_count: number | string;
   version: number | string;

@@ -119,6 +119,7 @@ function postgresUserTables(): UserTableDialect {
     rowLockSql: ' FOR UPDATE',
     definitionCacheTtlMs: 60_000,
     numberedParameters: true,
+    rowCountShards: 32,
     async plannedRows(read, select) {
       const [row] = await read<{ 'QUERY PLAN': unknown }>(
         CompiledQuery.raw(`EXPLAIN (FORMAT JSON) ${select.sql}`, [...select.parameters]),

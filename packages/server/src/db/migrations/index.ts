@@ -32,7 +32,7 @@ export function systemMigrations(dialect: SqlDialect): Record<string, Migration>
     '0012_apps': appsMigration(dialect),
     '0013_table_access': tableAccessMigration(),
     '0014_sql_execution': sqlExecutionMigration(dialect),
-    '0016_table_row_counts': tableRowCountsMigration(),
+    '0016_table_row_counts': tableRowCountsMigration(dialect),
     '0020_auth_protocol': authProtocolMigration(),
   };
 }

@@ -192,4 +192,32 @@ describe.each(testDialects)('exact counts on %s', (dialect) => {
     expect(countStats(db()).followed).toBeGreaterThan(before.followed);
     expect(countStats(db()).hits).toBeGreaterThan(before.hits);
   }, 120_000);
+
+  it('stays exact under concurrent writes and counts', async () => {
+    const t = await HistoryTable.create(server, accounts.alice, 'counts_concurrent', {
+      qty: { type: 'number' },
+      tag: { type: 'text' },
+      flag: { type: 'boolean' },
+      meta: { type: 'json' },
+    });
+    for (let i = 0; i < 20; i++) await t.insert(valuesOf(i * 7));
+    await expectExactCounts(t);
+    const table = await t.definition();
+    const over500: Condition = { kind: 'compare', column: 'qty', op: 'gt', value: 500 };
+    const work = Array.from({ length: 120 }, async (_, i) => {
+      if (i % 4 === 0) return countRecords(db(), accounts.alice, table, over500);
+      if (i % 4 === 1) return t.insert(valuesOf(i * 13));
+      if (i % 4 === 2)
+        return updateRecords(
+          db(),
+          accounts.alice,
+          table,
+          { kind: 'compare', column: 'id', op: 'eq', value: (i % 20) + 1 },
+          valuesOf(i),
+        );
+      return deleteRecords(db(), accounts.alice, table, { kind: 'compare', column: 'id', op: 'eq', value: i });
+    });
+    await Promise.all(work);
+    await expectExactCounts(t);
+  }, 60_000);
 });

@@ -3,22 +3,24 @@ import { readRowCount } from '../../db/row-counts.js';
 import type { Condition, TableDefinition } from '../../db/user-tables.js';
 import type { RecordsChanged } from './record-events.js';
 import { isEvaluable, matches } from './record-predicate.js';
-import { countAtVersion, countRows, countSample, plannedRowCount } from './records.store.js';
+import { countRows, countSample, countWithVersions, plannedRowCount } from './records.store.js';
 
 // Counts that do not scan. PostgREST's three kinds (Prefer: count=exact|planned|estimated):
 //
 // - exact, no filter: the table's row count, kept in the same transaction as every write (db/row-counts.ts):
 //   one point read, exact on every node at once.
-// - exact, with a filter (access rules included): counted once with SQL together with the table's write version,
-//   and kept per process in a cache keyed by table, schema version and filter. A read first reads the table's
-//   version (the same point read): the cached count answers only while it was taken at that version, so it is
-//   exact whichever node wrote. Each committed write's `records.changed` event, heard on every node, carries
-//   the version it moved the table to; a count of the version before it is moved along by the records the write
-//   changed, when Basalt can evaluate the filter exactly (record-predicate.ts): +1 for a record that now
-//   matches and did not, −1 for the reverse. Anything else (a filter it cannot evaluate, an event missed or out
-//   of order, a schema change) leaves the count behind its table's version, and the next read counts again.
+// - exact, with a filter (access rules included): counted once with SQL together with the table's write versions
+//   (one statement, one snapshot), and kept per process in a cache keyed by table, schema version and filter. A
+//   read first reads the table's versions (the same short read as the row count): the cached count answers only
+//   while it was taken at those versions, so it is exact whichever node wrote. Each committed write's
+//   `records.changed` event, heard on every node, carries the count shard it wrote and the version it moved that
+//   shard to; a count taken at the version before it (on that shard) is moved along by the records the write
+//   changed, when Basalt can evaluate the filter exactly (record-predicate.ts): +1 for a record that now matches
+//   and did not, −1 for the reverse (the shards' writes add up in any order). Anything else (a filter it cannot
+//   evaluate, an event missed or out of order, a schema change) leaves the count behind its table's versions,
+//   and the next read counts again.
 // - planned: an estimate without a scan: PostgreSQL's planner (EXPLAIN), SQLite's count of a sample of the table
-//   scaled to its row count; the exact count when it is at hand (no filter, or cached at the current version).
+//   scaled to its row count; the exact count when it is at hand (no filter, or cached at the current versions).
 // - estimated: exact up to ESTIMATED_EXACT_LIMIT planned rows, planned beyond (PostgREST with db-max-rows).
 //
 // Nothing is cached from inside a transaction: what it sees may roll back.
@@ -34,7 +36,8 @@ interface Entry {
   where: Condition;
   evaluable: boolean;
   count: number;
-  version: number;
+  /** The table's count shards' versions the count is exact at. */
+  versions: number[];
 }
 
 /** CountCache holds the exact counts of filters one process has taken, by key (see keyOf). */
@@ -46,7 +49,7 @@ interface CountCache {
 
 /** CountStats tells how this process's filtered exact counts were answered (for tests and the benchmark). */
 export interface CountStats {
-  /** From the cache, at the table's current version. */
+  /** From the cache, at the table's current versions. */
   hits: number;
   /** Counted with SQL (first use, or the cache had fallen behind). */
   counts: number;
@@ -80,20 +83,20 @@ function remember(cache: CountCache, key: string, entry: Entry): void {
   keys.add(key);
 }
 
-/** follow moves the counts taken at the version before a write along by the records it changed. */
+/** follow moves the counts taken at the version before a write (on its shard) along by the records it changed. */
 function follow(cache: CountCache, event: RecordsChanged): void {
   const keys = cache.byTable.get(event.tableId);
-  const version = event.countVersion;
-  if (!keys || version === undefined || version === null) return;
+  const { countShard: shard, countVersion: version } = event;
+  if (!keys || typeof shard !== 'number' || typeof version !== 'number') return;
   for (const key of keys) {
     const entry = cache.entries.get(key);
-    if (!entry?.evaluable || entry.version !== version - 1) continue;
+    if (!entry?.evaluable || entry.versions[shard] !== version - 1) continue;
     let count = entry.count;
     for (const change of event.changes) {
       count += Number(matches(entry.where, change.record)) - Number(matches(entry.where, change.oldRecord));
     }
     entry.count = count;
-    entry.version = version;
+    entry.versions[shard] = version;
     cache.stats.followed++;
   }
 }
@@ -117,14 +120,16 @@ export async function exactCount(db: Db, table: TableDefinition, where: Conditio
   // A table without a count row (only on a database that has not run migration 0016's count) is counted.
   if (state === null) return countRows(db.readRows, db.dialect, table, where);
   if (!where) return state.rowCount;
-  return filteredCount(db, table, where, state.version);
+  return filteredCount(db, table, where, state.versions);
 }
 
-async function filteredCount(db: Db, table: TableDefinition, where: Condition, version: number): Promise<number> {
+const sameVersions = (a: number[], b: number[]) => a.length === b.length && a.every((v, i) => v === b[i]);
+
+async function filteredCount(db: Db, table: TableDefinition, where: Condition, versions: number[]): Promise<number> {
   const cache = countCacheOf(db);
   const key = keyOf(table, where);
   const cached = cache.entries.get(key);
-  if (cached && cached.version === version) {
+  if (cached && sameVersions(cached.versions, versions)) {
     // Most recently used last: the oldest entry is the first to go.
     cache.entries.delete(key);
     cache.entries.set(key, cached);
@@ -132,26 +137,27 @@ async function filteredCount(db: Db, table: TableDefinition, where: Condition, v
     return cached.count;
   }
   cache.stats.counts++;
-  const counted = await countAtVersion(db.readRows, db.dialect, table, where);
-  if (counted.version !== null && !db.inTransaction) {
+  const counted = await countWithVersions(db.readRows, db.dialect, table, where);
+  if (counted.state !== null && !db.inTransaction) {
     remember(cache, key, {
       tableId: table.id,
       where,
       evaluable: isEvaluable(table, where),
       count: counted.count,
-      version: counted.version,
+      versions: counted.state.versions,
     });
   }
   return counted.count;
 }
 
-/** cachedCount is the exact count when it is at hand without counting (no filter, or cached at this version). */
+/** cachedCount is the exact count when it is at hand without counting (no filter, or cached at these versions). */
 async function cachedCount(db: Db, table: TableDefinition, where: Condition | undefined) {
   const state = await readRowCount(db.readRows, db.dialect, table.id);
   if (state === null) return { exact: null, rowCount: null };
   if (!where) return { exact: state.rowCount, rowCount: state.rowCount };
   const cached = countCacheOf(db).entries.get(keyOf(table, where));
-  return { exact: cached && cached.version === state.version ? cached.count : null, rowCount: state.rowCount };
+  const exact = cached && sameVersions(cached.versions, state.versions) ? cached.count : null;
+  return { exact, rowCount: state.rowCount };
 }
 
 /** plannedCount estimates the rows a checked condition selects without counting them (see the top of the file). */

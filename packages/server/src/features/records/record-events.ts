@@ -21,9 +21,11 @@ export interface RecordsChanged {
   at: string;
   changes: RecordChange[];
   /**
-   * The table's count version this write moved it to (db/row-counts.ts), by which the cached counts of its filters
-   * follow the write (record-counts.ts); null for a table without a count row.
+   * The shard of the table's kept count this write counted in, and the version it moved that shard to
+   * (db/row-counts.ts): by them the cached counts of the table's filters follow the write (record-counts.ts).
+   * Null for a table without count rows.
    */
+  countShard?: number | null;
   countVersion?: number | null;
 }
 

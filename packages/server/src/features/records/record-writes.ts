@@ -81,15 +81,16 @@ export async function runWrite(
         }
         await options.beforeCommit?.(written);
         if (log.events.length > 0) {
-          // Last, so that PostgreSQL holds the lock on the table's count row for as short a time as it can.
-          const countVersion = await addToRowCount(scope.kysely, table.id, rowDelta(log.events));
+          // Last, so that PostgreSQL holds the lock on the count's shard row for as short a time as it can.
+          const counted = await addToRowCount(scope.kysely, db.dialect, table.id, rowDelta(log.events));
           scope.publish('records.changed', {
             accountId: table.accountId,
             tableId: table.id,
             tableName: table.name,
             at: now.toISOString(),
             changes: log.events,
-            countVersion,
+            countShard: counted?.shard ?? null,
+            countVersion: counted?.version ?? null,
           });
         }
         return written;

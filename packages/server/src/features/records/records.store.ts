@@ -1,5 +1,6 @@
 import type { ReadRows, SqlDialect, StoredValue } from '../../db/dialect/dialect.js';
 import { userTableName } from '../../db/identifiers.js';
+import { type RowCountState, type ShardRow, stateOf, versionsSql } from '../../db/row-counts.js';
 import { SqlText } from '../../db/sql-text.js';
 import {
   type Condition,
@@ -118,24 +119,22 @@ export async function countRows(
 }
 
 /**
- * countAtVersion counts the rows a condition selects together with the version they are counted at, in one
- * statement (one snapshot on both engines), so that the pair can be cached; version null without a count row.
+ * countWithVersions counts the rows a condition selects together with the table's kept count rows, in one
+ * statement (one snapshot on both engines), so that the count can be cached under the versions it was taken at.
  */
-export async function countAtVersion(
+export async function countWithVersions(
   db: RowSource,
   dialect: SqlDialect,
   shape: UserTableShape,
   where: Condition | undefined,
-): Promise<{ count: number; version: number | null }> {
-  const out = statement(dialect).raw('SELECT (SELECT version FROM table_row_counts WHERE table_id = ');
-  out.value(shape.id).raw(`) AS v, (SELECT count(*) FROM ${quotedTable(shape.id)}`);
-  if (where) {
-    out.raw(' WHERE ');
-    writeCondition(out, dialect, shape, where);
-  }
-  out.raw(') AS n');
-  const [row] = await rowsOf<{ n: number | string; v: number | string | null }>(db, out);
-  return { count: Number(row?.n ?? 0), version: row?.v === null || row?.v === undefined ? null : Number(row.v) };
+): Promise<{ count: number; state: RowCountState | null }> {
+  const out = versionsSql(dialect, shape.id).raw(
+    ` UNION ALL SELECT NULL, count(*), NULL FROM ${quotedTable(shape.id)}`,
+  );
+  writeWhere(out, dialect, shape, where);
+  const rows = await rowsOf<ShardRow>(db, out);
+  const counted = rows.find((row) => row.s === null);
+  return { count: Number(counted?.n ?? 0), state: stateOf(rows) };
 }
 
 // How many rows a sampled estimate reads (countSample): enough for a few percent of error on a common filter,
