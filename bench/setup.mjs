@@ -85,7 +85,9 @@ export const END_USERS = 10;
  */
 async function seedRowsDirectly({ dataDir, databaseUrl }, tableId, owners, rows) {
   const table = `"t_${tableId}"`;
-  const recount = `UPDATE table_row_counts SET row_count = (SELECT count(*) FROM ${table}), version = version + 1
+  // The whole count goes into shard 0 (PostgreSQL keeps 32 per table, SQLite 1: db/row-counts.ts).
+  const recount = `UPDATE table_row_counts
+    SET row_count = CASE WHEN shard = 0 THEN (SELECT count(*) FROM ${table}) ELSE 0 END, version = version + 1
     WHERE table_id = `;
   if (databaseUrl) {
     const { default: pg } = await import('pg');
@@ -183,13 +185,16 @@ export async function seedBasalt(base, { rows = ROWS, direct = null } = {}) {
       await http(base, 'POST', '/rest/v1/items', { headers: rest, json: batch });
     }
   }
+  // The kept count must be the table's: a seeding that got it wrong would measure nothing.
+  const { total } = await http(base, 'GET', `/api/tables/${table.id}/records?limit=1`, { headers: auth });
+  if (total !== rows) throw new Error(`seeded ${rows} rows, but Basalt counts ${total}`);
   const { key } = await http(base, 'POST', '/api/keys', { headers: auth, json: { name: 'bench' } });
   const [first] = endUsers;
   const endUser = { apikey: app.anonKey, authorization: `Bearer ${first.token}` };
   // Row i belongs to end user i % END_USERS: the first one's rows are the ids divisible by END_USERS.
   const ownIds = Math.floor(rows / END_USERS);
   const endUserId = () => END_USERS * (1 + Math.floor(Math.random() * ownIds));
-  return { rest, apiKey: { authorization: `Bearer ${key}` }, endUser, endUserId, rows };
+  return { rest, apiKey: { authorization: `Bearer ${key}` }, endUser, endUserId, rows, tableId: table.id };
 }
 
 const randomIdOf = (rows) => () => 1 + Math.floor(Math.random() * rows);

@@ -1,5 +1,6 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { ReadRows, SqlDialect } from './dialect/dialect.js';
+import { quoteIdentifier, userTableName } from './identifiers.js';
 import type { SystemDatabase } from './schema.js';
 import { SqlText } from './sql-text.js';
 import type { Executor } from './user-tables.js';
@@ -113,4 +114,27 @@ export async function readRowCount(
   tableId: number,
 ): Promise<RowCountState | null> {
   return stateOf(await read(versionsSql(dialect, tableId).compiled<ShardRow>()));
+}
+
+/**
+ * recountRowCount counts a table's rows again with count(*) and puts the total into shard 0 (the others to 0),
+ * moving every version on: for rows written to the real table outside Basalt (a bulk load with psql or
+ * sqlite3). Run it in a transaction: the shards are locked first (PostgreSQL), so a write under way either
+ * committed before the count saw it or adds its delta after.
+ */
+export async function recountRowCount(trx: Kysely<SystemDatabase>, dialect: SqlDialect, tableId: number) {
+  await resetRowCount(trx, dialect, tableId);
+  await sql`SELECT shard FROM table_row_counts WHERE table_id = ${tableId}${sql.raw(dialect.userTables.rowLockSql)}`.execute(
+    trx,
+  );
+  const table = sql.raw(quoteIdentifier(userTableName(tableId)));
+  const { rows } = await sql<{ n: number | string }>`SELECT count(*) AS n FROM ${table}`.execute(trx);
+  const count = Number(rows[0]?.n ?? 0);
+  await trx
+    .updateTable('table_row_counts')
+    .set({ row_count: count })
+    .where('table_id', '=', tableId)
+    .where('shard', '=', 0)
+    .execute();
+  return count;
 }

@@ -1,5 +1,7 @@
 import fc from 'fast-check';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recountRowCount } from '../../db/row-counts.js';
 import type { Condition } from '../../db/user-tables.js';
 import { HistoryTable, historyCall } from '../../testing/history.fixtures.js';
 import { type AccountName, type SignedInAccount, signInAll } from '../../testing/tables.fixtures.js';
@@ -220,4 +222,21 @@ describe.each(testDialects)('exact counts on %s', (dialect) => {
     await Promise.all(work);
     await expectExactCounts(t);
   }, 60_000);
+
+  it('counts rows loaded outside Basalt once recounted (basalt recount)', async () => {
+    const t = await HistoryTable.create(server, accounts.alice, 'counts_loaded', {
+      qty: { type: 'number' },
+      tag: { type: 'text' },
+      flag: { type: 'boolean' },
+      meta: { type: 'json' },
+    });
+    await t.insert(valuesOf(900));
+    await expectExactCounts(t);
+    // Rows written straight into the real table: Basalt's kept counts cannot know of them.
+    await sql.raw(`INSERT INTO "t_${t.id}" (qty, tag) VALUES (600, 'a'), (700, 'b'), (1, 'c')`).execute(db().kysely);
+    await db()
+      .kysely.transaction()
+      .execute((trx) => recountRowCount(trx, db().dialect, t.id));
+    await expectExactCounts(t);
+  });
 });
