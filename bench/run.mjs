@@ -1,28 +1,27 @@
-// `npm run bench`: one run measures Basalt (SQLite) and the bare baseline side by side on loopback,
-// and reports Basalt/baseline ratios. Absolute numbers swing on these shared 2-core machines (the load
-// generator, the server and the baseline share the cores); the ratios, taken in one run, are the result.
-// Usage: node bench/run.mjs [--duration 5] [--warmup 3] [--connections 10] [--baseline-only]
+// `npm run bench`: one run measures Basalt and the bare baseline side by side on loopback, and reports
+// Basalt/baseline ratios. Absolute numbers swing on these shared 2-core machines (the load generator, the server
+// and the baseline share the cores); the ratios, taken in one run, are the result.
+// Usage: node bench/run.mjs [--rows 10000[,1000000]] [--engine sqlite|postgres] [--database-url postgres://…]
+//                           [--duration 5] [--warmup 3] [--connections 10] [--baseline-only] [--ops list,get]
+// Each table size in --rows gets fresh servers and a freshly seeded table; on PostgreSQL (--engine postgres, the
+// server from --database-url, BENCH_DATABASE_URL or TEST_DATABASE_URL, default the local one) Basalt and the
+// baseline (bare node:http + pg) each get a database of their own, dropped at the end.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import {
-  basaltScenarios,
-  baselineScenarios,
-  load,
-  ROWS,
-  root,
-  seedBasalt,
-  startBasalt,
-  startProcess,
-} from './setup.mjs';
+import { basaltScenarios, baselineScenarios, load, root, seedBasalt, startBasalt, startProcess } from './setup.mjs';
 
 const { values } = parseArgs({
   options: {
+    rows: { type: 'string', default: '10000' },
+    engine: { type: 'string', default: 'sqlite' },
+    'database-url': { type: 'string' },
     duration: { type: 'string', default: '5' },
     warmup: { type: 'string', default: '3' },
     connections: { type: 'string', default: '10' },
     'baseline-only': { type: 'boolean', default: false },
+    ops: { type: 'string', default: 'list,counted,get,create' },
   },
 });
 const DURATION = Number(values.duration);
@@ -32,16 +31,29 @@ const DURATION = Number(values.duration);
 // scenario run again 2 ms.
 const WARMUP = Number(values.warmup);
 const CONNECTIONS = Number(values.connections);
-const TARGETS = { read: 0.5, create: 0.35, p99: 2, endUserOfOwner: 0.9 };
+const SIZES = values.rows.split(',').map((n) => Number(n.replaceAll('_', '')));
+const ENGINE = values.engine;
+if (!['sqlite', 'postgres'].includes(ENGINE)) throw new Error('--engine is sqlite or postgres');
+if (SIZES.some((n) => !Number.isSafeInteger(n) || n < 100)) throw new Error('--rows takes whole numbers ≥ 100');
+const SERVER_URL =
+  values['database-url'] ??
+  process.env.BENCH_DATABASE_URL ??
+  process.env.TEST_DATABASE_URL ??
+  'postgres://postgres@127.0.0.1:5432/postgres';
+// Targets against the baseline (reads, creates, p99), of a counted list against the same API's uncounted list
+// (issue "Speed at scale": ≥ 0.5 on a million rows), and of gets (≥ 0.75, p99 ≤ 1.5 × the baseline's).
+const TARGETS = { read: 0.5, create: 0.35, p99: 2, endUserOfOwner: 0.9, countedOfList: 0.5, get: 0.75, getP99: 1.5 };
 
-// Operations are measured one at a time on every target (baseline, then Basalt's two APIs): every list and get
-// runs before any create has grown a table, so each target counts the same 10,000 rows, and the baseline and
-// Basalt are measured close together in time on this shared machine.
-const OPERATIONS = ['list', 'get', 'create'];
+// Operations are measured one at a time on every target (baseline, then Basalt's APIs): every read runs before
+// any create has grown a table, so each target counts the same rows, and the baseline and Basalt are measured
+// close together in time on this shared machine.
+const OPERATIONS = ['list', 'counted', 'get', 'create'];
 
-function scenarios(baseline, basalt) {
-  const all = baselineScenarios(baseline).concat(basalt ? basaltScenarios(basalt) : []);
-  return all.sort((a, b) => OPERATIONS.indexOf(a.op) - OPERATIONS.indexOf(b.op));
+function scenarios(baseline, basalt, rows) {
+  const all = baselineScenarios(baseline, rows).concat(basalt ? basaltScenarios(basalt) : []);
+  return all
+    .filter((s) => values.ops.split(',').includes(s.op))
+    .sort((a, b) => OPERATIONS.indexOf(a.op) - OPERATIONS.indexOf(b.op));
 }
 
 async function measure(scenario) {
@@ -62,87 +74,165 @@ async function measure(scenario) {
   };
 }
 
-async function main() {
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'basalt-bench-'));
+/** PostgreSQL databases made for one run, each on the server of SERVER_URL; dropped at the end. */
+async function postgresDatabase(name) {
+  const { default: pg } = await import('pg');
+  const admin = new pg.Client({ connectionString: SERVER_URL });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(SERVER_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: SERVER_URL });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+async function runSize(work, rows) {
   const children = [];
+  const databases = [];
+  const dir = path.join(work, String(rows));
+  fs.mkdirSync(dir);
   try {
-    const baselineDir = path.join(work, 'baseline');
-    fs.mkdirSync(baselineDir);
-    const baseline = await startProcess(['bench/baseline-server.mjs', '0', baselineDir], {
-      pattern: /listening (\d+)/,
-      logFile: path.join(baselineDir, 'stdout.log'),
-    });
+    let baseline;
+    if (ENGINE === 'postgres') {
+      const database = await postgresDatabase(`basalt_bench_baseline_${process.pid}`);
+      databases.push(database);
+      baseline = await startProcess(['bench/baseline-server-pg.mjs', '0', database.url, String(rows)], {
+        pattern: /listening (\d+)/,
+        logFile: path.join(dir, 'baseline-stdout.log'),
+      });
+    } else {
+      baseline = await startProcess(['bench/baseline-server.mjs', '0', dir, String(rows)], {
+        pattern: /listening (\d+)/,
+        logFile: path.join(dir, 'baseline-stdout.log'),
+      });
+    }
     children.push(baseline.child);
     let basalt = null;
     if (!values['baseline-only']) {
-      const server = await startBasalt(path.join(work, 'basalt'));
+      const dataDir = path.join(dir, 'basalt');
+      let databaseUrl = '';
+      if (ENGINE === 'postgres') {
+        const database = await postgresDatabase(`basalt_bench_basalt_${process.pid}`);
+        databases.push(database);
+        databaseUrl = database.url;
+      }
+      const server = await startBasalt(dataDir, [], { databaseUrl });
       children.push(server.child);
       const url = `http://127.0.0.1:${server.port}`;
-      basalt = { url, ...(await seedBasalt(url)) };
-    }
-    const results = [];
-    for (const scenario of scenarios(`http://127.0.0.1:${baseline.port}`, basalt)) {
-      const r = await measure(scenario);
-      results.push(r);
+      const started = performance.now();
+      basalt = { url, ...(await seedBasalt(url, { rows, direct: { dataDir, databaseUrl } })) };
       console.log(
-        `${r.target.padEnd(10)} ${r.op.padEnd(7)} ${String(r.requestsPerSecond).padStart(7)} req/s   p50 ${r.p50} ms   p99 ${r.p99} ms`,
+        `Seeded ${rows.toLocaleString('en-US')} rows in ${((performance.now() - started) / 1000).toFixed(1)} s`,
       );
     }
+    const results = [];
+    for (const scenario of scenarios(`http://127.0.0.1:${baseline.port}`, basalt, rows)) {
+      const r = await measure(scenario);
+      results.push({ rows, ...r });
+      console.log(
+        `${rows.toLocaleString('en-US').padStart(9)} ${r.target.padEnd(12)} ${r.op.padEnd(7)} ${String(r.requestsPerSecond).padStart(7)} req/s   p50 ${r.p50} ms   p99 ${r.p99} ms`,
+      );
+    }
+    return results;
+  } finally {
+    for (const child of children) child.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    for (const database of databases) await database.drop().catch(() => {});
+  }
+}
+
+async function main() {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'basalt-bench-'));
+  try {
+    const results = [];
+    for (const rows of SIZES) results.push(...(await runSize(work, rows)));
     const report = summarize(results);
     fs.mkdirSync(path.join(root, 'bench/results'), { recursive: true });
-    fs.writeFileSync(path.join(root, 'bench/results/latest.json'), `${JSON.stringify(report, null, 2)}\n`);
+    const file = `bench/results/${ENGINE === 'postgres' ? 'latest-postgres' : 'latest'}.json`;
+    fs.writeFileSync(path.join(root, file), `${JSON.stringify(report, null, 2)}\n`);
     console.log('\nBasalt / baseline:');
     for (const r of report.ratios) {
       const mark = r.meetsTargets ? 'ok' : 'BELOW TARGET';
       console.log(
-        `${r.target.padEnd(10)} ${r.op.padEnd(7)} throughput ×${r.throughput.toFixed(2)}   p99 ×${r.p99.toFixed(2)}   ${mark}`,
+        `${r.rows.toLocaleString('en-US').padStart(9)} ${r.target.padEnd(12)} ${r.op.padEnd(7)} throughput ×${r.throughput.toFixed(2)}   p99 ×${r.p99.toFixed(2)}   ${mark}`,
+      );
+    }
+    console.log('\nA counted list / the uncounted list (of /rest/v1 for both APIs; /api/table has no uncounted list):');
+    for (const r of report.countedRatios) {
+      const mark = r.target === 'baseline' ? '' : r.throughput >= TARGETS.countedOfList ? 'ok' : 'BELOW TARGET';
+      console.log(
+        `${r.rows.toLocaleString('en-US').padStart(9)} ${r.target.padEnd(12)} throughput ×${r.throughput.toFixed(2)}   p99 ×${r.p99.toFixed(2)}   ${mark}`,
       );
     }
     console.log('\nEnd user under own rows / the owner, on /rest/v1:');
     for (const r of report.endUserRatios) {
       const mark = r.throughput >= TARGETS.endUserOfOwner ? 'ok' : 'BELOW TARGET';
-      console.log(`${r.op.padEnd(7)} throughput ×${r.throughput.toFixed(2)}   p99 ×${r.p99.toFixed(2)}   ${mark}`);
+      console.log(
+        `${r.rows.toLocaleString('en-US').padStart(9)} ${r.op.padEnd(7)} throughput ×${r.throughput.toFixed(2)}   p99 ×${r.p99.toFixed(2)}   ${mark}`,
+      );
     }
-    console.log('\nWrote bench/results/latest.json');
+    console.log(`\nWrote ${file}`);
   } finally {
-    for (const child of children) child.kill('SIGTERM');
     fs.rmSync(work, { recursive: true, force: true });
   }
 }
 
+const ratioOf = (r, of) => ({
+  rows: r.rows,
+  target: r.target,
+  op: r.op,
+  throughput: r.requestsPerSecond / of.requestsPerSecond,
+  p99: r.p99 / Math.max(of.p99, 1),
+});
+
 function summarize(results) {
-  const base = Object.fromEntries(results.filter((r) => r.target === 'baseline').map((r) => [r.op, r]));
-  // The end user's reads against the owner's, both on /rest/v1 (issue "Apps with their own users": ≥ 0.9×).
-  const owner = Object.fromEntries(results.filter((r) => r.target === 'rest/v1').map((r) => [r.op, r]));
-  const endUserRatios = results
-    .filter((r) => r.target === 'rest/v1 user')
-    .map((r) => ({
-      op: r.op,
-      throughput: r.requestsPerSecond / owner[r.op].requestsPerSecond,
-      p99: r.p99 / Math.max(owner[r.op].p99, 1),
-    }));
+  const find = (rows, target, op) => results.find((r) => r.rows === rows && r.target === target && r.op === op);
   const ratios = results
     .filter((r) => r.target !== 'baseline')
     .map((r) => {
-      const b = base[r.op];
-      const throughput = r.requestsPerSecond / b.requestsPerSecond;
-      const p99 = r.p99 / Math.max(b.p99, 1);
-      const minThroughput = r.op === 'create' ? TARGETS.create : TARGETS.read;
-      return {
-        target: r.target,
-        op: r.op,
-        throughput,
-        p99,
-        meetsTargets: throughput >= minThroughput && p99 <= TARGETS.p99,
-      };
-    });
+      const base = find(r.rows, 'baseline', r.op);
+      if (!base) return null;
+      const ratio = ratioOf(r, base);
+      const minThroughput = r.op === 'create' ? TARGETS.create : r.op === 'get' ? TARGETS.get : TARGETS.read;
+      const maxP99 = r.op === 'get' ? TARGETS.getP99 : TARGETS.p99;
+      return { ...ratio, meetsTargets: ratio.throughput >= minThroughput && ratio.p99 <= maxP99 };
+    })
+    .filter(Boolean);
+  // A counted list against the uncounted list: the baseline's own, and Basalt's /rest/v1 one for both APIs.
+  const countedRatios = results
+    .filter((r) => r.op === 'counted' && r.target !== 'rest/v1 user')
+    .map((r) => {
+      const list = find(r.rows, r.target === 'baseline' ? 'baseline' : 'rest/v1', 'list');
+      return list ? ratioOf(r, list) : null;
+    })
+    .filter(Boolean);
+  // The end user's reads against the owner's, both on /rest/v1 (issue "Apps with their own users": ≥ 0.9×).
+  const endUserRatios = results
+    .filter((r) => r.target === 'rest/v1 user' && find(r.rows, 'rest/v1', r.op))
+    .map((r) => ratioOf(r, find(r.rows, 'rest/v1', r.op)));
   return {
     date: new Date().toISOString(),
     machine: { cpus: os.cpus().length, node: process.version },
-    settings: { durationSeconds: DURATION, warmupSeconds: WARMUP, connections: CONNECTIONS, rows: ROWS },
+    settings: {
+      engine: ENGINE,
+      rows: SIZES,
+      durationSeconds: DURATION,
+      warmupSeconds: WARMUP,
+      connections: CONNECTIONS,
+    },
     targets: TARGETS,
     results,
     ratios,
+    countedRatios,
     endUserRatios,
   };
 }

@@ -1,5 +1,6 @@
 // What bench/run.mjs and bench/profile.mjs share: starting the servers, seeding Basalt with the benchmark's
-// table (10,000 rows of `items`) and its keys, the scenarios, and one autocannon load.
+// table (10,000 rows of `items` by default, a million with `--rows 1000000`) and its keys, the scenarios, and one
+// autocannon load.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -8,7 +9,7 @@ import autocannon from 'autocannon';
 
 /** root is the repository's root. */
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-/** ROWS is how many rows the benchmark's table holds before any create. */
+/** ROWS is how many rows the benchmark's table holds before any create, unless a run asks for more. */
 export const ROWS = 10_000;
 
 /**
@@ -41,15 +42,18 @@ export function startProcess(args, { env = {}, pattern, logFile, nodeOptions = [
   });
 }
 
-/** startBasalt builds the server and starts it on SQLite in dataDir, with the benchmark's limits. */
-export async function startBasalt(dataDir, nodeOptions = []) {
+/**
+ * startBasalt builds the server and starts it with the benchmark's limits: on SQLite in dataDir, or on the
+ * PostgreSQL database `databaseUrl` names.
+ */
+export async function startBasalt(dataDir, nodeOptions = [], { databaseUrl = '' } = {}) {
   const { buildServer } = await import('../scripts/build.mjs');
   await buildServer();
   return startProcess(['packages/server/dist/main.js', 'serve', '--port', '0'], {
     logFile: path.join(path.dirname(dataDir), 'basalt-stdout.log'),
     env: {
       BASALT_DATA_DIR: dataDir,
-      DATABASE_URL: '',
+      DATABASE_URL: databaseUrl,
       LOG_LEVEL: 'info',
       AUTH_RATE_LIMIT: '1000',
       API_RATE_LIMIT: '100000000',
@@ -74,19 +78,72 @@ async function http(base, method, url, { headers = {}, json } = {}) {
 export const END_USERS = 10;
 
 /**
- * seedBasalt registers an account, creates the items table with ROWS rows and an API key; it returns the
+ * seedRowsDirectly fills the items table with `rows` rows in one statement, straight into the database (SQLite's
+ * file beside the running server, or PostgreSQL), and sets Basalt's kept row count (table_row_counts) in the
+ * same transaction, as a write through Basalt would: row i has qty i % 1000, done i % 2 and the owner
+ * `owners[i % owners.length]`, the rows the API seeding writes.
+ */
+async function seedRowsDirectly({ dataDir, databaseUrl }, tableId, owners, rows) {
+  const table = `"t_${tableId}"`;
+  // The whole count goes into shard 0 (PostgreSQL keeps 32 per table, SQLite 1: db/row-counts.ts).
+  const recount = `UPDATE table_row_counts
+    SET row_count = CASE WHEN shard = 0 THEN (SELECT count(*) FROM ${table}) ELSE 0 END, version = version + 1
+    WHERE table_id = `;
+  if (databaseUrl) {
+    const { default: pg } = await import('pg');
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query(
+        `INSERT INTO ${table} (name, qty, done, owner)
+         SELECT 'item ' || i, i % 1000, i % 2 = 1, ($2::text[])[i % ${owners.length} + 1] FROM generate_series(1, $1::int) i`,
+        [rows, owners],
+      );
+      await client.query(`${recount}$1`, [tableId]);
+      await client.query('COMMIT');
+      // What autovacuum would do soon after such a load: the planner's statistics.
+      await client.query(`ANALYZE ${table}`);
+    } finally {
+      await client.end();
+    }
+    return;
+  }
+  const { default: Database } = await import('better-sqlite3');
+  const file = new Database(path.join(dataDir, 'basalt.db'));
+  try {
+    file.pragma('busy_timeout = 10000');
+    const owner = owners.map((_, k) => `WHEN ${k} THEN ?`).join(' ');
+    file.transaction(() => {
+      file
+        .prepare(
+          `INSERT INTO ${table} (name, qty, done, owner)
+           WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < ?)
+           SELECT 'item ' || i, i % 1000, i % 2, CASE i % ${owners.length} ${owner} END FROM s`,
+        )
+        .run(rows, ...owners);
+      file.prepare(`${recount}?`).run(tableId);
+    })();
+  } finally {
+    file.close();
+  }
+}
+
+/**
+ * seedBasalt registers an account, creates the items table with `rows` rows (through the API, or `direct`ly into
+ * the database: seedRowsDirectly) and an API key; it returns the
  * headers of each API: `rest` (apikey + the user's token), `apiKey` (the API key as bearer) and `endUser` (the
  * app's anon key + an end user's token). The items are owned by END_USERS end users of the account's app under
- * `own rows` rules on every operation: the end user reads their own ROWS / END_USERS rows (`endUserIds`), the
+ * `own rows` rules on every operation: the end user reads their own ROWS / END_USERS rows (`endUserId` picks one), the
  * account every row.
  */
-export async function seedBasalt(base) {
+export async function seedBasalt(base, { rows = ROWS, direct = null } = {}) {
   const { anonKey } = await http(base, 'GET', '/api/config');
   const { session } = await http(base, 'POST', '/api/auth/register', {
     json: { username: 'bench', email: 'bench@example.com', password: 'Bench!pass1' },
   });
   const auth = { authorization: `Bearer ${session.access_token}` };
-  await http(base, 'POST', '/api/tables', {
+  const table = await http(base, 'POST', '/api/tables', {
     headers: auth,
     json: {
       name: 'items',
@@ -110,30 +167,49 @@ export async function seedBasalt(base) {
     endUsers.push({ id: signedUp.user.id, token: signedUp.access_token });
   }
   const rest = { ...auth, apikey: anonKey };
-  for (let start = 1; start <= ROWS; start += 1000) {
-    const rows = Array.from({ length: 1000 }, (_, i) => ({
-      name: `item ${start + i}`,
-      qty: (start + i) % 1000,
-      done: (start + i) % 2 === 1,
-      owner: endUsers[(start + i) % END_USERS].id,
-    }));
-    await http(base, 'POST', '/rest/v1/items', { headers: rest, json: rows });
+  if (direct)
+    await seedRowsDirectly(
+      direct,
+      table.id,
+      endUsers.map((u) => u.id),
+      rows,
+    );
+  else {
+    for (let start = 1; start <= rows; start += 1000) {
+      const batch = Array.from({ length: Math.min(1000, rows - start + 1) }, (_, i) => ({
+        name: `item ${start + i}`,
+        qty: (start + i) % 1000,
+        done: (start + i) % 2 === 1,
+        owner: endUsers[(start + i) % END_USERS].id,
+      }));
+      await http(base, 'POST', '/rest/v1/items', { headers: rest, json: batch });
+    }
   }
+  // The kept count must be the table's: a seeding that got it wrong would measure nothing.
+  const { total } = await http(base, 'GET', `/api/tables/${table.id}/records?limit=1`, { headers: auth });
+  if (total !== rows) throw new Error(`seeded ${rows} rows, but Basalt counts ${total}`);
   const { key } = await http(base, 'POST', '/api/keys', { headers: auth, json: { name: 'bench' } });
   const [first] = endUsers;
   const endUser = { apikey: app.anonKey, authorization: `Bearer ${first.token}` };
-  const owned = await http(base, 'GET', `/rest/v1/items?select=id&owner=eq.${first.id}`, { headers: endUser });
-  return { rest, apiKey: { authorization: `Bearer ${key}` }, endUser, endUserIds: owned.map((row) => row.id) };
+  // Row i belongs to end user i % END_USERS: the first one's rows are the ids divisible by END_USERS.
+  const ownIds = Math.floor(rows / END_USERS);
+  const endUserId = () => END_USERS * (1 + Math.floor(Math.random() * ownIds));
+  return { rest, apiKey: { authorization: `Bearer ${key}` }, endUser, endUserId, rows, tableId: table.id };
 }
 
-const randomId = () => 1 + Math.floor(Math.random() * ROWS);
+const randomIdOf = (rows) => () => 1 + Math.floor(Math.random() * rows);
 const newRow = () =>
   JSON.stringify({ name: `new ${Math.random()}`, qty: Math.floor(Math.random() * 1000), done: false });
 
-/** baselineScenarios are the three operations on the bare baseline server. */
-export function baselineScenarios(baseline) {
+/**
+ * baselineScenarios are the operations on the bare baseline server: a list without its count, the same list
+ * with SELECT count(*), a get and a create.
+ */
+export function baselineScenarios(baseline, rows = ROWS) {
+  const randomId = randomIdOf(rows);
   return [
-    { op: 'list', target: 'baseline', url: `${baseline}/items?qty_gt=500&limit=20`, method: 'GET' },
+    { op: 'list', target: 'baseline', url: `${baseline}/items?qty_gt=500&limit=20&count=none`, method: 'GET' },
+    { op: 'counted', target: 'baseline', url: `${baseline}/items?qty_gt=500&limit=20`, method: 'GET' },
     { op: 'get', target: 'baseline', url: baseline, method: 'GET', path: () => `/items/${randomId()}` },
     {
       op: 'create',
@@ -147,15 +223,16 @@ export function baselineScenarios(baseline) {
 }
 
 /**
- * basaltScenarios are the same operations through /api/table (API key) and /rest/v1 (apikey + token), and the
- * reads of /rest/v1 as an end user under `own rows` (target `rest/v1 user`): the same list, and gets of their rows.
+ * basaltScenarios are the same operations through /api/table (API key; its list always has X-Total-Count, so it
+ * has no uncounted list) and /rest/v1 (apikey + token; counted with `Prefer: count=exact`), and the reads of
+ * /rest/v1 as an end user under `own rows` (target `rest/v1 user`): the counted list, and gets of their rows.
  */
-export function basaltScenarios({ url, rest, apiKey, endUser, endUserIds }) {
-  const ownId = () => endUserIds[Math.floor(Math.random() * endUserIds.length)];
+export function basaltScenarios({ url, rest, apiKey, endUser, endUserId, rows = ROWS }) {
+  const randomId = randomIdOf(rows);
   const json = { 'content-type': 'application/json' };
   return [
     {
-      op: 'list',
+      op: 'counted',
       target: 'api/table',
       url: `${url}/api/table/items?qty=gt.500&orderBy=id&order=desc&limit=20`,
       method: 'GET',
@@ -182,6 +259,13 @@ export function basaltScenarios({ url, rest, apiKey, endUser, endUserIds }) {
       target: 'rest/v1',
       url: `${url}/rest/v1/items?select=*&qty=gt.500&order=id.desc&limit=20`,
       method: 'GET',
+      headers: rest,
+    },
+    {
+      op: 'counted',
+      target: 'rest/v1',
+      url: `${url}/rest/v1/items?select=*&qty=gt.500&order=id.desc&limit=20`,
+      method: 'GET',
       headers: { ...rest, prefer: 'count=exact' },
     },
     {
@@ -193,7 +277,7 @@ export function basaltScenarios({ url, rest, apiKey, endUser, endUserIds }) {
       headers: { ...rest, accept: 'application/vnd.pgrst.object+json' },
     },
     {
-      op: 'list',
+      op: 'counted',
       target: 'rest/v1 user',
       url: `${url}/rest/v1/items?select=*&qty=gt.500&order=id.desc&limit=20`,
       method: 'GET',
@@ -204,7 +288,7 @@ export function basaltScenarios({ url, rest, apiKey, endUser, endUserIds }) {
       target: 'rest/v1 user',
       url,
       method: 'GET',
-      path: () => `/rest/v1/items?select=*&id=eq.${ownId()}`,
+      path: () => `/rest/v1/items?select=*&id=eq.${endUserId()}`,
       headers: { ...endUser, accept: 'application/vnd.pgrst.object+json' },
     },
     {

@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { buildApp } from './app.js';
 import { type Config, loadConfig } from './config.js';
 import { type Db, migrateToLatest, openDatabase } from './db/database.js';
+import { recountRowCount } from './db/row-counts.js';
 import { createTokenService } from './features/auth/tokens.service.js';
 
 const USAGE = `Usage: basalt [command] [options]
@@ -15,6 +16,7 @@ Commands:
   migrate         Run pending database migrations and exit
   create-admin    Create an instance administrator: --email, --password, [--username]
   keys            Print the instance's anon and service keys; with --app <username>, that account's app keys
+  recount         Count every table's rows again (after rows were loaded into the database outside Basalt)
 
 Options of serve: --port, --host (they override PORT and HOST)
 Configuration comes from the environment: see the README.`;
@@ -92,6 +94,16 @@ async function main(argv: string[]): Promise<number> {
       console.log(applied.length ? `Applied migrations: ${applied.join(', ')}` : 'The database is up to date.');
       return 0;
     }
+    case 'recount':
+      return withDatabase(config, async (db) => {
+        const tables = await db.kysely.selectFrom('user_tables').select(['id', 'name']).orderBy('id').execute();
+        for (const table of tables) {
+          const rows = await db.kysely.transaction().execute((trx) => recountRowCount(trx, db.dialect, table.id));
+          console.log(`${table.name} (t_${table.id}): ${rows.toLocaleString('en-US')} rows`);
+        }
+        console.log(`Recounted ${tables.length} tables.`);
+        return 0;
+      });
     case 'keys':
       return withDatabase(config, async (db) => {
         const tokens = await createTokenService(db.kysely, { issuer: `${config.siteUrl}/auth/v1` });

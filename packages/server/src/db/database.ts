@@ -147,6 +147,8 @@ export function systemMigrator(db: Db): Migrator {
     provider: { getMigrations: async () => systemMigrations(db.dialect) },
     migrationTableName: 'basalt_migrations',
     migrationLockTableName: 'basalt_migrations_lock',
+    // Numbers are reserved per piece of work and land out of order (0016 after 0020): each runs once, in any order.
+    allowUnorderedMigrations: true,
   });
 }
 

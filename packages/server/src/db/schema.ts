@@ -474,6 +474,15 @@ export interface SchemaLayoutVersionsTable {
   created_at: string;
 }
 
+/** TableRowCountsTable holds each user table's exact row count and write versions, in shards (db/row-counts.ts). */
+export interface TableRowCountsTable {
+  table_id: number;
+  shard: number;
+  /** bigint: PostgreSQL returns it as text. */
+  row_count: number | string;
+  version: number | string;
+}
+
 /** SystemDatabase is the Kysely view of every system table. */
 export interface SystemDatabase {
   accounts: AccountsTable;
@@ -485,6 +494,7 @@ export interface SystemDatabase {
   rate_limits: RateLimitsTable;
   activity_logs: ActivityLogsTable;
   user_tables: UserTablesTable;
+  table_row_counts: TableRowCountsTable;
   change_history: ChangeHistoryTable;
   api_keys: ApiKeysTable;
   checkpoints: CheckpointsTable;

@@ -5,6 +5,7 @@ import { columnTypeOf } from './column-types/registry.js';
 import type { SqlDialect, SqlFragment, StoredValue } from './dialect/dialect.js';
 import { assertIdentifier, ownerIndexName, quoteIdentifier, uniqueIndexName, userTableName } from './identifiers.js';
 import type { JsonPath } from './jsonb.js';
+import { clearRowCount, resetRowCount } from './row-counts.js';
 import type { SystemDatabase } from './schema.js';
 import type { SqlOperand, SqlText } from './sql-text.js';
 
@@ -308,15 +309,17 @@ function uniqueIndexes(shape: UserTableShape): SqlFragment[] {
     .map(([column]) => uniqueIndexSql(shape.id, column));
 }
 
-/** createUserTable creates the real table of a definition and the unique indexes of its columns. */
+/** createUserTable creates the real table of a definition, the unique indexes of its columns and its row count. */
 export async function createUserTable(db: Executor, dialect: SqlDialect, shape: UserTableShape): Promise<void> {
   await createTableSql(dialect, shape).execute(db);
   for (const index of uniqueIndexes(shape)) await index.execute(db);
+  await resetRowCount(db, dialect, shape.id);
 }
 
-/** dropUserTable drops a definition's real table with its data and indexes. */
+/** dropUserTable drops a definition's real table with its data and indexes (its row count reads 0 rows). */
 export async function dropUserTable(db: Executor, tableId: number): Promise<void> {
   await sql`DROP TABLE IF EXISTS ${tableRef(tableId)}`.execute(db);
+  await clearRowCount(db, tableId);
 }
 
 /** changeRequired sets or drops NOT NULL on a column; `after` is the table's shape once changed. */

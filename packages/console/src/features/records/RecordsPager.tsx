@@ -2,8 +2,8 @@ import { ChevronLeft, ChevronRight, ChevronsLeft, ChevronsRight } from 'lucide-r
 import { Button } from '@/components/ui/button';
 import { NativeSelect } from '@/components/ui/native-select';
 
-/** PAGE_SIZES are the page sizes the grid offers; the first is the default. */
-export const PAGE_SIZES = [25, 50, 100] as const;
+/** PAGE_SIZES are the page sizes the grid offers; the first is the default (the server reads at most 1,000). */
+export const PAGE_SIZES = [25, 50, 100, 500, 1000] as const;
 
 /** lastPageOf is the number of the last page (at least 1). */
 export function lastPageOf(total: number, pageSize: number): number {

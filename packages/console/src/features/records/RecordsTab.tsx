@@ -26,7 +26,7 @@ export function RecordsTab({
   onDelete?: (record: RecordRow) => void;
 }) {
   const paging = useRecordsPaging();
-  const records = useRecordsPageQuery(table, paging.page, paging.pageSize);
+  const records = useRecordsPageQuery(table, paging.page, paging.pageSize, paging.sort);
   useClampToLastPage(paging, records.data?.total);
 
   let body: ReactNode;
@@ -70,7 +70,14 @@ export function RecordsTab({
     body = (
       <>
         <div className={cn('transition-opacity', records.isPlaceholderData && 'opacity-60')}>
-          <RecordsGrid schema={table.schema} rows={records.data.rows} onEdit={onEdit} onDelete={onDelete} />
+          <RecordsGrid
+            schema={table.schema}
+            rows={records.data.rows}
+            sort={paging.sort}
+            onSort={paging.toggleSort}
+            onEdit={onEdit}
+            onDelete={onDelete}
+          />
         </div>
         <RecordsPager
           page={paging.page}

@@ -33,16 +33,28 @@ export interface TableRef {
 
 const recordsPageSchema = z.object({ data: recordListSchema, total: z.number() });
 
+/** RecordsSort orders the grid by one column (then by id), sorted by the server. */
+export interface RecordsSort {
+  column: string;
+  direction: 'asc' | 'desc';
+}
+
 /**
- * fetchRecordsPage reads page `page` (1-based) of `pageSize` records, ordered by id, through
- * GET /api/tables/{id}/records: the caller's own tables and those shared with it through a project alike.
+ * fetchRecordsPage reads page `page` (1-based) of `pageSize` records, ordered by id or by `sort`, through
+ * GET /api/tables/{id}/records: the caller's own tables and those shared with it through a project alike. The
+ * server sorts and pages; its total is the table's kept row count, so no page turn counts the table.
  */
 export async function fetchRecordsPage(
   table: TableRef,
-  { page, pageSize }: { page: number; pageSize: number },
+  { page, pageSize, sort = null }: { page: number; pageSize: number; sort?: RecordsSort | null },
   signal?: AbortSignal,
 ): Promise<RecordsPage> {
-  const query = new URLSearchParams({ limit: String(pageSize), offset: String((page - 1) * pageSize), order: 'asc' });
+  const query = new URLSearchParams({
+    limit: String(pageSize),
+    offset: String((page - 1) * pageSize),
+    orderBy: sort?.column ?? 'id',
+    order: sort?.direction ?? 'asc',
+  });
   const { data, total } = await apiJson(
     recordsPageSchema,
     'GET',

@@ -8,16 +8,22 @@ import {
   deleteRecord,
   fetchRecordsPage,
   type RecordPayload,
+  type RecordsSort,
   type TableRef,
   updateRecord,
 } from './records.api';
 import { recordKeys } from './records.keys';
 
 /** useRecordsPageQuery loads one page of a table's records; the previous page stays while the next loads. */
-export function useRecordsPageQuery(table: TableRef | undefined, page: number, pageSize: number) {
+export function useRecordsPageQuery(
+  table: TableRef | undefined,
+  page: number,
+  pageSize: number,
+  sort: RecordsSort | null = null,
+) {
   return useQuery({
-    queryKey: recordKeys.page(table?.id ?? 0, page, pageSize),
-    queryFn: ({ signal }) => fetchRecordsPage(table ?? { id: 0, name: '' }, { page, pageSize }, signal),
+    queryKey: recordKeys.page(table?.id ?? 0, page, pageSize, sort),
+    queryFn: ({ signal }) => fetchRecordsPage(table ?? { id: 0, name: '' }, { page, pageSize, sort }, signal),
     enabled: table !== undefined,
     placeholderData: keepPreviousData,
   });

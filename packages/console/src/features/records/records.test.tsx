@@ -1,6 +1,6 @@
 import type { RecordRow, TableResponse } from '@basalt/shared';
 import { createClient } from '@supabase/supabase-js';
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ONBOARDING_STORAGE_KEY } from '@/features/onboarding/onboarding-storage';
@@ -114,6 +114,87 @@ describe('the Data tab', () => {
     const { router } = renderApp('/tables/7?page=9');
     expect(await screen.findByText('Showing 26–30 of 30')).toBeInTheDocument();
     expect(router.state.location.search).toBe('?page=2');
+  });
+});
+
+/** serveMillion answers like the server for a table of a million notes, made only for the page asked. */
+function serveMillion() {
+  const total = 1_000_000;
+  const backend = createFakeBackend({
+    'GET /api/tables/7': () => json(200, notes),
+    'GET /api/tables/7/records': (request) => {
+      const offset = Number(request.url.searchParams.get('offset') ?? 0);
+      const limit = Number(request.url.searchParams.get('limit') ?? 100);
+      const desc = request.url.searchParams.get('order') === 'desc';
+      const count = Math.max(0, Math.min(limit, total - offset));
+      const data = Array.from({ length: count }, (_, i) => row(desc ? total - offset - i : offset + i + 1));
+      return json(200, { data, total, limit, offset });
+    },
+  });
+  vi.stubGlobal('fetch', vi.fn(backend.fetch));
+  holder.client = { auth: createFakeAuth(fakeSession()).auth, from: () => null };
+  return backend;
+}
+
+describe('a table of a million records', () => {
+  it('pages to the end with one page read per turn', async () => {
+    const backend = serveMillion();
+    const user = userEvent.setup();
+    renderApp('/tables/7');
+    expect(await screen.findByText('Showing 1–25 of 1,000,000')).toBeInTheDocument();
+    expect(screen.getByText('Page 1 of 40,000')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Last page' }));
+    expect(await screen.findByText('Showing 999,976–1,000,000 of 1,000,000')).toBeInTheDocument();
+    const reads = backend.find('GET', '/api/tables/7/records');
+    expect(reads).toHaveLength(2);
+    expect(reads.at(-1)?.url.searchParams.get('offset')).toBe('999975');
+    // Nothing else counts the table: the total comes with each page (the server's kept count).
+    expect(backend.requests.filter((r) => r.url.pathname.startsWith('/rest/v1/'))).toHaveLength(0);
+  });
+
+  it('sorts on the server by a column header: ascending, descending, then by id again', async () => {
+    const backend = serveMillion();
+    const user = userEvent.setup();
+    const { router } = renderApp('/tables/7?page=3');
+    const grid = await screen.findByRole('table', { name: 'Records' });
+    const body = within(grid).getByRole('columnheader', { name: /body/ });
+    expect(body).toHaveAttribute('aria-sort', 'none');
+    await user.click(within(body).getByRole('button'));
+    await waitFor(() => expect(body).toHaveAttribute('aria-sort', 'ascending'));
+    expect(router.state.location.search).toBe('?sort=body');
+    let last = backend.find('GET', '/api/tables/7/records').at(-1);
+    expect(last?.url.searchParams.get('orderBy')).toBe('body');
+    expect(last?.url.searchParams.get('order')).toBe('asc');
+    expect(last?.url.searchParams.get('offset')).toBe('0');
+    await user.click(within(body).getByRole('button'));
+    await waitFor(() => expect(body).toHaveAttribute('aria-sort', 'descending'));
+    last = backend.find('GET', '/api/tables/7/records').at(-1);
+    expect(last?.url.searchParams.get('order')).toBe('desc');
+    expect(router.state.location.search).toBe('?sort=body&dir=desc');
+    await user.click(within(body).getByRole('button'));
+    await waitFor(() => expect(body).toHaveAttribute('aria-sort', 'none'));
+    expect(backend.find('GET', '/api/tables/7/records').at(-1)?.url.searchParams.get('orderBy')).toBe('id');
+  });
+
+  it('draws only the rows in view of a page of 1,000', async () => {
+    serveMillion();
+    const user = userEvent.setup();
+    renderApp('/tables/7');
+    await screen.findByText('Showing 1–25 of 1,000,000');
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Rows per page' }), '1000');
+    expect(await screen.findByText('Showing 1–1,000 of 1,000,000')).toBeInTheDocument();
+    const grid = screen.getByRole('table', { name: 'Records' });
+    const drawn = within(grid).getAllByRole('row').length - 1;
+    expect(drawn).toBeGreaterThan(0);
+    expect(drawn).toBeLessThan(100);
+    expect(grid).toHaveAttribute('aria-rowcount', '1001');
+    // Scrolled down, the rows in view are drawn instead of the first ones.
+    const box = screen.getByTestId('records-scroll');
+    Object.defineProperty(box, 'clientHeight', { configurable: true, value: 410 });
+    box.scrollTop = 41 * 500;
+    fireEvent.scroll(box);
+    expect(await within(grid).findByRole('cell', { name: 'Note 501' })).toBeInTheDocument();
+    expect(within(grid).queryByRole('cell', { name: 'Note 1' })).not.toBeInTheDocument();
   });
 });
 

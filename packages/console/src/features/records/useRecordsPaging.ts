@@ -1,32 +1,45 @@
-import { useCallback, useEffect } from 'react';
+import { useCallback, useEffect, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import { lastPageOf, PAGE_SIZES } from './RecordsPager';
+import type { RecordsSort } from './records.api';
 
 function positiveInt(text: string | null): number | null {
   const n = Number(text);
   return Number.isSafeInteger(n) && n >= 1 ? n : null;
 }
 
-/** RecordsPaging is the grid's page (1-based), its size, and how to change them. */
+/** RecordsPaging is the grid's page (1-based), its size, its sort, and how to change them. */
 export interface RecordsPaging {
   page: number;
   pageSize: number;
+  /** null: by id, oldest first. */
+  sort: RecordsSort | null;
   setPage: (page: number) => void;
   setPageSize: (size: number) => void;
+  /** toggleSort sorts by a column ascending, then descending, then by id again; from the first page. */
+  toggleSort: (column: string) => void;
 }
 
+const COLUMN_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+
 /**
- * useRecordsPaging keeps the grid's page and page size in the address (?page=3&size=50), so a reload or a
- * shared link opens the same page.
+ * useRecordsPaging keeps the grid's page, page size and sort in the address (?page=3&size=50&sort=qty&dir=desc),
+ * so a reload or a shared link opens the same page.
  */
 export function useRecordsPaging(): RecordsPaging {
   const [params, setParams] = useSearchParams();
   const page = positiveInt(params.get('page')) ?? 1;
   const requestedSize = positiveInt(params.get('size'));
   const pageSize = PAGE_SIZES.find((size) => size === requestedSize) ?? PAGE_SIZES[0];
+  const sortColumn = params.get('sort');
+  const direction: RecordsSort['direction'] = params.get('dir') === 'desc' ? 'desc' : 'asc';
+  const sort = useMemo(
+    () => (sortColumn && COLUMN_NAME.test(sortColumn) ? { column: sortColumn, direction } : null),
+    [sortColumn, direction],
+  );
 
   const update = useCallback(
-    (next: { page?: number; size?: number }) =>
+    (next: { page?: number; size?: number; sort?: RecordsSort | null }) =>
       setParams(
         (current) => {
           const copy = new URLSearchParams(current);
@@ -38,6 +51,12 @@ export function useRecordsPaging(): RecordsPaging {
             if (next.size === PAGE_SIZES[0]) copy.delete('size');
             else copy.set('size', String(next.size));
           }
+          if (next.sort !== undefined) {
+            copy.delete('sort');
+            copy.delete('dir');
+            if (next.sort) copy.set('sort', next.sort.column);
+            if (next.sort?.direction === 'desc') copy.set('dir', 'desc');
+          }
           return copy;
         },
         { replace: true },
@@ -48,7 +67,19 @@ export function useRecordsPaging(): RecordsPaging {
   const setPage = useCallback((next: number) => update({ page: next }), [update]);
   // A new page size starts again from the first page.
   const setPageSize = useCallback((size: number) => update({ page: 1, size }), [update]);
-  return { page, pageSize, setPage, setPageSize };
+  const toggleSort = useCallback(
+    (column: string) => {
+      const next: RecordsSort | null =
+        sort?.column !== column
+          ? { column, direction: 'asc' }
+          : sort.direction === 'asc'
+            ? { column, direction: 'desc' }
+            : null;
+      update({ page: 1, sort: next });
+    },
+    [sort, update],
+  );
+  return { page, pageSize, sort, setPage, setPageSize, toggleSort };
 }
 
 /** useClampToLastPage moves a page past the end (records were deleted) to the last page once the total is known. */

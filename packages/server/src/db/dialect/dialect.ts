@@ -111,6 +111,16 @@ export interface UserTableDialect {
   definitionCacheTtlMs: number;
   /** numberedParameters: the engine's placeholders are `$1, $2…` (PostgreSQL) rather than `?` (SQLite). */
   numberedParameters: boolean;
+  /**
+   * plannedRows is the planner's estimate of the rows a SELECT returns, without running it (PostgreSQL's
+   * EXPLAIN); null where the engine keeps no such estimate (SQLite: features/records/record-counts.ts samples).
+   */
+  plannedRows(read: ReadRows, select: CompiledQuery): Promise<number | null>;
+  /**
+   * rowCountShards is how many rows hold each table's kept count (db/row-counts.ts): one where writes never run
+   * at the same time (SQLite), several where concurrent writes would otherwise wait for one row's lock.
+   */
+  rowCountShards: number;
   // The filter operators each engine spells differently. Each appends to a statement being written; `column`
   // is a name already quoted by db/identifiers.ts, or a JSON path into one (jsonPathSql), and every value is
   // bound.

@@ -1,4 +1,4 @@
-import { type Kysely, PostgresDialect, sql } from 'kysely';
+import { CompiledQuery, type Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { createPostgresTransport } from '../bus/postgres-notify.js';
 import { quoteIdentifier } from '../identifiers.js';
@@ -119,6 +119,15 @@ function postgresUserTables(): UserTableDialect {
     rowLockSql: ' FOR UPDATE',
     definitionCacheTtlMs: 60_000,
     numberedParameters: true,
+    rowCountShards: 32,
+    async plannedRows(read, select) {
+      const [row] = await read<{ 'QUERY PLAN': unknown }>(
+        CompiledQuery.raw(`EXPLAIN (FORMAT JSON) ${select.sql}`, [...select.parameters]),
+      );
+      const plan = row?.['QUERY PLAN'];
+      const rows = Array.isArray(plan) ? (plan[0] as { Plan?: { 'Plan Rows'?: unknown } })?.Plan?.['Plan Rows'] : null;
+      return typeof rows === 'number' ? Math.round(rows) : null;
+    },
     likeSql: (out, column, pattern, ci) =>
       out
         .operand(column)

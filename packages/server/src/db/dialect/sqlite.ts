@@ -183,6 +183,8 @@ function sqliteUserTables(): UserTableDialect {
     rowLockSql: '',
     definitionCacheTtlMs: Number.POSITIVE_INFINITY,
     numberedParameters: false,
+    rowCountShards: 1,
+    plannedRows: async () => null,
     likeSql: (out, column, pattern, ci) =>
       out
         .raw('basalt_like(')

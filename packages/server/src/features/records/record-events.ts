@@ -20,6 +20,13 @@ export interface RecordsChanged {
   /** When the write ran (ISO 8601). */
   at: string;
   changes: RecordChange[];
+  /**
+   * The shard of the table's kept count this write counted in, and the version it moved that shard to
+   * (db/row-counts.ts): by them the cached counts of the table's filters follow the write (record-counts.ts).
+   * Null for a table without count rows.
+   */
+  countShard?: number | null;
+  countVersion?: number | null;
 }
 
 declare module '../../db/bus/event-bus.js' {

@@ -3,11 +3,12 @@ import type { Condition, OrderTerm, TableDefinition } from '../../db/user-tables
 import type { Actor } from '../../lib/actor/actor.js';
 import { assertCan } from './record-access.js';
 import { checkCondition, checkOrder, recordIdCondition } from './record-conditions.js';
+import { estimatedCount, exactCount, plannedCount } from './record-counts.js';
 import { invalidFilter } from './record-errors.js';
 import { rowRuleOf, ruleCondition, withRules } from './record-rules.js';
 import { type RecordRow, toRecordRow } from './record-values.js';
 import { translated } from './record-writes.js';
-import { countRows, type RawRow, selectRowById, selectRows } from './records.store.js';
+import { type RawRow, selectRowById, selectRows } from './records.store.js';
 
 // The records service's reads, for every API: only tables the actor may read (record-access.ts), conditions and order checked
 // against its schema, and a point read (one id) as its own statement, the record APIs' most frequent one.
@@ -64,12 +65,26 @@ function pointId(where: Condition | undefined): number | null {
   return typeof where.value === 'number' ? where.value : null;
 }
 
-/** countRecords counts the records a condition selects (all without one). */
-export async function countRecords(db: Db, actor: Actor, table: TableDefinition, where?: Condition): Promise<number> {
+/** CountKind is PostgREST's count: exact, or planned / estimated (record-counts.ts). */
+export type CountKind = 'exact' | 'planned' | 'estimated';
+
+const COUNTERS = { exact: exactCount, planned: plannedCount, estimated: estimatedCount } as const;
+
+/**
+ * countRecords counts the records a condition selects (all without one) that the actor may read: exactly, from
+ * the kept counts when it can (record-counts.ts), or as planned or estimated.
+ */
+export async function countRecords(
+  db: Db,
+  actor: Actor,
+  table: TableDefinition,
+  where?: Condition,
+  kind: CountKind = 'exact',
+): Promise<number> {
   assertCan(actor, 'read', table);
   const checked = where ? checkCondition(db.dialect, table, where) : undefined;
   const ruled = withRules(checked, rowRuleOf(actor, table, 'select'));
-  return read(db, table, () => countRows(db.readRows, db.dialect, table, ruled));
+  return read(db, table, () => COUNTERS[kind](db, table, ruled));
 }
 
 /** getRecord reads one record by id, or null. */

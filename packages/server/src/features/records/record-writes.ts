@@ -1,5 +1,6 @@
 import type { InputSource } from '../../db/column-types/column-type.js';
 import type { Db } from '../../db/database.js';
+import { addToRowCount } from '../../db/row-counts.js';
 import type { TableDefinition } from '../../db/user-tables.js';
 import type { Actor } from '../../lib/actor/actor.js';
 import { type Change, journal } from '../journal/journal.js';
@@ -80,12 +81,16 @@ export async function runWrite(
         }
         await options.beforeCommit?.(written);
         if (log.events.length > 0) {
+          // Last, so that PostgreSQL holds the lock on the count's shard row for as short a time as it can.
+          const counted = await addToRowCount(scope.kysely, db.dialect, table.id, rowDelta(log.events));
           scope.publish('records.changed', {
             accountId: table.accountId,
             tableId: table.id,
             tableName: table.name,
             at: now.toISOString(),
             changes: log.events,
+            countShard: counted?.shard ?? null,
+            countVersion: counted?.version ?? null,
           });
         }
         return written;
@@ -95,6 +100,13 @@ export async function runWrite(
   } catch (error) {
     throw await withConflictingValue(db, table, translated(db, error, table), sent);
   }
+}
+
+/** rowDelta is how many rows a write's changes add to its table (inserted minus deleted). */
+function rowDelta(events: RecordChange[]): number {
+  let delta = 0;
+  for (const event of events) delta += event.type === 'INSERT' ? 1 : event.type === 'DELETE' ? -1 : 0;
+  return delta;
 }
 
 /** translated turns an engine error of a record statement into the records service's ApiError (or returns it). */

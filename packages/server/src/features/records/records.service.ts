@@ -23,7 +23,7 @@ export type { Condition, OrderTerm } from '../../db/user-tables.js';
 export { assertCan, can, type RecordAction, roleForbidden } from './record-access.js';
 export { recordIdCondition } from './record-conditions.js';
 export type { RecordChange, RecordsChanged } from './record-events.js';
-export { countRecords, getRecord, listRecords, type ReadOptions } from './record-reads.js';
+export { type CountKind, countRecords, getRecord, listRecords, type ReadOptions } from './record-reads.js';
 export { assertVisible, isLimited } from './record-rules.js';
 export type { RecordInput, RecordRow } from './record-values.js';
 export type { WriteOptions } from './record-writes.js';

@@ -1,5 +1,6 @@
 import type { ReadRows, SqlDialect, StoredValue } from '../../db/dialect/dialect.js';
 import { userTableName } from '../../db/identifiers.js';
+import { type RowCountState, type ShardRow, stateOf, versionsSql } from '../../db/row-counts.js';
 import { SqlText } from '../../db/sql-text.js';
 import {
   type Condition,
@@ -115,6 +116,60 @@ export async function countRows(
   const out = statement(dialect).raw(`SELECT count(*) AS n FROM ${quotedTable(shape.id)}`);
   const [row] = await rowsOf<{ n: number | string }>(db, writeWhere(out, dialect, shape, where));
   return Number(row?.n ?? 0);
+}
+
+/**
+ * countWithVersions counts the rows a condition selects together with the table's kept count rows, in one
+ * statement (one snapshot on both engines), so that the count can be cached under the versions it was taken at.
+ */
+export async function countWithVersions(
+  db: RowSource,
+  dialect: SqlDialect,
+  shape: UserTableShape,
+  where: Condition | undefined,
+): Promise<{ count: number; state: RowCountState | null }> {
+  const out = versionsSql(dialect, shape.id).raw(
+    ` UNION ALL SELECT NULL, count(*), NULL FROM ${quotedTable(shape.id)}`,
+  );
+  writeWhere(out, dialect, shape, where);
+  const rows = await rowsOf<ShardRow>(db, out);
+  const counted = rows.find((row) => row.s === null);
+  return { count: Number(counted?.n ?? 0), state: stateOf(rows) };
+}
+
+// How many rows a sampled estimate reads (countSample): enough for a few percent of error on a common filter,
+// few enough to stay well under a millisecond.
+const SAMPLE_ROWS = 2_000;
+
+/**
+ * countSample counts the rows a condition selects among a table's first SAMPLE_ROWS rows by id: SQLite's
+ * statistic for a planned count (the caller scales it to the table's row count).
+ */
+export async function countSample(
+  db: RowSource,
+  dialect: SqlDialect,
+  shape: UserTableShape,
+  where: Condition,
+): Promise<{ sampled: number; matched: number }> {
+  const out = statement(dialect).raw(`SELECT count(*) AS s, coalesce(sum(CASE WHEN `);
+  writeCondition(out, dialect, shape, where);
+  out.raw(
+    ` THEN 1 ELSE 0 END), 0) AS m FROM (SELECT * FROM ${quotedTable(shape.id)} ORDER BY "id" LIMIT ${SAMPLE_ROWS})`,
+  );
+  out.raw(' AS sample');
+  const [row] = await rowsOf<{ s: number | string; m: number | string }>(db, out);
+  return { sampled: Number(row?.s ?? 0), matched: Number(row?.m ?? 0) };
+}
+
+/** plannedRowCount is the engine planner's estimate of the rows a condition selects (null: it keeps none). */
+export function plannedRowCount(
+  db: ReadRows,
+  dialect: SqlDialect,
+  shape: UserTableShape,
+  where: Condition | undefined,
+): Promise<number | null> {
+  const out = writeWhere(statement(dialect).raw(`SELECT 1 FROM ${quotedTable(shape.id)}`), dialect, shape, where);
+  return dialect.userTables.plannedRows(db, out.compiled());
 }
 
 /** selectRowsForChange reads the matching rows and locks them (PostgreSQL) for the update that follows. */

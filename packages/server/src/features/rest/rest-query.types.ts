@@ -85,7 +85,7 @@ export interface RestRange {
 /** Preferences are the `Prefer` items Basalt reads; null when absent (unknown items are ignored). */
 export interface Preferences {
   return: 'minimal' | 'representation' | 'headers-only' | null;
-  /** Basalt counts exactly for all three. */
+  /** exact: the true count; planned: the planner's estimate; estimated: exact when small, else planned. */
   count: 'exact' | 'planned' | 'estimated' | null;
   resolution: 'merge-duplicates' | 'ignore-duplicates' | null;
   missing: 'default' | 'null' | null;

@@ -17,8 +17,9 @@ import {
 } from './rest-response.js';
 import { checkSelect, projectRows } from './rest-select.js';
 
-// GET and HEAD on /rest/v1/<table>: one list query, plus one count query when `Prefer: count`
-// asks for the total (HEAD with a count needs only the count). A singular read fetches at most two rows and
+// GET and HEAD on /rest/v1/<table>: one list query, plus a count when `Prefer: count` asks for the total
+// (HEAD with a count needs only the count): exact, planned or estimated, mostly without a scan
+// (records/record-counts.ts). A singular read fetches at most two rows and
 // counts only to name the number in its 406.
 
 /** checkColumns refuses, before any query, a selected or ordered column the table does not have (42703). */
@@ -47,6 +48,7 @@ export async function readRows(
   const { offset, limit } = query.range;
   const singular = query.format === 'object';
   const counting = query.prefer.count !== null;
+  const kind = query.prefer.count ?? 'exact';
 
   let rows: RecordRow[] = [];
   let returned: number;
@@ -55,16 +57,16 @@ export async function readRows(
     rows = await listRecords(db, actor, table, { where, order, offset, limit: Math.min(limit ?? 2, 2) });
     returned = rows.length;
     if (returned > 1 || counting) {
-      total = await countRecords(db, actor, table, where);
+      total = await countRecords(db, actor, table, where, kind);
       returned = rowsAfter(total, offset, limit);
     }
     checkSingular(query.format, returned);
   } else if (head && counting) {
-    total = await countRecords(db, actor, table, where);
+    total = await countRecords(db, actor, table, where, kind);
     returned = rowsAfter(total, offset, limit);
   } else {
     const list = listRecords(db, actor, table, { where, order, offset, limit });
-    [rows, total] = await Promise.all([list, counting ? countRecords(db, actor, table, where) : null]);
+    [rows, total] = await Promise.all([list, counting ? countRecords(db, actor, table, where, kind) : null]);
     returned = rows.length;
   }
 

@@ -8,6 +8,7 @@ import {
 } from '@basalt/shared';
 import type { Db } from '../../db/database.js';
 import { userTableName } from '../../db/identifiers.js';
+import { touchRowCount } from '../../db/row-counts.js';
 import { createUserTable, dropUserTable } from '../../db/user-tables.js';
 import { ApiError, badRequest, conflict, notFound } from '../../http/errors.js';
 import { parseInput } from '../../http/validation.js';
@@ -271,6 +272,9 @@ export async function changeTable(
         ...(ruled ? { access } : {}),
         now: now.toISOString(),
       });
+      // Values may have changed with the schema (a retype, a column's data written back): counts cached for the
+      // table's filters are not carried over (db/row-counts.ts).
+      await touchRowCount(scope.kysely, current.id);
       const previousState = {
         ...definitionState(current),
         ...(applied && Object.keys(applied.dropped).length > 0 ? { droppedColumns: applied.dropped } : {}),
