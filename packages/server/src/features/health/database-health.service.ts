@@ -146,16 +146,17 @@ export function createDatabaseHealth(db: Db, sampleEveryMs = PROBE_WINDOW.sample
   return {
     health,
     async check({ fullDiagnostic }) {
-      const measured = await health();
-      if (!fullDiagnostic) return { ...measured, integrity: null };
+      if (!fullDiagnostic) return { ...(await health()), integrity: null };
+      // Joined before anything is awaited, so checks asked for together share one run whatever their timing.
+      diagnostic ??= runDiagnostic().finally(() => {
+        diagnostic = null;
+      });
+      const [measured, integrity] = await Promise.all([health(), diagnostic]);
       if (!measured.connected) {
         const check = failed('connection', 'The database did not answer; nothing was checked');
         return { ...measured, integrity: { ok: false, durationMs: 0, checks: [check] } };
       }
-      diagnostic ??= runDiagnostic().finally(() => {
-        diagnostic = null;
-      });
-      return { ...measured, integrity: await diagnostic };
+      return { ...measured, integrity };
     },
     stop: () => clearInterval(sampler),
   };
