@@ -147,6 +147,8 @@ export function systemMigrator(db: Db): Migrator {
     provider: { getMigrations: async () => systemMigrations(db.dialect) },
     migrationTableName: 'basalt_migrations',
     migrationLockTableName: 'basalt_migrations_lock',
+    // Numbers are reserved per area as work starts, so a lower number may land after a higher one has run.
+    allowUnorderedMigrations: true,
   });
 }
 

@@ -13,6 +13,7 @@ import { projectsMigration } from './0010_projects.js';
 import { appsMigration } from './0012_apps.js';
 import { tableAccessMigration } from './0013_table_access.js';
 import { sqlExecutionMigration } from './0014_sql_execution.js';
+import { billingMigration } from './0017_billing.js';
 import { authProtocolMigration } from './0020_auth_protocol.js';
 
 /** systemMigrations lists every numbered system migration, oldest first; names never change. */
@@ -31,6 +32,7 @@ export function systemMigrations(dialect: SqlDialect): Record<string, Migration>
     '0012_apps': appsMigration(dialect),
     '0013_table_access': tableAccessMigration(),
     '0014_sql_execution': sqlExecutionMigration(dialect),
+    '0017_billing': billingMigration(dialect),
     '0020_auth_protocol': authProtocolMigration(),
   };
 }

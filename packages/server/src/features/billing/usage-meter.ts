@@ -1,0 +1,225 @@
+import { randomUUID } from 'node:crypto';
+import type { Plan, Usage } from '@basalt/shared';
+import type { Db } from '../../db/database.js';
+import { ApiError } from '../../http/errors.js';
+import { findBillingRow } from './billing.store.js';
+import { usageOfRow } from './usage.service.js';
+import { addUsageBatch, type DayCount, deleteUsageBatchesBefore } from './usage.store.js';
+
+// API calls are counted off the requests' path: count() adds one to an in-memory counter per account and day, and
+// the counters are added to `user_usage` every FLUSH_EVERY_MS in one transaction per batch. Each batch has an id,
+// stored with it: a batch whose commit succeeded but whose answer was lost is retried under the same id and not
+// added twice, so the totals are exact on any number of nodes sharing one database.
+//
+// Quotas are checked against each account's usage as last read from the database (at most REFRESH_MS old), plus
+// what this node counted since. Several nodes may together let through up to REFRESH_MS of traffic beyond a cap;
+// each refresh catches up. A refresh is also when the 80 % and 100 % warnings are given (onUsage).
+
+const METER_DEFAULTS = { flushEveryMs: 1000, refreshMs: 5000 };
+// Batch ids are kept this long: a batch is never retried later than that.
+const BATCH_ID_KEEP_MS = 24 * 3600_000;
+
+/** QuotaMetric is a metric whose cap refuses requests. */
+export type QuotaMetric = 'apiCalls' | 'storageMb' | 'computeMinutes';
+
+type MaybePromise<T> = T | Promise<T>;
+
+/** UsageMeter counts API calls and answers whether an account is over a cap. */
+export interface UsageMeter {
+  /** count adds one API call of an account; it never waits and never throws. */
+  count(accountId: string): void;
+  /** refusal is the error to answer when the account has reached its cap of `metric`, else null. */
+  refusal(accountId: string, metric: QuotaMetric): MaybePromise<ApiError | null>;
+  /** forget drops what is known of an account's caps (its plan changed), so the next check reads them afresh. */
+  forget(accountId: string): void;
+  /** flush stores every count so far (tests, shutdown). */
+  flush(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** UsageMeterOptions set the plans, the rhythm, and who hears each fresh reading of an account's usage. */
+export interface UsageMeterOptions {
+  plans: Plan[];
+  flushEveryMs?: number;
+  refreshMs?: number;
+  onUsage?: (accountId: string, usage: Usage) => void;
+  onError?: (error: unknown) => void;
+}
+
+interface Known {
+  usage: Usage;
+  loadedAt: number;
+  resetAt: number;
+  /** Calls this node stored since `usage` was read (they are in the database, not in `usage`). */
+  storedSince: number;
+  loading: Promise<void> | null;
+}
+
+/** createUsageMeter starts a meter over a database; close it before the database. */
+export function createUsageMeter(db: Db, options: UsageMeterOptions): UsageMeter {
+  const { flushEveryMs, refreshMs } = { ...METER_DEFAULTS, ...options };
+  let pending = new Map<string, DayCount>();
+  const pendingByAccount = new Map<string, number>();
+  let retry: { id: string; counts: DayCount[] } | null = null;
+  const known = new Map<string, Known>();
+  let chain: Promise<void> = Promise.resolve();
+  let closed = false;
+  let day = '';
+  let nextDayAt = 0;
+  let lastPrune = 0;
+
+  function today(now: number): string {
+    if (now >= nextDayAt) {
+      const date = new Date(now);
+      day = date.toISOString().slice(0, 10);
+      nextDayAt = Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate() + 1);
+    }
+    return day;
+  }
+
+  async function store(batch: { id: string; counts: DayCount[] }): Promise<void> {
+    try {
+      await addUsageBatch(db, batch.id, batch.counts);
+      retry = null;
+    } catch (error) {
+      retry = batch;
+      options.onError?.(error);
+      return;
+    }
+    for (const c of batch.counts) {
+      pendingByAccount.set(c.accountId, (pendingByAccount.get(c.accountId) ?? 0) - c.apiCalls);
+      if (pendingByAccount.get(c.accountId) === 0) pendingByAccount.delete(c.accountId);
+      const entry = known.get(c.accountId);
+      if (entry) entry.storedSince += c.apiCalls;
+    }
+  }
+
+  async function drain(): Promise<void> {
+    if (retry) await store(retry);
+    if (retry || pending.size === 0) return;
+    const counts = [...pending.values()];
+    pending = new Map();
+    await store({ id: randomUUID(), counts });
+    const now = Date.now();
+    if (now - lastPrune > 3600_000) {
+      lastPrune = now;
+      await deleteUsageBatchesBefore(db, new Date(now - BATCH_ID_KEEP_MS).toISOString()).catch(options.onError);
+    }
+  }
+
+  function flush(): Promise<void> {
+    chain = chain.then(drain).catch((error: unknown) => options.onError?.(error));
+    return chain;
+  }
+
+  const timer = setInterval(() => {
+    if (pending.size > 0 || retry) void flush();
+  }, flushEveryMs);
+  timer.unref();
+
+  async function load(accountId: string): Promise<void> {
+    const row = await findBillingRow(db, accountId);
+    if (!row) {
+      known.delete(accountId);
+      return;
+    }
+    const usage = await usageOfRow(db, options.plans, row);
+    known.set(accountId, {
+      usage,
+      loadedAt: Date.now(),
+      resetAt: Date.parse(usage.periodEnd),
+      storedSince: 0,
+      loading: null,
+    });
+    options.onUsage?.(accountId, usage);
+  }
+
+  function refreshed(accountId: string): Known | null | Promise<Known | null> {
+    const entry = known.get(accountId);
+    const now = Date.now();
+    // A new period starts from zero: the old reading is of no use once it has begun.
+    if (!entry || now >= entry.resetAt) {
+      return load(accountId).then(
+        () => known.get(accountId) ?? null,
+        (error: unknown) => {
+          options.onError?.(error);
+          return null;
+        },
+      );
+    }
+    if (now - entry.loadedAt >= refreshMs && !entry.loading) {
+      entry.loading = load(accountId).catch((error: unknown) => {
+        entry.loading = null;
+        options.onError?.(error);
+      });
+    }
+    return entry;
+  }
+
+  function refusalOf(accountId: string, entry: Known | null, metric: QuotaMetric): ApiError | null {
+    if (!entry) return null;
+    const { usage } = entry;
+    const resetAt = new Date(entry.resetAt).toISOString();
+    const retryAfter = String(Math.max(1, Math.ceil((entry.resetAt - Date.now()) / 1000)));
+    if (metric === 'apiCalls') {
+      const limit = usage.maxApiCalls;
+      const used = usage.apiCalls + entry.storedSince + (pendingByAccount.get(accountId) ?? 0);
+      if (limit === null || used < limit) return null;
+      return new ApiError(
+        429,
+        'quota_exceeded',
+        `The plan's limit of ${limit} API calls for this billing period has been reached; it resets at ${resetAt}`,
+        {
+          details: { metric, limit, used, resetAt },
+          hint: `Upgrade the plan, or wait until ${resetAt}`,
+          headers: { 'Retry-After': retryAfter },
+        },
+      );
+    }
+    if (metric === 'storageMb') {
+      const limit = usage.maxStorageMb;
+      if (limit === null || usage.storageMb < limit) return null;
+      return new ApiError(
+        413,
+        'storage_quota_exceeded',
+        `The plan's storage limit of ${limit} MB has been reached; delete data or upgrade the plan to write more`,
+        { details: { metric, limit, used: usage.storageMb } },
+      );
+    }
+    const limit = usage.maxComputeMinutes;
+    if (limit === null || usage.computeMinutes < limit) return null;
+    return new ApiError(
+      429,
+      'compute_quota_exceeded',
+      `The plan's limit of ${limit} compute minutes for this billing period has been reached; it resets at ${resetAt}`,
+      { details: { metric, limit, used: usage.computeMinutes, resetAt }, headers: { 'Retry-After': retryAfter } },
+    );
+  }
+
+  return {
+    count(accountId) {
+      if (closed) return;
+      const d = today(Date.now());
+      const key = `${accountId}\u0000${d}`;
+      const counted = pending.get(key);
+      if (counted) counted.apiCalls++;
+      else pending.set(key, { accountId, day: d, apiCalls: 1 });
+      pendingByAccount.set(accountId, (pendingByAccount.get(accountId) ?? 0) + 1);
+    },
+    refusal(accountId, metric) {
+      const entry = refreshed(accountId);
+      if (entry instanceof Promise) return entry.then((e) => refusalOf(accountId, e, metric));
+      return refusalOf(accountId, entry, metric);
+    },
+    forget(accountId) {
+      known.delete(accountId);
+    },
+    flush,
+    async close() {
+      if (closed) return chain;
+      closed = true;
+      clearInterval(timer);
+      await flush();
+    },
+  };
+}
