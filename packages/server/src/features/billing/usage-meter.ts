@@ -62,6 +62,8 @@ export function createUsageMeter(db: Db, options: UsageMeterOptions): UsageMeter
   const pendingByAccount = new Map<string, number>();
   let retry: { id: string; counts: DayCount[] } | null = null;
   const known = new Map<string, Known>();
+  // Readings under way for accounts not known yet: the requests that arrive meanwhile wait for the same one.
+  const firstLoads = new Map<string, Promise<Known | null>>();
   let chain: Promise<void> = Promise.resolve();
   let closed = false;
   let day = '';
@@ -131,7 +133,9 @@ export function createUsageMeter(db: Db, options: UsageMeterOptions): UsageMeter
       storedSince: 0,
       loading: null,
     });
-    options.onUsage?.(accountId, usage);
+    // What this node counted but has not stored yet belongs to the reading too.
+    const pendingCalls = pendingByAccount.get(accountId) ?? 0;
+    options.onUsage?.(accountId, pendingCalls ? { ...usage, apiCalls: usage.apiCalls + pendingCalls } : usage);
   }
 
   function refreshed(accountId: string): Known | null | Promise<Known | null> {
@@ -139,13 +143,19 @@ export function createUsageMeter(db: Db, options: UsageMeterOptions): UsageMeter
     const now = Date.now();
     // A new period starts from zero: the old reading is of no use once it has begun.
     if (!entry || now >= entry.resetAt) {
-      return load(accountId).then(
-        () => known.get(accountId) ?? null,
-        (error: unknown) => {
-          options.onError?.(error);
-          return null;
-        },
-      );
+      const waiting = firstLoads.get(accountId);
+      if (waiting) return waiting;
+      const loading = load(accountId)
+        .then(
+          () => known.get(accountId) ?? null,
+          (error: unknown) => {
+            options.onError?.(error);
+            return null;
+          },
+        )
+        .finally(() => firstLoads.delete(accountId));
+      firstLoads.set(accountId, loading);
+      return loading;
     }
     if (now - entry.loadedAt >= refreshMs && !entry.loading) {
       entry.loading = load(accountId).catch((error: unknown) => {

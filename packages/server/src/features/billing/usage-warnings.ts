@@ -40,8 +40,8 @@ export function createUsageWarnings(
     const title = threshold >= 100 ? `${LABELS[metric]} limit reached` : `${threshold}% of ${LABELS[metric]} used`;
     const message =
       threshold >= 100
-        ? `Your plan's ${LABELS[metric]} limit (${limit}) is used up for this billing period. Upgrade your plan to continue.`
-        : `You have used ${threshold}% of your plan's ${LABELS[metric]} (${usage[metric]} of ${limit}) this billing period.`;
+        ? `Your plan’s ${LABELS[metric]} limit (${limit}) is used up for this billing period. Upgrade your plan to continue.`
+        : `You have used ${threshold}% of your plan’s ${LABELS[metric]} (${usage[metric]} of ${limit}) this billing period.`;
     const stored = await insertNotificationOnce(db, {
       accountId,
       dedupeKey: key,
