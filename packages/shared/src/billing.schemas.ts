@@ -138,7 +138,7 @@ export const billingAccountSchema = z.object({
 /** BillingAccount is an account's plan and usage, as the administrator sees it. */
 export type BillingAccount = z.infer<typeof billingAccountSchema>;
 
-/** notificationSchema is one entry of GET /api/notifications. */
+/** notificationSchema is one entry of GET /api/user/notifications. */
 export const notificationSchema = z.object({
   id: z.number(),
   title: z.string(),

@@ -168,7 +168,7 @@ describe.each(testDialects)('quotas (%s)', (dialect) => {
     await new Promise((resolve) => setTimeout(resolve, 150));
     await server.request('GET', '/api/table/items', { headers: alice.keyHeaders });
     await new Promise((resolve) => setTimeout(resolve, 150));
-    const list = await server.request('GET', '/api/notifications', { headers: alice.tokenHeaders });
+    const list = await server.request('GET', '/api/user/notifications', { headers: alice.tokenHeaders });
     expect(list.status).toBe(200);
     const titles = list.body.map((n: { title: string }) => n.title);
     expect(titles).toContain('API calls limit reached');
@@ -178,7 +178,7 @@ describe.each(testDialects)('quotas (%s)', (dialect) => {
     await new Promise((resolve) => setTimeout(resolve, 150));
     await server.request('GET', '/api/table/items', { headers: bob.keyHeaders });
     await new Promise((resolve) => setTimeout(resolve, 50));
-    const bobs = await server.request('GET', '/api/notifications', { headers: bob.tokenHeaders });
+    const bobs = await server.request('GET', '/api/user/notifications', { headers: bob.tokenHeaders });
     expect(bobs.body).toEqual([
       {
         id: expect.any(Number),
@@ -188,9 +188,12 @@ describe.each(testDialects)('quotas (%s)', (dialect) => {
         createdAt: expect.any(String),
       },
     ]);
-    const read = await server.request('POST', '/api/notifications/read', { headers: alice.tokenHeaders, json: {} });
+    const read = await server.request('POST', '/api/user/notifications/read', {
+      headers: alice.tokenHeaders,
+      json: {},
+    });
     expect(read.status).toBe(200);
-    const after = await server.request('GET', '/api/notifications', { headers: alice.tokenHeaders });
+    const after = await server.request('GET', '/api/user/notifications', { headers: alice.tokenHeaders });
     expect(after.body.every((n: { read: boolean }) => n.read)).toBe(true);
   });
 

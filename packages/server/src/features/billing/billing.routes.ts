@@ -23,7 +23,7 @@ import { getUsage, getUsageHistory } from './usage.service.js';
 //   POST /api/billing/cancel-subscription       → Subscription (cancels at the period's end)
 //   GET  /api/billing/accounts                  administrators: every account's plan and usage
 //   PUT  /api/billing/accounts/:id/plan         administrators: {planId} assigns a plan by hand
-//   GET  /api/notifications, POST /api/notifications/read
+//   GET  /api/user/notifications, POST /api/user/notifications/read
 // and, for Stripe only (signed, no session): POST /api/billing/webhook.
 
 // Stripe's events are a few KB; anything much larger is not one.
@@ -63,8 +63,8 @@ export async function billingRoutes(
     return subscription;
   });
 
-  app.get('/api/notifications', async (request) => listNotifications(db, requireUser(request)));
-  app.post('/api/notifications/read', async (request) => {
+  app.get('/api/user/notifications', async (request) => listNotifications(db, requireUser(request)));
+  app.post('/api/user/notifications/read', async (request) => {
     await readNotifications(db, requireUser(request));
     return { success: true };
   });
