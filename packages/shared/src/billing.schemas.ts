@@ -56,6 +56,27 @@ export const DEFAULT_PLANS: Plan[] = [
   },
 ];
 
+const limitSchema = z.number().nullable();
+
+/** plansResponseSchema is GET /api/billing/plans: the plans on sale, and whether Stripe sells them. */
+export const plansResponseSchema = z.object({
+  plans: z.array(
+    z.object({
+      id: z.enum(PLAN_IDS),
+      name: z.string(),
+      priceCents: z.number(),
+      limits: z.object({
+        apiCalls: limitSchema,
+        storageMb: limitSchema,
+        computeMinutes: limitSchema,
+        databaseConnections: limitSchema,
+      }),
+      features: z.array(z.string()),
+    }),
+  ),
+  stripe: z.boolean(),
+});
+
 /** USAGE_METRICS are the four metered quantities, in the order the screens show them. */
 export const USAGE_METRICS = ['apiCalls', 'storageMb', 'computeMinutes', 'databaseConnections'] as const;
 /** UsageMetric names one of them. */
