@@ -42,7 +42,7 @@ export function InvoicesTab({ invoices }: { invoices: Invoice[] | undefined }) {
         <TableHeader>
           <TableRow className="hover:bg-transparent">
             <TableHead>Invoice</TableHead>
-            <TableHead>Date</TableHead>
+            <TableHead className="hidden sm:table-cell">Date</TableHead>
             <TableHead>Amount</TableHead>
             <TableHead>Status</TableHead>
             <TableHead className="text-right">
@@ -56,8 +56,11 @@ export function InvoicesTab({ invoices }: { invoices: Invoice[] | undefined }) {
           ) : (
             invoices.map((invoice) => (
               <TableRow key={invoice.id}>
-                <TableCell className="max-w-28 truncate font-mono text-xs sm:max-w-none">{invoice.id}</TableCell>
-                <TableCell className="whitespace-nowrap">{formatDate(invoice.date)}</TableCell>
+                <TableCell className="max-w-28 sm:max-w-none">
+                  <div className="truncate font-mono text-xs">{invoice.id}</div>
+                  <div className="text-xs text-muted-foreground sm:hidden">{formatDate(invoice.date)}</div>
+                </TableCell>
+                <TableCell className="hidden whitespace-nowrap sm:table-cell">{formatDate(invoice.date)}</TableCell>
                 <TableCell className="tabular-nums">{formatInvoiceAmount(invoice.amount)}</TableCell>
                 <TableCell>
                   <InvoiceStatus status={invoice.status} />
@@ -71,7 +74,7 @@ export function InvoicesTab({ invoices }: { invoices: Invoice[] | undefined }) {
                       className="inline-flex items-center gap-1 text-sm font-medium text-primary hover:underline"
                     >
                       <Download aria-hidden className="size-4" />
-                      Download
+                      <span className="sr-only sm:not-sr-only">Download</span>
                     </a>
                   )}
                 </TableCell>

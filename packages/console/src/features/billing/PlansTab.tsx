@@ -57,7 +57,10 @@ export function PlansTab({
               <li>{cap(plan.limits.apiCalls)} API calls</li>
               <li>{storage(plan.limits.storageMb)} storage</li>
               <li>{cap(plan.limits.computeMinutes)} compute minutes</li>
-              <li>{cap(plan.limits.databaseConnections)} database connections</li>
+              <li>
+                {cap(plan.limits.databaseConnections)} database connection
+                {plan.limits.databaseConnections === 1 ? '' : 's'}
+              </li>
               {plan.features.map((feature) => (
                 <li key={feature} className="flex gap-2 text-muted-foreground">
                   <Check aria-hidden className="mt-0.5 size-4 shrink-0 text-success" />

@@ -27,7 +27,7 @@ export function UsageChart({
           const height = highest > 0 ? Math.max(2, (day[metric] / highest) * 100) : 2;
           const label = `${day.day}: ${formatAmount(day[metric])}`;
           return (
-            <li key={day.day} title={label} aria-label={label} className="flex h-full min-w-0 flex-1 items-end">
+            <li key={day.day} title={label} aria-label={label} className="flex h-full max-w-6 min-w-0 flex-1 items-end">
               <div
                 className={day[metric] > 0 ? 'w-full rounded-t-sm bg-primary/70' : 'w-full rounded-t-sm bg-muted'}
                 style={{ height: `${height}%` }}
