@@ -244,7 +244,7 @@ const envSchema = z.object({
 
 const limitField = z.number().int().min(0).nullable().optional();
 // BILLING_PLANS changes the default plans: a JSON object from plan id to the fields that differ.
-const plansOverrideSchema = z.record(
+const plansOverrideSchema = z.partialRecord(
   z.enum(PLAN_IDS),
   z
     .object({

@@ -58,7 +58,9 @@ interface Known {
 /** createUsageMeter starts a meter over a database; close it before the database. */
 export function createUsageMeter(db: Db, options: UsageMeterOptions): UsageMeter {
   const { flushEveryMs, refreshMs } = { ...METER_DEFAULTS, ...options };
+  // Today's counts by account; counts of a day that ended wait in `carried` for the next batch.
   let pending = new Map<string, DayCount>();
+  let carried: DayCount[] = [];
   const pendingByAccount = new Map<string, number>();
   let retry: { id: string; counts: DayCount[] } | null = null;
   const known = new Map<string, Known>();
@@ -75,6 +77,10 @@ export function createUsageMeter(db: Db, options: UsageMeterOptions): UsageMeter
       const date = new Date(now);
       day = date.toISOString().slice(0, 10);
       nextDayAt = Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate() + 1);
+      if (pending.size > 0) {
+        carried = carried.concat([...pending.values()]);
+        pending = new Map();
+      }
     }
     return day;
   }
@@ -98,9 +104,10 @@ export function createUsageMeter(db: Db, options: UsageMeterOptions): UsageMeter
 
   async function drain(): Promise<void> {
     if (retry) await store(retry);
-    if (retry || pending.size === 0) return;
-    const counts = [...pending.values()];
+    if (retry || (pending.size === 0 && carried.length === 0)) return;
+    const counts = carried.concat([...pending.values()]);
     pending = new Map();
+    carried = [];
     await store({ id: randomUUID(), counts });
     const now = Date.now();
     if (now - lastPrune > 3600_000) {
@@ -115,7 +122,7 @@ export function createUsageMeter(db: Db, options: UsageMeterOptions): UsageMeter
   }
 
   const timer = setInterval(() => {
-    if (pending.size > 0 || retry) void flush();
+    if (pending.size > 0 || carried.length > 0 || retry) void flush();
   }, flushEveryMs);
   timer.unref();
 
@@ -169,20 +176,22 @@ export function createUsageMeter(db: Db, options: UsageMeterOptions): UsageMeter
   function refusalOf(accountId: string, entry: Known | null, metric: QuotaMetric): ApiError | null {
     if (!entry) return null;
     const { usage } = entry;
-    const resetAt = new Date(entry.resetAt).toISOString();
-    const retryAfter = String(Math.max(1, Math.ceil((entry.resetAt - Date.now()) / 1000)));
+    // Only a refusal needs these: the calls under the cap (every call but a few) skip the formatting.
+    const resetAt = () => new Date(entry.resetAt).toISOString();
+    const retryAfter = () => String(Math.max(1, Math.ceil((entry.resetAt - Date.now()) / 1000)));
     if (metric === 'apiCalls') {
       const limit = usage.maxApiCalls;
       const used = usage.apiCalls + entry.storedSince + (pendingByAccount.get(accountId) ?? 0);
       if (limit === null || used < limit) return null;
+      const at = resetAt();
       return new ApiError(
         429,
         'quota_exceeded',
-        `The plan's limit of ${limit} API calls for this billing period has been reached; it resets at ${resetAt}`,
+        `The plan's limit of ${limit} API calls for this billing period has been reached; it resets at ${at}`,
         {
-          details: { metric, limit, used, resetAt },
-          hint: `Upgrade the plan, or wait until ${resetAt}`,
-          headers: { 'Retry-After': retryAfter },
+          details: { metric, limit, used, resetAt: at },
+          hint: `Upgrade the plan, or wait until ${at}`,
+          headers: { 'Retry-After': retryAfter() },
         },
       );
     }
@@ -198,11 +207,12 @@ export function createUsageMeter(db: Db, options: UsageMeterOptions): UsageMeter
     }
     const limit = usage.maxComputeMinutes;
     if (limit === null || usage.computeMinutes < limit) return null;
+    const at = resetAt();
     return new ApiError(
       429,
       'compute_quota_exceeded',
-      `The plan's limit of ${limit} compute minutes for this billing period has been reached; it resets at ${resetAt}`,
-      { details: { metric, limit, used: usage.computeMinutes, resetAt }, headers: { 'Retry-After': retryAfter } },
+      `The plan's limit of ${limit} compute minutes for this billing period has been reached; it resets at ${at}`,
+      { details: { metric, limit, used: usage.computeMinutes, resetAt: at }, headers: { 'Retry-After': retryAfter() } },
     );
   }
 
@@ -210,10 +220,9 @@ export function createUsageMeter(db: Db, options: UsageMeterOptions): UsageMeter
     count(accountId) {
       if (closed) return;
       const d = today(Date.now());
-      const key = `${accountId}\u0000${d}`;
-      const counted = pending.get(key);
+      const counted = pending.get(accountId);
       if (counted) counted.apiCalls++;
-      else pending.set(key, { accountId, day: d, apiCalls: 1 });
+      else pending.set(accountId, { accountId, day: d, apiCalls: 1 });
       pendingByAccount.set(accountId, (pendingByAccount.get(accountId) ?? 0) + 1);
     },
     refusal(accountId, metric) {

@@ -1,0 +1,120 @@
+// `npm run bench:metering`: what metering costs the record APIs. One run starts Basalt twice on SQLite, seeded
+// alike (bench/setup.mjs): metering on (every API call counted, its account's quota checked) and METERING=off.
+// Both servers sell the same free plan without an API-call cap, so that no request is refused. Rounds of the
+// same get, list and create loads alternate between the two (which one goes first alternates too), so that the
+// machine's swings fall on both; the result is each operation's requests/s with metering on ÷ off, summed over
+// the rounds, and written to bench/results/metering.json. Target: ≥ 0.97.
+// Usage: node bench/metering.mjs [--rounds 3] [--duration 4] [--warmup 2] [--connections 10]
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { buildServer } from '../scripts/build.mjs';
+import { basaltScenarios, load, root, seedBasalt, startProcess } from './setup.mjs';
+
+const { values } = parseArgs({
+  options: {
+    rounds: { type: 'string', default: '3' },
+    duration: { type: 'string', default: '4' },
+    warmup: { type: 'string', default: '2' },
+    connections: { type: 'string', default: '10' },
+  },
+});
+const ROUNDS = Number(values.rounds);
+const DURATION = Number(values.duration);
+const WARMUP = Number(values.warmup);
+const CONNECTIONS = Number(values.connections);
+const TARGET = 0.97;
+
+// The free plan without an API-call cap: the quota is still checked on every call, never reached.
+const PLANS = JSON.stringify({ free: { limits: { apiCalls: null, storageMb: null } } });
+
+async function startServer(name, metering) {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), `basalt-metering-${name}-`));
+  const { child, port } = await startProcess(['packages/server/dist/main.js', 'serve', '--port', '0'], {
+    logFile: path.join(dataDir, 'stdout.log'),
+    env: {
+      BASALT_DATA_DIR: path.join(dataDir, 'data'),
+      DATABASE_URL: '',
+      LOG_LEVEL: 'info',
+      AUTH_RATE_LIMIT: '1000',
+      API_RATE_LIMIT: '100000000',
+      METERING: metering ? 'on' : 'off',
+      BILLING_PLANS: PLANS,
+    },
+    pattern: /Server listening at http:\/\/127\.0\.0\.1:(\d+)/,
+  });
+  const url = `http://127.0.0.1:${port}`;
+  return { name, child, url, dataDir, scenarios: basaltScenarios({ url, ...(await seedBasalt(url)) }) };
+}
+
+// The loads of the issue: get, list and create through both record APIs, as the account's key or session.
+const PICKED = [
+  ['get', 'api/table'],
+  ['list', 'api/table'],
+  ['get', 'rest/v1'],
+  ['list', 'rest/v1'],
+  ['create', 'api/table'],
+  ['create', 'rest/v1'],
+];
+const pick = (server) => PICKED.map(([op, target]) => server.scenarios.find((s) => s.op === op && s.target === target));
+
+await buildServer();
+process.chdir(root);
+const on = await startServer('on', true);
+const off = await startServer('off', false);
+const totals = PICKED.map(() => ({ on: 0, off: 0, onP99: [], offP99: [] }));
+try {
+  // Reads first, on both, before any create grows the tables; each scenario warms up once per server.
+  for (const [i] of PICKED.entries()) {
+    for (const server of [on, off]) await load(pick(server)[i], { duration: WARMUP, connections: CONNECTIONS });
+  }
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [i, [op, target]] of PICKED.entries()) {
+      const order = (round + i) % 2 === 0 ? [on, off] : [off, on];
+      for (const server of order) {
+        const result = await load(pick(server)[i], { duration: DURATION, connections: CONNECTIONS });
+        if (result.non2xx > 0 || result.errors > 0) {
+          throw new Error(
+            `${op} ${target} (metering ${server.name}): ${result.non2xx} non-2xx, ${result.errors} errors`,
+          );
+        }
+        totals[i][server.name] += result.requests.total;
+        totals[i][`${server.name}P99`].push(result.latency.p99);
+      }
+      console.log(`round ${round + 1}: ${op} ${target} done`);
+    }
+  }
+} finally {
+  on.child.kill('SIGTERM');
+  off.child.kill('SIGTERM');
+}
+
+const rows = PICKED.map(([op, target], i) => {
+  const t = totals[i];
+  const seconds = ROUNDS * DURATION;
+  return {
+    op,
+    through: `/${target}/items`,
+    onRps: Math.round(t.on / seconds),
+    offRps: Math.round(t.off / seconds),
+    ratio: Math.round((t.on / t.off) * 1000) / 1000,
+    onP99: Math.max(...t.onP99),
+    offP99: Math.max(...t.offP99),
+  };
+});
+console.log('\n| operation | through | metering on req/s | off req/s | on ÷ off | p99 on / off ms | target ≥ 0.97 |');
+console.log('| --- | --- | ---: | ---: | ---: | ---: | --- |');
+for (const r of rows) {
+  console.log(
+    `| ${r.op} | \`${r.through}\` | ${r.onRps} | ${r.offRps} | ×${r.ratio.toFixed(3)} | ${r.onP99} / ${r.offP99} | ${r.ratio >= TARGET ? 'met' : 'missed'} |`,
+  );
+}
+const all = rows.reduce((s, r) => s + r.onRps, 0) / rows.reduce((s, r) => s + r.offRps, 0);
+console.log(`\nall operations: ×${all.toFixed(3)}`);
+await fs.writeFile(
+  path.join(root, 'bench/results/metering.json'),
+  `${JSON.stringify({ at: new Date().toISOString(), rounds: ROUNDS, duration: DURATION, connections: CONNECTIONS, rows, all }, null, 2)}\n`,
+);
+await fs.rm(on.dataDir, { recursive: true, force: true });
+await fs.rm(off.dataDir, { recursive: true, force: true });
