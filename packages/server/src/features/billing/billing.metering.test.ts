@@ -73,6 +73,21 @@ describe.each(testDialects)('metering (%s)', (dialect) => {
     expect((await usageOf(server, bob)).apiCalls).toBe(0);
   });
 
+  it('drops the counts of an account deleted before they were stored, and keeps the others', async () => {
+    const carol = await signUpWithKey(server, users.carol);
+    await createTable(server, carol, 'items');
+    await usageOf(server, bob);
+    const before = (await usageOf(server, bob)).apiCalls;
+    await server.request('GET', '/api/table/items', { headers: carol.keyHeaders });
+    await server.request('GET', '/api/table/nothing', { headers: bob.keyHeaders });
+    const gone = await server.request('DELETE', '/api/user', {
+      headers: carol.tokenHeaders,
+      json: { confirm: users.carol.username },
+    });
+    expect(gone.status).toBe(200);
+    expect((await usageOf(server, bob)).apiCalls - before).toBe(1);
+  });
+
   it('adds a batch once however often it is retried', async () => {
     const { db } = server.app.basalt;
     const before = (await usageOf(server, bob)).apiCalls;

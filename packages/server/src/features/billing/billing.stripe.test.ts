@@ -1,3 +1,4 @@
+import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer } from '../../testing/account.fixtures.js';
 import { users } from '../../testing/auth.fixtures.js';
@@ -12,6 +13,10 @@ import {
   subscriptionObject,
 } from '../../testing/stripe.fixtures.js';
 import { startTestServer, type TestServer, testDialects } from '../../testing/test-server.js';
+
+const signer = new Stripe(STRIPE_TEST.secretKey);
+const signed = (payload: string) =>
+  signer.webhooks.generateTestHeaderString({ payload, secret: STRIPE_TEST.webhookSecret });
 
 // The whole Stripe flow against the local double of Stripe's API: checkout → webhook → active → cancel → ends on
 // → deleted; signatures, replays and out-of-order events; and every refusal of the billing calls.
@@ -256,6 +261,33 @@ describe.each(testDialects)('billing with Stripe (%s)', (dialect) => {
     expect(res.status).toBe(400);
     const other = stripeEvent('customer.created', { id: 'cus_z', object: 'customer' });
     expect((await sendStripeEvent(server, other)).body).toEqual({ received: true, outcome: 'ignored' });
+  });
+
+  it('refuses a signed event that is not well formed, and survives odd fields without a 500', async () => {
+    const bare = stripeEvent('invoice.paid', {});
+    const withoutData = bare.payload.replace(/,"data":\{"object":\{\}\}/, '');
+    const res = await server.request('POST', '/api/billing/webhook', {
+      headers: { 'content-type': 'application/json', 'stripe-signature': signed(withoutData) },
+      body: withoutData,
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('invalid_event');
+    const odd = stripeEvent('invoice.paid', {
+      id: 'in_odd',
+      object: 'invoice',
+      customer: 'cus_nobody',
+      amount_paid: 'lots',
+      invoice_pdf: 'javascript:alert(1)',
+      status: 7,
+    });
+    expect((await sendStripeEvent(server, odd)).body).toEqual({ received: true, outcome: 'ignored' });
+    const oddSubscription = stripeEvent('customer.subscription.updated', {
+      id: 42,
+      object: 'subscription',
+      customer: { id: 7 },
+      items: 'none',
+    });
+    expect((await sendStripeEvent(server, oddSubscription)).status).toBe(200);
   });
 
   it('answers a clientSecret in embedded mode', async () => {

@@ -36,13 +36,38 @@ export function verifyStripeEvent(stripe: StripeBilling | null, rawBody: Buffer,
     throw badRequest('webhook_not_configured', 'Stripe webhooks are not configured on this server');
   }
   if (typeof signature !== 'string' || signature.length === 0 || signature.length > 4096) throw SIGNATURE_REFUSED();
+  let event: Stripe.Event;
   try {
-    return stripe.client.webhooks.constructEvent(rawBody, signature, stripe.config.webhookSecret);
+    event = stripe.client.webhooks.constructEvent(rawBody, signature, stripe.config.webhookSecret);
   } catch (error) {
     if (error instanceof Stripe.errors.StripeSignatureVerificationError) throw SIGNATURE_REFUSED();
-    throw badRequest('invalid_event', 'The webhook body is not a Stripe event');
+    throw NOT_AN_EVENT();
   }
+  // Signed is not well formed: an event without these would fail half-way through its handling.
+  const { id, type, created, data } = event as Partial<Stripe.Event>;
+  const object: unknown = data?.object;
+  if (
+    typeof id !== 'string' ||
+    id.length === 0 ||
+    id.length > 255 ||
+    typeof type !== 'string' ||
+    typeof created !== 'number' ||
+    !Number.isFinite(created) ||
+    typeof object !== 'object' ||
+    object === null
+  ) {
+    throw NOT_AN_EVENT();
+  }
+  return event;
 }
+
+const NOT_AN_EVENT = () => badRequest('invalid_event', 'The webhook body is not a Stripe event');
+
+const text = (value: unknown): string | null => (typeof value === 'string' && value.length > 0 ? value : null);
+// The invoice's PDF is a link the console opens: only a web address, never another scheme.
+const webUrl = (value: unknown): string | null =>
+  typeof value === 'string' && value.length <= 2048 && /^https?:\/\//i.test(value) ? value : null;
+const cents = (value: unknown): number => (typeof value === 'number' && Number.isSafeInteger(value) ? value : 0);
 
 const idOf = (value: string | { id: string } | null | undefined): string | null =>
   typeof value === 'string' ? value : (value?.id ?? null);
@@ -84,10 +109,10 @@ async function accountOf(db: Db, customerId: string | null, metadataAccountId: u
 }
 
 async function checkoutCompleted(db: Db, session: Stripe.Checkout.Session): Promise<WebhookOutcome> {
-  const customerId = idOf(session.customer);
+  const customerId = text(idOf(session.customer));
   const accountId = await accountOf(db, customerId, session.client_reference_id ?? session.metadata?.accountId);
   if (!accountId) return IGNORED;
-  const subscriptionId = idOf(session.subscription);
+  const subscriptionId = text(idOf(session.subscription));
   await updateSubscriptionFields(db, accountId, {
     ...(customerId ? { stripe_customer_id: customerId } : {}),
     ...(subscriptionId ? { stripe_subscription_id: subscriptionId } : {}),
@@ -108,9 +133,10 @@ async function subscriptionChanged(
   subscription: Stripe.Subscription,
   created: number,
 ): Promise<WebhookOutcome> {
-  const customerId = idOf(subscription.customer);
+  const customerId = text(idOf(subscription.customer));
   const accountId = await accountOf(db, customerId, subscription.metadata?.accountId);
-  if (!accountId) return IGNORED;
+  const status = text(subscription.status);
+  if (!accountId || !text(subscription.id) || !status) return IGNORED;
   const row = await findBillingRow(db, accountId);
   if (!row) return IGNORED;
   if (row.subscription_event_at !== null && created < Number(row.subscription_event_at)) return STALE;
@@ -127,7 +153,7 @@ async function subscriptionChanged(
   await updateSubscriptionFields(db, accountId, {
     stripe_subscription_id: subscription.id,
     ...(customerId ? { stripe_customer_id: customerId } : {}),
-    subscription_status: subscription.status,
+    subscription_status: status,
     ...(plan ? { subscription_plan: plan } : {}),
     subscription_renewal_date: iso(item?.current_period_end),
     subscription_period_start: iso(item?.current_period_start),
@@ -138,16 +164,16 @@ async function subscriptionChanged(
 }
 
 async function invoiceChanged(db: Db, invoice: Stripe.Invoice, created: number): Promise<WebhookOutcome> {
-  const accountId = await accountOf(db, idOf(invoice.customer), invoice.metadata?.accountId);
-  if (!accountId || !invoice.id) return IGNORED;
-  const status = invoice.status ?? 'open';
+  const accountId = await accountOf(db, text(idOf(invoice.customer)), invoice.metadata?.accountId);
+  if (!accountId || !text(invoice.id) || !invoice.id) return IGNORED;
+  const status = text(invoice.status) ?? 'open';
   await upsertInvoice(db, {
     accountId,
     stripeInvoiceId: invoice.id,
-    amount: status === 'paid' ? invoice.amount_paid : invoice.amount_due,
-    currency: invoice.currency ?? 'usd',
+    amount: cents(status === 'paid' ? invoice.amount_paid : invoice.amount_due),
+    currency: text(invoice.currency) ?? 'usd',
     status,
-    pdfUrl: invoice.invoice_pdf ?? null,
+    pdfUrl: webUrl(invoice.invoice_pdf),
     invoiceDate: iso(invoice.created) ?? new Date(created * 1000).toISOString(),
     eventAt: created,
   });

@@ -26,10 +26,20 @@ export async function addUsageBatch(db: Db, batchId: string, counts: DayCount[])
         .onConflict((oc) => oc.column('id').doNothing())
         .executeTakeFirst();
       if (Number(claimed.numInsertedOrUpdatedRows ?? 0) === 0) return false;
-      // One statement per account and day; the same keys in the same order on every node, so no deadlock.
-      const sorted = [...counts].sort((a, b) =>
-        a.accountId === b.accountId ? a.day.localeCompare(b.day) : a.accountId.localeCompare(b.accountId),
+      // An account deleted since its calls were counted takes its counts with it (and cannot block the batch).
+      const ids = [...new Set(counts.map((c) => c.accountId))];
+      const live = new Set(
+        ids.length === 0
+          ? []
+          : (await scope.kysely.selectFrom('accounts').select('id').where('id', 'in', ids).execute()).map((r) => r.id),
       );
+      // The same keys in the same order on every node, so that concurrent batches cannot deadlock.
+      const sorted = counts
+        .filter((c) => live.has(c.accountId))
+        .sort((a, b) =>
+          a.accountId === b.accountId ? a.day.localeCompare(b.day) : a.accountId.localeCompare(b.accountId),
+        );
+      if (sorted.length === 0) return true;
       await scope.kysely
         .insertInto('user_usage')
         .values(sorted.map((c) => ({ account_id: c.accountId, day: c.day, api_calls: c.apiCalls, last_updated: now })))
