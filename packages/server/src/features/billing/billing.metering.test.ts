@@ -1,11 +1,14 @@
 import { DEFAULT_PLANS, type Plan } from '@basalt/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BillingConfig } from '../../config.js';
+import { createMailer } from '../../lib/mail/mailer.js';
 import { users } from '../../testing/auth.fixtures.js';
+import { startMailbox } from '../../testing/auth-mail.fixtures.js';
 import { createTable, type KeyedUser, signUpWithKey } from '../../testing/public-api.fixtures.js';
 import { startTestServer, type TestServer, testDialects } from '../../testing/test-server.js';
 import { dayOf, periodOf } from './billing-plans.js';
 import { addUsageBatch } from './usage.store.js';
+import { createUsageWarnings } from './usage-warnings.js';
 
 // Metering and quotas on a real server: every request to the data and function APIs made for an account is
 // counted exactly once, the plan's caps refuse what goes beyond them, and a new period starts from zero.
@@ -55,6 +58,8 @@ describe.each(testDialects)('metering (%s)', (dialect) => {
       () => server.request('GET', '/rest/v1/items?select=id', { headers: restHeaders(server, alice) }),
       // A refused request to a metered API still reached it: it counts.
       () => server.request('GET', '/api/table/items/999999', { headers: alice.keyHeaders }),
+      () => server.request('GET', '/functions/v1/missing', { headers: restHeaders(server, alice) }),
+      () => server.request('POST', '/api/edge/missing', { headers: alice.keyHeaders, json: {} }),
     ];
     const notMetered = [
       () => server.request('GET', '/api/tables', { headers: alice.tokenHeaders }),
@@ -210,6 +215,28 @@ describe.each(testDialects)('quotas (%s)', (dialect) => {
     expect(read.status).toBe(200);
     const after = await server.request('GET', '/api/user/notifications', { headers: alice.tokenHeaders });
     expect(after.body.every((n: { read: boolean }) => n.read)).toBe(true);
+  });
+
+  it('mails each warning once when SMTP is configured', async () => {
+    const mailbox = await startMailbox();
+    try {
+      const { db } = server.app.basalt;
+      const mailer = createMailer({ smtpUrl: mailbox.url, from: 'Basalt <no-reply@example.com>', log: server.app.log });
+      const warnings = createUsageWarnings(db, { mailer, siteUrl: 'https://basalt.example' });
+      const usage = await usageOf(server, bob);
+      const storage = { ...usage, storageMb: 900, maxStorageMb: 1000 };
+      warnings.check(bob.id, storage);
+      const mail = await mailbox.latest(users.bob.email);
+      expect(mail.subject).toBe('Basalt: 80% of storage used');
+      expect(mail.text).toContain('https://basalt.example/billing');
+      // Another node noticing the same reading stores nothing and mails nothing.
+      createUsageWarnings(db, { mailer, siteUrl: 'https://basalt.example' }).check(bob.id, storage);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(mailbox.mails.filter((m) => m.subject === 'Basalt: 80% of storage used')).toHaveLength(1);
+      mailer.close();
+    } finally {
+      await mailbox.close();
+    }
   });
 
   it('lets an unlimited plan through at once when the administrator assigns it', async () => {

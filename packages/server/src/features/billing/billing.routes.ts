@@ -49,11 +49,9 @@ export async function billingRoutes(
   app.post('/api/billing/create-checkout-session', async (request) =>
     createCheckoutSession(db, requireUser(request), request.body, { stripe, plans, siteUrl: config.siteUrl }),
   );
-  app.post('/api/billing/cancel-subscription', async (request) => {
-    const actor = requireUser(request);
-    const subscription = await cancelSubscription(db, actor, { stripe });
-    return subscription;
-  });
+  app.post('/api/billing/cancel-subscription', async (request) =>
+    cancelSubscription(db, requireUser(request), { stripe }),
+  );
 
   app.get('/api/billing/accounts', async (request) => listBillingAccounts(db, requireUser(request), plans));
   app.put('/api/billing/accounts/:id/plan', async (request) => {

@@ -1,6 +1,7 @@
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer } from '../../testing/account.fixtures.js';
+import { appKeyHeaders, signUpEndUser, startDeveloper } from '../../testing/apps.fixtures.js';
 import { users } from '../../testing/auth.fixtures.js';
 import { type KeyedUser, signUpWithKey } from '../../testing/public-api.fixtures.js';
 import {
@@ -372,6 +373,24 @@ describe.each(testDialects)('billing without Stripe (%s)', (dialect) => {
       [users.alice.email, 'professional'],
     ]);
     expect((await assign(alice.id, { planId: 'free' })).body.plan).toBe('free');
+  });
+
+  it('refuses an app end user and an app key, and an oversized webhook', async () => {
+    const developer = await startDeveloper(server, users.erin);
+    const endUser = await signUpEndUser(server, developer, 'shopper@example.com');
+    for (const headers of [endUser.headers, appKeyHeaders(developer.app.serviceKey)]) {
+      expect((await server.request('GET', '/api/billing/usage', { headers })).status).toBe(401);
+      const checkout = await server.request('POST', '/api/billing/create-checkout-session', {
+        headers,
+        json: { planId: 'starter' },
+      });
+      expect(checkout.status).toBe(401);
+    }
+    const huge = await server.request('POST', '/api/billing/webhook', {
+      headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=00' },
+      body: `{"pad":"${'x'.repeat(600 * 1024)}"}`,
+    });
+    expect(huge.status).toBe(413);
   });
 
   it.each([

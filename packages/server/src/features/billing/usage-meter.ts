@@ -55,6 +55,8 @@ interface Known {
   loading: Promise<void> | null;
 }
 
+const retryAfterOf = (entry: Known) => String(Math.max(1, Math.ceil((entry.resetAt - Date.now()) / 1000)));
+
 /** createUsageMeter starts a meter over a database; close it before the database. */
 export function createUsageMeter(db: Db, options: UsageMeterOptions): UsageMeter {
   const { flushEveryMs, refreshMs } = { ...METER_DEFAULTS, ...options };
@@ -176,22 +178,20 @@ export function createUsageMeter(db: Db, options: UsageMeterOptions): UsageMeter
   function refusalOf(accountId: string, entry: Known | null, metric: QuotaMetric): ApiError | null {
     if (!entry) return null;
     const { usage } = entry;
-    // Only a refusal needs these: the calls under the cap (every call but a few) skip the formatting.
-    const resetAt = () => new Date(entry.resetAt).toISOString();
-    const retryAfter = () => String(Math.max(1, Math.ceil((entry.resetAt - Date.now()) / 1000)));
     if (metric === 'apiCalls') {
       const limit = usage.maxApiCalls;
+      if (limit === null) return null;
       const used = usage.apiCalls + entry.storedSince + (pendingByAccount.get(accountId) ?? 0);
-      if (limit === null || used < limit) return null;
-      const at = resetAt();
+      if (used < limit) return null;
+      const resetAt = new Date(entry.resetAt).toISOString();
       return new ApiError(
         429,
         'quota_exceeded',
-        `The plan's limit of ${limit} API calls for this billing period has been reached; it resets at ${at}`,
+        `The plan's limit of ${limit} API calls for this billing period has been reached; it resets at ${resetAt}`,
         {
-          details: { metric, limit, used, resetAt: at },
-          hint: `Upgrade the plan, or wait until ${at}`,
-          headers: { 'Retry-After': retryAfter() },
+          details: { metric, limit, used, resetAt },
+          hint: `Upgrade the plan, or wait until ${resetAt}`,
+          headers: { 'Retry-After': retryAfterOf(entry) },
         },
       );
     }
@@ -207,12 +207,15 @@ export function createUsageMeter(db: Db, options: UsageMeterOptions): UsageMeter
     }
     const limit = usage.maxComputeMinutes;
     if (limit === null || usage.computeMinutes < limit) return null;
-    const at = resetAt();
+    const resetAt = new Date(entry.resetAt).toISOString();
     return new ApiError(
       429,
       'compute_quota_exceeded',
-      `The plan's limit of ${limit} compute minutes for this billing period has been reached; it resets at ${at}`,
-      { details: { metric, limit, used: usage.computeMinutes, resetAt: at }, headers: { 'Retry-After': retryAfter() } },
+      `The plan's limit of ${limit} compute minutes for this billing period has been reached; it resets at ${resetAt}`,
+      {
+        details: { metric, limit, used: usage.computeMinutes, resetAt },
+        headers: { 'Retry-After': retryAfterOf(entry) },
+      },
     );
   }
 

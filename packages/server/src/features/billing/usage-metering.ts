@@ -1,28 +1,29 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, RouteOptions } from 'fastify';
 import type { UsageMeter } from './usage-meter.js';
 
-// Where metering meets the requests: one hook, after the principal is known. A request to the data and function
-// APIs (/rest/v1, /api/table and its short form /api/<name>, /functions/v1, /api/edge) made for an account (its
-// keys, its console session, its app's keys and users) is one API call. Over the plan's calls it is refused with
-// 429; a write to the data APIs is refused with 413 once storage is used up (reads and deletes go on).
+// Where metering meets the requests. A request to the data and function APIs (/rest/v1, /api/table and its short
+// form /api/<name>, /functions/v1, /api/edge) made for an account (its keys, its console session, its app's keys
+// and users) is one API call. Over the plan's calls it is refused with 429; a write to the data APIs is refused
+// with 413 once storage is used up (reads and deletes go on). The hook is attached to those routes only, as they
+// are registered, so that no other route pays for it and no path is matched per request.
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH']);
 
-function meteredKind(request: FastifyRequest): 'data' | 'functions' | null {
-  const url = request.url;
+type Kind = 'data' | 'functions';
+
+function meteredKind(route: RouteOptions): Kind | null {
+  const url = route.url;
   if (url.startsWith('/rest/v1/')) return 'data';
   if (url.startsWith('/functions/v1/') || url.startsWith('/api/edge/')) return 'functions';
-  return request.routeOptions.config?.errorFamily === 'public' ? 'data' : null;
+  return route.config?.errorFamily === 'public' ? 'data' : null;
 }
 
-/** installMetering counts each metered request of an account and refuses those over its plan's caps. */
-export function installMetering(app: FastifyInstance, meter: UsageMeter): void {
-  app.addHook('onRequest', (request, _reply, done) => {
-    if (request.method === 'OPTIONS') return done();
-    const kind = meteredKind(request);
-    if (kind === null) return done();
+type Hook = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => void;
+
+function meteringHook(meter: UsageMeter, kind: Kind): Hook {
+  return (request, _reply, done) => {
     const principal = request.principal;
-    if (!('accountId' in principal)) return done();
+    if (!('accountId' in principal) || request.method === 'OPTIONS') return done();
     const { accountId } = principal;
     const storage = kind === 'data' && WRITES.has(request.method);
     const calls = meter.refusal(accountId, 'apiCalls');
@@ -43,5 +44,19 @@ export function installMetering(app: FastifyInstance, meter: UsageMeter): void {
     };
     if (calls instanceof Promise) calls.then(decide, done);
     else decide(calls);
+  };
+}
+
+/**
+ * installMetering counts each metered request of an account and refuses those over its plan's caps; call it
+ * before the metered routes are registered. The hook runs after the route's own (a route may refuse first).
+ */
+export function installMetering(app: FastifyInstance, meter: UsageMeter): void {
+  const hooks: Record<Kind, Hook> = { data: meteringHook(meter, 'data'), functions: meteringHook(meter, 'functions') };
+  app.addHook('onRoute', (route) => {
+    const kind = meteredKind(route);
+    if (kind === null) return;
+    const own = route.onRequest;
+    route.onRequest = own ? [...(Array.isArray(own) ? own : [own]), hooks[kind]] : [hooks[kind]];
   });
 }
