@@ -15,7 +15,8 @@ import { addUsageBatch, type DayCount, deleteUsageBatchesBefore } from './usage.
 // what this node counted since. Several nodes may together let through up to REFRESH_MS of traffic beyond a cap;
 // each refresh catches up. A refresh is also when the 80 % and 100 % warnings are given (onUsage).
 
-const METER_DEFAULTS = { flushEveryMs: 1000, refreshMs: 5000 };
+// Storage is measured less often than the rest: it reads the account's tables' pages and history.
+const METER_DEFAULTS = { flushEveryMs: 1000, refreshMs: 5000, storageRefreshMs: 60_000 };
 // Batch ids are kept this long: a batch is never retried later than that.
 const BATCH_ID_KEEP_MS = 24 * 3600_000;
 
@@ -42,6 +43,7 @@ export interface UsageMeterOptions {
   plans: Plan[];
   flushEveryMs?: number;
   refreshMs?: number;
+  storageRefreshMs?: number;
   onUsage?: (accountId: string, usage: Usage) => void;
   onError?: (error: unknown) => void;
 }
@@ -49,6 +51,7 @@ export interface UsageMeterOptions {
 interface Known {
   usage: Usage;
   loadedAt: number;
+  storageAt: number;
   resetAt: number;
   /** Calls this node stored since `usage` was read (they are in the database, not in `usage`). */
   storedSince: number;
@@ -59,7 +62,7 @@ const retryAfterOf = (entry: Known) => String(Math.max(1, Math.ceil((entry.reset
 
 /** createUsageMeter starts a meter over a database; close it before the database. */
 export function createUsageMeter(db: Db, options: UsageMeterOptions): UsageMeter {
-  const { flushEveryMs, refreshMs } = { ...METER_DEFAULTS, ...options };
+  const { flushEveryMs, refreshMs, storageRefreshMs } = { ...METER_DEFAULTS, ...options };
   // Today's counts by account; counts of a day that ended wait in `carried` for the next batch.
   let pending = new Map<string, DayCount>();
   let carried: DayCount[] = [];
@@ -134,10 +137,13 @@ export function createUsageMeter(db: Db, options: UsageMeterOptions): UsageMeter
       known.delete(accountId);
       return;
     }
-    const usage = await usageOfRow(db, options.plans, row);
+    const before = known.get(accountId);
+    const fresh = before && Date.now() - before.storageAt < storageRefreshMs ? before : null;
+    const usage = await usageOfRow(db, options.plans, row, fresh ? { storageMb: fresh.usage.storageMb } : {});
     known.set(accountId, {
       usage,
       loadedAt: Date.now(),
+      storageAt: fresh ? fresh.storageAt : Date.now(),
       resetAt: Date.parse(usage.periodEnd),
       storedSince: 0,
       loading: null,

@@ -19,15 +19,23 @@ import {
 const MB = 1024 * 1024;
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
-/** usageOfRow measures an account's usage; `pendingApiCalls` are this node's counts not yet stored. */
-export async function usageOfRow(db: Db, plans: Plan[], row: BillingRow, now = new Date()): Promise<Usage> {
-  const period = periodOf(row, now);
+/**
+ * usageOfRow measures an account's usage. Storage is the costly measure (the tables' pages, the history's
+ * rows): `storageMb`, when given, is a recent measure to use instead.
+ */
+export async function usageOfRow(
+  db: Db,
+  plans: Plan[],
+  row: BillingRow,
+  options: { now?: Date; storageMb?: number } = {},
+): Promise<Usage> {
+  const period = periodOf(row, options.now ?? new Date());
   const plan = planById(plans, effectivePlanId(row));
   const [apiCalls, computeMs, connections, bytes] = await Promise.all([
     sumApiCalls(db, row.id, dayOf(period.start)),
     sumComputeMs(db, row.id, period.start.toISOString()),
     countConnections(db, row.id),
-    storageBytes(db, row.id),
+    options.storageMb === undefined ? storageBytes(db, row.id) : options.storageMb * MB,
   ]);
   return {
     apiCalls,
