@@ -1,5 +1,6 @@
 // `npm run bench:metering`: what metering costs the record APIs. One run starts Basalt twice on SQLite, seeded
-// alike (bench/setup.mjs): metering on (every API call counted, its account's quota checked) and METERING=off.
+// alike (bench/setup.mjs): metering on (every API call counted, its account's quota checked) and METERING=off;
+// then, for the second half of the rounds, a fresh pair started the other way round.
 // Both servers sell the same free plan without an API-call cap, so that no request is refused. Rounds of the
 // same get, list and create loads alternate between the two (which one goes first alternates too), so that the
 // machine's swings fall on both; the result is each operation's requests/s with metering on ÷ off, summed over
@@ -14,7 +15,7 @@ import { basaltScenarios, load, root, seedBasalt, startProcess } from './setup.m
 
 const { values } = parseArgs({
   options: {
-    rounds: { type: 'string', default: '7' },
+    rounds: { type: 'string', default: '8' },
     duration: { type: 'string', default: '2' },
     warmup: { type: 'string', default: '2' },
     connections: { type: 'string', default: '10' },
@@ -61,37 +62,54 @@ const pick = (server) => PICKED.map(([op, target]) => server.scenarios.find((s) 
 
 await buildServer();
 process.chdir(root);
-const on = await startServer('on', true);
-const off = await startServer('off', false);
 const totals = PICKED.map(() => ({ on: 0, off: 0, onP99: [], offP99: [], ratios: [] }));
-try {
-  // Reads first, on both, before any create grows the tables; each scenario warms up once per server.
-  for (const [i] of PICKED.entries()) {
-    for (const server of [on, off]) await load(pick(server)[i], { duration: WARMUP, connections: CONNECTIONS });
-  }
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const [i, [op, target]] of PICKED.entries()) {
-      const order = (round + i) % 2 === 0 ? [on, off] : [off, on];
-      const pair = {};
-      for (const server of order) {
-        const result = await load(pick(server)[i], { duration: DURATION, connections: CONNECTIONS });
-        if (result.non2xx > 0 || result.errors > 0) {
-          throw new Error(
-            `${op} ${target} (metering ${server.name}): ${result.non2xx} non-2xx, ${result.errors} errors`,
-          );
+
+// One pair of servers: warm-up, then `rounds` rounds of every load on both, back to back.
+async function runPair(startOrder, rounds) {
+  const started = [];
+  try {
+    for (const metering of startOrder) started.push(await startServer(metering ? 'on' : 'off', metering));
+    const on = started.find((s) => s.name === 'on');
+    const off = started.find((s) => s.name === 'off');
+    // Reads first, on both, before any create grows the tables; each scenario warms up once per server.
+    for (const [i] of PICKED.entries()) {
+      for (const server of [on, off]) await load(pick(server)[i], { duration: WARMUP, connections: CONNECTIONS });
+    }
+    for (let round = 0; round < rounds; round++) {
+      for (const [i, [op, target]] of PICKED.entries()) {
+        const order = (round + i) % 2 === 0 ? [on, off] : [off, on];
+        const pair = {};
+        for (const server of order) {
+          const result = await load(pick(server)[i], { duration: DURATION, connections: CONNECTIONS });
+          if (result.non2xx > 0 || result.errors > 0) {
+            throw new Error(
+              `${op} ${target} (metering ${server.name}): ${result.non2xx} non-2xx, ${result.errors} errors`,
+            );
+          }
+          totals[i][server.name] += result.requests.total;
+          totals[i][`${server.name}P99`].push(result.latency.p99);
+          pair[server.name] = result.requests.total;
         }
-        totals[i][server.name] += result.requests.total;
-        totals[i][`${server.name}P99`].push(result.latency.p99);
-        pair[server.name] = result.requests.total;
+        totals[i].ratios.push(pair.on / pair.off);
       }
-      totals[i].ratios.push(pair.on / pair.off);
-      console.log(`round ${round + 1}: ${op} ${target} done`);
+      console.log(`round ${round + 1} of ${rounds} done (${startOrder[0] ? 'on' : 'off'} started first)`);
+    }
+  } finally {
+    for (const server of started) {
+      const exited = new Promise((resolve) => server.child.once('exit', resolve));
+      server.child.kill('SIGTERM');
+      await exited;
+      await fs.rm(server.dataDir, { recursive: true, force: true });
     }
   }
-} finally {
-  on.child.kill('SIGTERM');
-  off.child.kill('SIGTERM');
 }
+
+// The server started first serves measurably more slowly or faster on a shared machine, whatever it runs (two
+// servers both without metering differ by up to 10 %): half the rounds run on a pair started on-then-off, the
+// other half on a pair started off-then-on.
+const firstHalf = Math.ceil(ROUNDS / 2);
+await runPair([true, false], firstHalf);
+await runPair([false, true], ROUNDS - firstHalf);
 
 function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
@@ -129,5 +147,3 @@ await fs.writeFile(
   path.join(root, 'bench/results/metering.json'),
   `${JSON.stringify({ at: new Date().toISOString(), rounds: ROUNDS, duration: DURATION, connections: CONNECTIONS, rows, all }, null, 2)}\n`,
 );
-await fs.rm(on.dataDir, { recursive: true, force: true });
-await fs.rm(off.dataDir, { recursive: true, force: true });

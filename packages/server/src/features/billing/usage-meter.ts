@@ -6,7 +6,7 @@ import { findBillingRow } from './billing.store.js';
 import { usageOfRow } from './usage.service.js';
 import { addUsageBatch, type DayCount, deleteUsageBatchesBefore } from './usage.store.js';
 
-// API calls are counted off the requests' path: count() adds one to an in-memory counter per account and day, and
+// API calls are counted off the requests' path: admit() adds one to an in-memory counter per account and day, and
 // the counters are added to `user_usage` every FLUSH_EVERY_MS in one transaction per batch. Each batch has an id,
 // stored with it: a batch whose commit succeeded but whose answer was lost is retried under the same id and not
 // added twice, so the totals are exact on any number of nodes sharing one database.
@@ -27,8 +27,11 @@ type MaybePromise<T> = T | Promise<T>;
 
 /** UsageMeter counts API calls and answers whether an account is over a cap. */
 export interface UsageMeter {
-  /** count adds one API call of an account; it never waits and never throws. */
-  count(accountId: string): void;
+  /**
+   * admit decides on one API call of an account, and counts it when it is let through: null, or the error to
+   * answer (its calls used up, or its storage for a write). Synchronous once the account's usage is known.
+   */
+  admit(accountId: string, write: boolean): MaybePromise<ApiError | null>;
   /** refusal is the error to answer when the account has reached its cap of `metric`, else null. */
   refusal(accountId: string, metric: QuotaMetric): MaybePromise<ApiError | null>;
   /** forget drops what is known of an account's caps (its plan changed), so the next check reads them afresh. */
@@ -225,14 +228,28 @@ export function createUsageMeter(db: Db, options: UsageMeterOptions): UsageMeter
     );
   }
 
+  function countCall(accountId: string, now: number): void {
+    if (closed) return;
+    const d = today(now);
+    const counted = pending.get(accountId);
+    if (counted) counted.apiCalls++;
+    else pending.set(accountId, { accountId, day: d, apiCalls: 1 });
+    pendingByAccount.set(accountId, (pendingByAccount.get(accountId) ?? 0) + 1);
+  }
+
+  function decide(accountId: string, entry: Known | null, write: boolean, now: number): ApiError | null {
+    const refused =
+      refusalOf(accountId, entry, 'apiCalls') ?? (write ? refusalOf(accountId, entry, 'storageMb') : null);
+    if (!refused) countCall(accountId, now);
+    return refused;
+  }
+
   return {
-    count(accountId) {
-      if (closed) return;
-      const d = today(Date.now());
-      const counted = pending.get(accountId);
-      if (counted) counted.apiCalls++;
-      else pending.set(accountId, { accountId, day: d, apiCalls: 1 });
-      pendingByAccount.set(accountId, (pendingByAccount.get(accountId) ?? 0) + 1);
+    admit(accountId, write) {
+      const now = Date.now();
+      const entry = refreshed(accountId);
+      if (entry instanceof Promise) return entry.then((e) => decide(accountId, e, write, Date.now()));
+      return decide(accountId, entry, write, now);
     },
     refusal(accountId, metric) {
       const entry = refreshed(accountId);

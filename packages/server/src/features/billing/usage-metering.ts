@@ -24,26 +24,13 @@ function meteringHook(meter: UsageMeter, kind: Kind): Hook {
   return (request, _reply, done) => {
     const principal = request.principal;
     if (!('accountId' in principal) || request.method === 'OPTIONS') return done();
-    const { accountId } = principal;
-    const storage = kind === 'data' && WRITES.has(request.method);
-    const calls = meter.refusal(accountId, 'apiCalls');
-    const decide = (refused: Awaited<typeof calls>) => {
-      if (refused) return done(refused);
-      if (!storage) {
-        meter.count(accountId);
-        return done();
-      }
-      const full = meter.refusal(accountId, 'storageMb');
-      const then = (tooBig: Awaited<typeof full>) => {
-        if (tooBig) return done(tooBig);
-        meter.count(accountId);
-        done();
-      };
-      if (full instanceof Promise) full.then(then, done);
-      else then(full);
-    };
-    if (calls instanceof Promise) calls.then(decide, done);
-    else decide(calls);
+    const refused = meter.admit(principal.accountId, kind === 'data' && WRITES.has(request.method));
+    if (refused === null) return done();
+    if (refused instanceof Promise) {
+      refused.then((error) => (error ? done(error) : done()), done);
+      return;
+    }
+    done(refused);
   };
 }
 
