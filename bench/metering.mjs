@@ -62,7 +62,19 @@ const pick = (server) => PICKED.map(([op, target]) => server.scenarios.find((s) 
 
 await buildServer();
 process.chdir(root);
-const totals = PICKED.map(() => ({ on: 0, off: 0, onP99: [], offP99: [], ratios: [] }));
+const totals = PICKED.map(() => ({ on: 0, off: 0, onP99: [], offP99: [], ratios: [], onCpu: 0, offCpu: 0 }));
+
+// The CPU time a server process has used, in ms (Linux: /proc/<pid>/stat, utime + stime in clock ticks of 10 ms).
+// Requests per CPU-second hardly move with what else runs on the machine, where requests/s swing by tens of %.
+async function cpuMsOf(pid) {
+  try {
+    const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return Number.NaN;
+  }
+}
 
 // One pair of servers: warm-up, then `rounds` rounds of every load on both, back to back.
 async function runPair(startOrder, rounds) {
@@ -80,7 +92,9 @@ async function runPair(startOrder, rounds) {
         const order = (round + i) % 2 === 0 ? [on, off] : [off, on];
         const pair = {};
         for (const server of order) {
+          const cpuBefore = await cpuMsOf(server.child.pid);
           const result = await load(pick(server)[i], { duration: DURATION, connections: CONNECTIONS });
+          totals[i][`${server.name}Cpu`] += (await cpuMsOf(server.child.pid)) - cpuBefore;
           if (result.non2xx > 0 || result.errors > 0) {
             throw new Error(
               `${op} ${target} (metering ${server.name}): ${result.non2xx} non-2xx, ${result.errors} errors`,
@@ -128,17 +142,21 @@ const rows = PICKED.map(([op, target], i) => {
     ratio: Math.round(median(t.ratios) * 1000) / 1000,
     totalsRatio: Math.round((t.on / t.off) * 1000) / 1000,
     rounds: t.ratios.map((r) => Math.round(r * 1000) / 1000),
+    // Requests per CPU-second of the server, metering on ÷ off.
+    cpuRatio: Math.round((t.on / t.onCpu / (t.off / t.offCpu)) * 1000) / 1000,
+    onCpuUs: Math.round((t.onCpu * 1000) / t.on),
+    offCpuUs: Math.round((t.offCpu * 1000) / t.off),
     onP99: median(t.onP99),
     offP99: median(t.offP99),
   };
 });
 console.log(
-  '\n| operation | through | metering on req/s | off req/s | on ÷ off (median of rounds) | ratio of totals | p99 on / off ms (median) | target ≥ 0.97 |',
+  '\n| operation | through | metering on req/s | off req/s | on ÷ off (median of rounds) | ratio of totals | CPU µs per request on / off | req per CPU-s on ÷ off | p99 on / off ms (median) | target ≥ 0.97 |',
 );
-console.log('| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |');
+console.log('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |');
 for (const r of rows) {
   console.log(
-    `| ${r.op} | \`${r.through}\` | ${r.onRps} | ${r.offRps} | ×${r.ratio.toFixed(3)} | ×${r.totalsRatio.toFixed(3)} | ${r.onP99} / ${r.offP99} | ${r.ratio >= TARGET ? 'met' : 'missed'} |`,
+    `| ${r.op} | \`${r.through}\` | ${r.onRps} | ${r.offRps} | ×${r.ratio.toFixed(3)} | ×${r.totalsRatio.toFixed(3)} | ${r.onCpuUs} / ${r.offCpuUs} | ×${r.cpuRatio.toFixed(3)} | ${r.onP99} / ${r.offP99} | ${r.ratio >= TARGET ? 'met' : 'missed'} |`,
   );
 }
 const all = median(totals.flatMap((t) => t.ratios));
