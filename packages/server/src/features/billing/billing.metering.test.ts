@@ -323,3 +323,32 @@ describe.each(testDialects)('metering off (%s)', (dialect) => {
     }
   });
 });
+
+describe.each(testDialects)('compute quota (%s)', (dialect) => {
+  it("refuses a function's invocations once its owner's compute minutes are used up", async () => {
+    const server = await startTestServer(dialect, { authRateLimit: 1000, billing: billingWith({ computeMinutes: 0 }) });
+    try {
+      const alice = await signUpWithKey(server, users.alice);
+      const created = await server.request('POST', '/api/edge-functions', {
+        headers: alice.tokenHeaders,
+        json: { name: 'hello', verifyJwt: false, code: 'Deno.serve(() => new Response("hi"));' },
+      });
+      expect(created.status).toBe(201);
+      const deployed = await server.request('POST', `/api/edge-functions/${created.body.id}/deploy`, {
+        headers: alice.tokenHeaders,
+      });
+      expect(deployed.status).toBe(200);
+      // Anyone may call it; its owner pays, and the owner's plan has no compute left.
+      const call = await server.request('GET', '/api/edge/hello');
+      expect(call.status).toBe(429);
+      expect(call.body).toMatchObject({ code: 'compute_quota_exceeded' });
+      const invoke = await server.request('POST', '/functions/v1/hello', {
+        headers: restHeaders(server, alice),
+        json: {},
+      });
+      expect(invoke.status).toBe(429);
+    } finally {
+      await server.close();
+    }
+  });
+});
