@@ -50,7 +50,7 @@ async function startServer(name, metering) {
   return { name, child, url, dataDir, scenarios: basaltScenarios({ url, ...(await seedBasalt(url)) }) };
 }
 
-// The loads of the issue: get, list and create through both record APIs, as the account's key or session.
+// Get, list and create through both record APIs, as the account's key and as its session.
 const PICKED = [
   ['get', 'api/table'],
   ['list', 'api/table'],

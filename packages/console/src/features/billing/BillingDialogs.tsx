@@ -73,7 +73,7 @@ export function PaymentDialog({
             Preparing your checkout session…
           </div>
         ) : (
-          <div data-client-secret={clientSecret} className="py-4 text-sm">
+          <div className="py-4 text-sm">
             Your checkout session is ready. Finish the payment in Stripe's form; this page updates once Stripe confirms
             it.
           </div>
