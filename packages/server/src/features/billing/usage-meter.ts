@@ -58,6 +58,8 @@ interface Known {
   resetAt: number;
   /** Calls this node stored since `usage` was read (they are in the database, not in `usage`). */
   storedSince: number;
+  /** The period's first day: calls of earlier days are not this period's. */
+  periodStartDay: string;
   loading: Promise<void> | null;
 }
 
@@ -69,7 +71,9 @@ export function createUsageMeter(db: Db, options: UsageMeterOptions): UsageMeter
   // Today's counts by account; counts of a day that ended wait in `carried` for the next batch.
   let pending = new Map<string, DayCount>();
   let carried: DayCount[] = [];
-  const pendingByAccount = new Map<string, number>();
+  // Each account's calls of today not stored yet (today's batch in flight included): what the quota adds to the
+  // stored usage. A new day starts it afresh; the older day's calls are stored with the next batch.
+  const unstored = new Map<string, { day: string; calls: number }>();
   let retry: { id: string; counts: DayCount[] } | null = null;
   const known = new Map<string, Known>();
   // Readings under way for accounts not known yet: the requests that arrive meanwhile wait for the same one.
@@ -103,10 +107,13 @@ export function createUsageMeter(db: Db, options: UsageMeterOptions): UsageMeter
       return;
     }
     for (const c of batch.counts) {
-      pendingByAccount.set(c.accountId, (pendingByAccount.get(c.accountId) ?? 0) - c.apiCalls);
-      if (pendingByAccount.get(c.accountId) === 0) pendingByAccount.delete(c.accountId);
+      const waiting = unstored.get(c.accountId);
+      if (waiting && waiting.day === c.day) {
+        waiting.calls -= c.apiCalls;
+        if (waiting.calls <= 0) unstored.delete(c.accountId);
+      }
       const entry = known.get(c.accountId);
-      if (entry) entry.storedSince += c.apiCalls;
+      if (entry && c.day >= entry.periodStartDay) entry.storedSince += c.apiCalls;
     }
   }
 
@@ -149,10 +156,11 @@ export function createUsageMeter(db: Db, options: UsageMeterOptions): UsageMeter
       storageAt: fresh ? fresh.storageAt : Date.now(),
       resetAt: Date.parse(usage.periodEnd),
       storedSince: 0,
+      periodStartDay: usage.periodStart.slice(0, 10),
       loading: null,
     });
     // What this node counted but has not stored yet belongs to the reading too.
-    const pendingCalls = pendingByAccount.get(accountId) ?? 0;
+    const pendingCalls = unstoredIn(accountId, usage.periodStart.slice(0, 10));
     options.onUsage?.(accountId, pendingCalls ? { ...usage, apiCalls: usage.apiCalls + pendingCalls } : usage);
   }
 
@@ -184,13 +192,18 @@ export function createUsageMeter(db: Db, options: UsageMeterOptions): UsageMeter
     return entry;
   }
 
+  function unstoredIn(accountId: string, periodStartDay: string): number {
+    const waiting = unstored.get(accountId);
+    return waiting && waiting.day >= periodStartDay ? waiting.calls : 0;
+  }
+
   function refusalOf(accountId: string, entry: Known | null, metric: QuotaMetric): ApiError | null {
     if (!entry) return null;
     const { usage } = entry;
     if (metric === 'apiCalls') {
       const limit = usage.maxApiCalls;
       if (limit === null) return null;
-      const used = usage.apiCalls + entry.storedSince + (pendingByAccount.get(accountId) ?? 0);
+      const used = usage.apiCalls + entry.storedSince + unstoredIn(accountId, entry.periodStartDay);
       if (used < limit) return null;
       const resetAt = new Date(entry.resetAt).toISOString();
       return new ApiError(
@@ -234,7 +247,9 @@ export function createUsageMeter(db: Db, options: UsageMeterOptions): UsageMeter
     const counted = pending.get(accountId);
     if (counted) counted.apiCalls++;
     else pending.set(accountId, { accountId, day: d, apiCalls: 1 });
-    pendingByAccount.set(accountId, (pendingByAccount.get(accountId) ?? 0) + 1);
+    const waiting = unstored.get(accountId);
+    if (waiting && waiting.day === d) waiting.calls++;
+    else unstored.set(accountId, { day: d, calls: 1 });
   }
 
   function decide(accountId: string, entry: Known | null, write: boolean, now: number): ApiError | null {
