@@ -18,6 +18,11 @@ import { secondFactorOf } from './features/auth/second-factor.js';
 import { endUserSessionLivenessOf, sessionLivenessOf } from './features/auth/session-liveness.js';
 import { findSessionByCookieHash } from './features/auth/sessions.store.js';
 import { createTokenService } from './features/auth/tokens.service.js';
+import { billingRoutes } from './features/billing/billing.routes.js';
+import { stripeClientOf } from './features/billing/stripe-client.js';
+import { createUsageMeter } from './features/billing/usage-meter.js';
+import { installMetering } from './features/billing/usage-metering.js';
+import { createUsageWarnings } from './features/billing/usage-warnings.js';
 import { configRoutes } from './features/config/config.routes.js';
 import { functionsRoutes } from './features/functions/functions.routes.js';
 import { healthRoutes } from './features/health/health.routes.js';
@@ -52,6 +57,7 @@ import { installPrincipal } from './http/principal.js';
 import { requestTimeouts } from './http/request-timeout.js';
 import { contentSecurityPolicy, installSecurityHeaders } from './http/security-headers.js';
 import { consoleIndexHtml, inlineScriptHashes, serveConsole } from './http/static-console.js';
+import { createMailer, mailFromAddress } from './lib/mail/mailer.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -145,7 +151,25 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   // queued, before the database does (onClose hooks run last-added first).
   const logs = createLogWriter(db, { onError: (error) => app.log.warn({ err: error }, 'could not store log entries') });
   app.addHook('onClose', () => logs.close());
-  const ctx: AppContext = { config, db, tokens, log: app.log, logs };
+  // API calls are metered off the requests' path too (features/billing); the meter stores its counts before the
+  // database closes. Warnings at 80 % and 100 % of a cap become notifications, and mails with SMTP.
+  const warnings = createUsageWarnings(db, {
+    mailer: config.smtpUrl
+      ? createMailer({ smtpUrl: config.smtpUrl, from: mailFromAddress('Basalt', config.siteUrl), log: app.log })
+      : null,
+    siteUrl: config.siteUrl,
+    onError: (error) => app.log.warn({ err: error }, 'could not give a usage warning'),
+  });
+  const usage = config.billing.metering
+    ? createUsageMeter(db, {
+        plans: config.billing.plans,
+        refreshMs: config.billing.meteringRefreshMs,
+        onUsage: (accountId, reading) => warnings.check(accountId, reading),
+        onError: (error) => app.log.warn({ err: error }, 'could not store or read usage'),
+      })
+    : null;
+  if (usage) app.addHook('onClose', () => usage.close());
+  const ctx: AppContext = { config, db, tokens, log: app.log, logs, usage };
   // Each account's app signs its keys with the instance's key; confirmation mails are on by default with SMTP.
   // OAuth client secrets and TOTP secrets are sealed by the secrets vault under each account's data key.
   const secrets = secretSealerOf(ctx);
@@ -213,6 +237,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     isEndUserSessionLive: (sessionId, userId) => endUserSessions.isLive(sessionId, userId),
     needsSecondFactor: (accountId) => secondFactor.needed(accountId),
   });
+  if (usage) installMetering(app, usage);
 
   // Every feature, in one list (STYLE.md "The whole API in one place").
   const authDeps = await createAuthDeps(ctx, { secrets });
@@ -240,6 +265,11 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   await app.register(sqlRoutes, { ctx });
   await app.register(secretsRoutes, { ctx });
   await app.register(functionsRoutes, { ctx });
+  const stripe = config.billing.stripe;
+  await app.register(billingRoutes, {
+    ctx,
+    stripe: stripe ? { client: stripeClientOf(stripe), config: stripe } : null,
+  });
   // Last: its short form /api/:name only takes what no route above claims.
   await app.register(publicApiRoutes, { ctx });
 

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { DEFAULT_PLANS, PLAN_IDS, type Plan, type PlanId } from '@basalt/shared';
 import { z } from 'zod';
 
 /** Config is every setting of one Basalt instance, read once at start. */
@@ -47,6 +48,32 @@ export interface Config {
   previousMasterKey: string | null;
   /** "Sign in with …" providers of the console accounts (AUTH_GITHUB_*, AUTH_GOOGLE_*, AUTH_GITLAB_*, AUTH_OIDC_*). */
   oauthProviders: ConsoleOAuthProvider[];
+  /** Plans, metering and Stripe (features/billing, docs/billing.md). */
+  billing: BillingConfig;
+}
+
+/** BillingConfig is what the operator sells: the plans, whether usage is metered, and Stripe's keys and prices. */
+export interface BillingConfig {
+  /** METERING: off stops counting API calls and enforcing quotas (usage then shows no calls). */
+  metering: boolean;
+  /** METERING_REFRESH_MS: how old an account's usage may be when a quota is checked against it. */
+  meteringRefreshMs: number;
+  /** The four plans, DEFAULT_PLANS with BILLING_PLANS applied. */
+  plans: Plan[];
+  /** null: billing by Stripe is off and administrators assign plans by hand. */
+  stripe: StripeConfig | null;
+}
+
+/** StripeConfig is Stripe's secret key, webhook secret, checkout mode and a price id per paid plan. */
+export interface StripeConfig {
+  secretKey: string;
+  /** null: the webhook endpoint refuses every event (nothing can be verified). */
+  webhookSecret: string | null;
+  /** hosted: a Checkout page the browser is sent to (sessionUrl); embedded: a clientSecret for Stripe.js. */
+  checkoutMode: 'hosted' | 'embedded';
+  prices: Partial<Record<PlanId, string>>;
+  /** STRIPE_API_URL: another address for Stripe's API (a test double); null: api.stripe.com. */
+  apiUrl: string | null;
 }
 
 /** ConsoleOAuthProvider is a provider the operator configured for the console accounts. */
@@ -198,7 +225,86 @@ const envSchema = z.object({
   FUNCTIONS_DENO_PATH: z.string().optional(),
   BASALT_MASTER_KEY: z.string().optional(),
   BASALT_PREVIOUS_MASTER_KEY: z.string().optional(),
+  METERING: z.enum(['on', 'off'], { error: "METERING must be 'on' or 'off'" }).default('on'),
+  METERING_REFRESH_MS: wholeNumber('METERING_REFRESH_MS', 100, 5000),
+  BILLING_PLANS: z.string().optional(),
+  STRIPE_SECRET_KEY: z.string().optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().optional(),
+  STRIPE_CHECKOUT_MODE: z
+    .enum(['hosted', 'embedded'], { error: "STRIPE_CHECKOUT_MODE must be 'hosted' or 'embedded'" })
+    .default('hosted'),
+  STRIPE_PRICE_STARTER: z.string().optional(),
+  STRIPE_PRICE_PROFESSIONAL: z.string().optional(),
+  STRIPE_PRICE_ENTERPRISE: z.string().optional(),
+  STRIPE_API_URL: z
+    .url('STRIPE_API_URL must be a URL')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
 });
+
+const limitField = z.number().int().min(0).nullable().optional();
+// BILLING_PLANS changes the default plans: a JSON object from plan id to the fields that differ.
+const plansOverrideSchema = z.partialRecord(
+  z.enum(PLAN_IDS),
+  z
+    .object({
+      name: z.string().min(1).max(60).optional(),
+      priceCents: z.number().int().min(0).optional(),
+      limits: z
+        .object({
+          apiCalls: limitField,
+          storageMb: limitField,
+          computeMinutes: limitField,
+          databaseConnections: limitField,
+        })
+        .strict()
+        .optional(),
+      features: z.array(z.string().max(200)).max(20).optional(),
+    })
+    .strict(),
+);
+
+function plansOf(json: string | undefined): Plan[] {
+  if (!json?.trim()) return DEFAULT_PLANS;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(json);
+  } catch {
+    throw new Error('Invalid configuration: BILLING_PLANS must be JSON');
+  }
+  const result = plansOverrideSchema.safeParse(parsed);
+  if (!result.success) {
+    const problems = result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`Invalid configuration: BILLING_PLANS: ${problems}`);
+  }
+  return DEFAULT_PLANS.map((plan) => {
+    const change = result.data[plan.id];
+    if (!change) return plan;
+    return {
+      ...plan,
+      ...(change.name !== undefined ? { name: change.name } : {}),
+      ...(change.priceCents !== undefined ? { priceCents: change.priceCents } : {}),
+      ...(change.features !== undefined ? { features: change.features } : {}),
+      limits: { ...plan.limits, ...change.limits },
+    };
+  });
+}
+
+function stripeOf(e: z.infer<typeof envSchema>): StripeConfig | null {
+  const secretKey = e.STRIPE_SECRET_KEY?.trim();
+  if (!secretKey) return null;
+  const prices: Partial<Record<PlanId, string>> = {};
+  if (e.STRIPE_PRICE_STARTER?.trim()) prices.starter = e.STRIPE_PRICE_STARTER.trim();
+  if (e.STRIPE_PRICE_PROFESSIONAL?.trim()) prices.professional = e.STRIPE_PRICE_PROFESSIONAL.trim();
+  if (e.STRIPE_PRICE_ENTERPRISE?.trim()) prices.enterprise = e.STRIPE_PRICE_ENTERPRISE.trim();
+  return {
+    secretKey,
+    webhookSecret: e.STRIPE_WEBHOOK_SECRET?.trim() || null,
+    checkoutMode: e.STRIPE_CHECKOUT_MODE,
+    prices,
+    apiUrl: e.STRIPE_API_URL ?? null,
+  };
+}
 
 /** loadConfig reads the environment (DESIGN.md "Configuration") into a Config; overrides win. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
@@ -244,6 +350,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     masterKey: e.BASALT_MASTER_KEY || null,
     previousMasterKey: e.BASALT_PREVIOUS_MASTER_KEY || null,
     oauthProviders: oauthProvidersOf(env),
+    billing: {
+      metering: e.METERING === 'on',
+      meteringRefreshMs: e.METERING_REFRESH_MS,
+      plans: plansOf(e.BILLING_PLANS),
+      stripe: stripeOf(e),
+    },
     ...overrides,
   };
 }

@@ -2,10 +2,9 @@ import { SITE_NAME } from '@basalt/shared';
 import { useEffect } from 'react';
 import { useMatches } from 'react-router';
 
-/** RouteHandle is the `handle` of a console route: the page title, and a one-line description. */
+/** RouteHandle is the `handle` of a console route: the page title. */
 export interface RouteHandle {
   title: string;
-  description?: string;
 }
 
 /** isRouteHandle narrows a route's handle. */

@@ -7,16 +7,7 @@ import { RootLayout } from './RootLayout';
 import type { RouteHandle } from './route-handle';
 import { AppShell } from './shell/AppShell';
 
-// Every route of the console. Pages load on demand (route `lazy`);
-// areas that are not built yet share the ComingSoon page, which reads its name from the route handle.
-// To build an area, replace its `area(...)` line with a route whose `lazy` imports the feature's page.
-
-const comingSoon = lazyPage(async () => (await import('./pages/ComingSoonPage')).ComingSoonPage);
-
-function area(path: string, title: string, description?: string): RouteObject {
-  const handle: RouteHandle = { title, description };
-  return path === '' ? { index: true, handle, lazy: comingSoon } : { path, handle, lazy: comingSoon };
-}
+// Every route of the console. Pages load on demand (route `lazy`).
 
 function PageLoading() {
   return <CenteredSpinner fullScreen label="Loading page" />;
@@ -102,7 +93,11 @@ const shellPages: RouteObject[] = [
     handle: { title: 'Secrets' } satisfies RouteHandle,
     lazy: lazyPage(async () => (await import('@/features/secrets/SecretsPage')).SecretsPage),
   },
-  area('billing', 'Billing', 'Your plan, usage and invoices.'),
+  {
+    path: 'billing',
+    handle: { title: 'Billing' } satisfies RouteHandle,
+    lazy: lazyPage(async () => (await import('@/features/billing/BillingPage')).BillingPage),
+  },
   {
     path: 'settings',
     handle: { title: 'Settings' } satisfies RouteHandle,

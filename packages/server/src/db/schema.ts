@@ -28,6 +28,10 @@ export interface AccountsTable {
   subscription_plan: string | null;
   subscription_renewal_date: string | null;
   cancel_at_period_end: number | null;
+  /** Start of the Stripe subscription's current period; null: the calendar month (migration 0017). */
+  subscription_period_start: string | null;
+  /** `created` (Unix seconds) of the newest Stripe event applied to the subscription fields. */
+  subscription_event_at: number | string | null;
   /** 1 for an anonymous user (signInAnonymously); its email column holds `anonymous:<id>`. */
   is_anonymous: number;
   invited_at: string | null;
@@ -484,6 +488,55 @@ export interface TableRowCountsTable {
 }
 
 /** SystemDatabase is the Kysely view of every system table. */
+/** UserUsageTable counts each account's metered API calls per UTC day (features/billing). */
+export interface UserUsageTable {
+  account_id: string;
+  /** YYYY-MM-DD, UTC. */
+  day: string;
+  /** bigint: PostgreSQL answers it as a string. */
+  api_calls: number | string;
+  last_updated: string;
+}
+
+/** UsageBatchesTable holds the ids of metering batches already added, so that a retried one is not added twice. */
+export interface UsageBatchesTable {
+  id: string;
+  created_at: string;
+}
+
+/** InvoicesTable holds an account's Stripe invoices; amount in cents. */
+export interface InvoicesTable {
+  id: Generated<number>;
+  account_id: string;
+  stripe_invoice_id: string;
+  amount: number | string;
+  currency: string;
+  status: string;
+  pdf_url: string | null;
+  invoice_date: string;
+  /** `created` (Unix seconds) of the newest Stripe event applied to it. */
+  event_at: number | string;
+  created_at: string;
+}
+
+/** StripeEventsTable holds the ids of Stripe webhook events already handled (a replay changes nothing). */
+export interface StripeEventsTable {
+  id: string;
+  type: string;
+  processed_at: string;
+}
+
+/** NotificationsTable holds messages to an account (usage warnings); dedupe_key makes each one appear once. */
+export interface NotificationsTable {
+  id: Generated<number>;
+  account_id: string;
+  dedupe_key: string;
+  title: string;
+  message: string;
+  read_at: string | null;
+  created_at: string;
+}
+
 export interface SystemDatabase {
   accounts: AccountsTable;
   auth_sessions: AuthSessionsTable;
@@ -528,4 +581,9 @@ export interface SystemDatabase {
   function_usage: FunctionUsageTable;
   secrets: SecretsTable;
   account_data_keys: AccountDataKeysTable;
+  user_usage: UserUsageTable;
+  usage_batches: UsageBatchesTable;
+  invoices: InvoicesTable;
+  stripe_events: StripeEventsTable;
+  notifications: NotificationsTable;
 }

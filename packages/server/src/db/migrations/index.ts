@@ -14,6 +14,7 @@ import { appsMigration } from './0012_apps.js';
 import { tableAccessMigration } from './0013_table_access.js';
 import { sqlExecutionMigration } from './0014_sql_execution.js';
 import { tableRowCountsMigration } from './0016_table_row_counts.js';
+import { billingMigration } from './0017_billing.js';
 import { authProtocolMigration } from './0020_auth_protocol.js';
 
 /** systemMigrations lists every numbered system migration, oldest first; names never change. */
@@ -33,6 +34,7 @@ export function systemMigrations(dialect: SqlDialect): Record<string, Migration>
     '0013_table_access': tableAccessMigration(),
     '0014_sql_execution': sqlExecutionMigration(dialect),
     '0016_table_row_counts': tableRowCountsMigration(dialect),
+    '0017_billing': billingMigration(dialect),
     '0020_auth_protocol': authProtocolMigration(),
   };
 }

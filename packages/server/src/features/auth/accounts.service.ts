@@ -114,6 +114,8 @@ export async function createAccount(
     subscription_plan: null,
     subscription_renewal_date: null,
     cancel_at_period_end: null,
+    subscription_period_start: null,
+    subscription_event_at: null,
     is_anonymous: 0,
     invited_at: input.invitedAt ?? null,
     reauthentication_sent_at: null,

@@ -76,6 +76,9 @@ export async function functionInvokeRoutes(
     if (!fn?.isActive || fn.version === null) return sendRelayError(reply, notFoundError());
     const refusal = refusalOf(request.principal, fn);
     if (refusal) return sendRelayError(reply, { ...refusal, relay: false });
+    // The owner's plan pays for the call: once its compute minutes are used up, its functions are not run.
+    const overCompute = ctx.usage ? await ctx.usage.refusal(fn.accountId, 'computeMinutes') : null;
+    if (overCompute) return sendApiError(request, reply, overCompute);
     let ready: Awaited<ReturnType<RuntimeHandle['get']>>;
     try {
       ready = await runtime.get();

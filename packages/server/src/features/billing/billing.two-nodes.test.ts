@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ServerProcess, startServerProcess } from '../../testing/server-process.js';
+import { createTestDatabase, startTestServer, type TestServer } from '../../testing/test-server.js';
+
+// Two nodes on one PostgreSQL count as one: node A is a `basalt serve` process of its own, node B a server in this
+// process. Requests spread over both, concurrently, are each counted exactly once.
+
+async function call(base: string, method: string, path: string, headers: Record<string, string>, json?: unknown) {
+  const res = await fetch(base + path, {
+    method,
+    headers: json === undefined ? headers : { ...headers, 'content-type': 'application/json' },
+    body: json === undefined ? undefined : JSON.stringify(json),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : null };
+}
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)('metering on two nodes', () => {
+  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  let a: ServerProcess | null = null;
+  let b: TestServer;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    const siteUrl = 'http://basalt.cluster.test';
+    a = await startServerProcess({ DATABASE_URL: database.url, AUTH_RATE_LIMIT: '1000', SITE_URL: siteUrl });
+    b = await startTestServer('postgres', { databaseUrl: database.url, authRateLimit: 1000, siteUrl });
+  }, 60_000);
+
+  afterAll(async () => {
+    await b?.close();
+    await a?.stop();
+    await database?.drop();
+  });
+
+  it('counts N requests over both nodes as exactly N', async () => {
+    if (!a) throw new Error('node A did not start');
+    const anonKey = (await call(a.url, 'GET', '/api/config', {})).body.anonKey;
+    const signUp = await call(
+      a.url,
+      'POST',
+      '/auth/v1/signup',
+      { apikey: anonKey, authorization: `Bearer ${anonKey}` },
+      { email: 'meter@example.com', password: 'Meter-Passw0rd!' },
+    );
+    const token = { authorization: `Bearer ${signUp.body.access_token}` };
+    const key = (await call(a.url, 'POST', '/api/keys', token, { name: 'load' })).body.key;
+    expect(
+      (await call(b.url, 'POST', '/api/tables', token, { name: 'items', schema: { n: { type: 'number' } } })).status,
+    ).toBe(201);
+    const headers = { authorization: `Bearer ${key}` };
+
+    const perNode = 250;
+    const calls: Promise<{ status: number }>[] = [];
+    for (let i = 0; i < perNode; i++) {
+      calls.push(call(a.url, 'GET', '/api/table/items', headers));
+      calls.push(
+        i % 2 === 0
+          ? call(b.url, 'POST', '/api/table/items', headers, { n: i })
+          : call(b.url, 'GET', '/api/table/items', headers),
+      );
+    }
+    const answers = await Promise.all(calls);
+    expect(answers.filter((r) => r.status !== 200 && r.status !== 201)).toEqual([]);
+
+    // Node A stores what it counted when it stops; node B when asked.
+    await a.stop();
+    a = null;
+    await b.app.basalt.usage?.flush();
+    const usage = await call(b.url, 'GET', '/api/billing/usage', token);
+    expect(usage.body.apiCalls).toBe(2 * perNode);
+  }, 60_000);
+});

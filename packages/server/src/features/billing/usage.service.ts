@@ -1,0 +1,104 @@
+import type { Plan, Usage, UsageDay, UsageMetric } from '@basalt/shared';
+import type { Db } from '../../db/database.js';
+import { notFound } from '../../http/errors.js';
+import { type BillingRow, findBillingRow } from './billing.store.js';
+import { dayOf, effectivePlanId, periodOf, planById } from './billing-plans.js';
+import {
+  countConnections,
+  listApiCallDays,
+  listComputeHours,
+  storageBytes,
+  sumApiCalls,
+  sumComputeMs,
+} from './usage.store.js';
+
+// An account's usage in its current period, against its plan's caps. API calls are counted per day by the meter
+// (usage-meter.ts), so a period's total is the sum of its days and a new period starts at zero by itself. Compute
+// is the functions' CPU time; storage is measured; connections are counted as registered.
+
+const MB = 1024 * 1024;
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+/**
+ * usageOfRow measures an account's usage. Storage is the costly measure (the tables' pages, the history's
+ * rows): `storageMb`, when given, is a recent measure to use instead.
+ */
+export async function usageOfRow(
+  db: Db,
+  plans: Plan[],
+  row: BillingRow,
+  options: { now?: Date; storageMb?: number } = {},
+): Promise<Usage> {
+  const period = periodOf(row, options.now ?? new Date());
+  const plan = planById(plans, effectivePlanId(row));
+  const [apiCalls, computeMs, connections, bytes] = await Promise.all([
+    sumApiCalls(db, row.id, dayOf(period.start)),
+    sumComputeMs(db, row.id, period.start.toISOString()),
+    countConnections(db, row.id),
+    options.storageMb === undefined ? storageBytes(db, row.id) : options.storageMb * MB,
+  ]);
+  return {
+    apiCalls,
+    maxApiCalls: plan.limits.apiCalls,
+    storageMb: round2(bytes / MB),
+    maxStorageMb: plan.limits.storageMb,
+    computeMinutes: round2(computeMs / 60_000),
+    maxComputeMinutes: plan.limits.computeMinutes,
+    databaseConnections: connections,
+    maxDatabaseConnections: plan.limits.databaseConnections,
+    plan: plan.id,
+    periodStart: period.start.toISOString(),
+    periodEnd: period.end.toISOString(),
+  };
+}
+
+/** getUsage is an account's usage in its current period (GET /api/billing/usage). */
+export async function getUsage(db: Db, plans: Plan[], accountId: string): Promise<Usage> {
+  const row = await findBillingRow(db, accountId);
+  if (!row) throw notFound('Account not found', 'account_not_found');
+  return usageOfRow(db, plans, row);
+}
+
+/** getUsageHistory is an account's API calls and compute minutes per day of its current period, oldest first. */
+export async function getUsageHistory(db: Db, accountId: string, now = new Date()): Promise<UsageDay[]> {
+  const row = await findBillingRow(db, accountId);
+  if (!row) throw notFound('Account not found', 'account_not_found');
+  const period = periodOf(row, now);
+  const [calls, hours] = await Promise.all([
+    listApiCallDays(db, accountId, dayOf(period.start)),
+    listComputeHours(db, accountId, period.start.toISOString()),
+  ]);
+  const days = new Map<string, UsageDay>();
+  // Every day of the period so far, so that a chart shows quiet days as zero.
+  for (let t = period.start.getTime(); t <= now.getTime(); t += 86_400_000) {
+    days.set(dayOf(t), { day: dayOf(t), apiCalls: 0, computeMinutes: 0 });
+  }
+  for (const c of calls) {
+    const day = days.get(c.day);
+    if (day) day.apiCalls = c.apiCalls;
+  }
+  for (const h of hours) {
+    const day = days.get(h.hour.slice(0, 10));
+    if (day) day.computeMinutes = round2(day.computeMinutes + h.cpuMs / 60_000);
+  }
+  return [...days.values()];
+}
+
+/** usedOf reads one metric of a usage. */
+export function usedOf(usage: Usage, metric: UsageMetric): number {
+  return usage[metric];
+}
+
+/** limitOf reads the cap of one metric of a usage (null: unlimited). */
+export function limitOf(usage: Usage, metric: UsageMetric): number | null {
+  switch (metric) {
+    case 'apiCalls':
+      return usage.maxApiCalls;
+    case 'storageMb':
+      return usage.maxStorageMb;
+    case 'computeMinutes':
+      return usage.maxComputeMinutes;
+    case 'databaseConnections':
+      return usage.maxDatabaseConnections;
+  }
+}

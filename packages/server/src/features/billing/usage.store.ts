@@ -1,0 +1,151 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/database.js';
+import { userTableName } from '../../db/identifiers.js';
+
+// The SQL of metering: API calls per account and day (`user_usage`), the batches already added, and what the
+// other measures are read from (function_usage, change_history, file_storage, database_connections).
+
+/** DayCount adds `apiCalls` to one account's day (YYYY-MM-DD, UTC). */
+export interface DayCount {
+  accountId: string;
+  day: string;
+  apiCalls: number;
+}
+
+/**
+ * addUsageBatch adds a batch of counts once: its id is stored in the same transaction, so a batch retried after a
+ * failure whose commit did happen is not added again. Returns false when the batch had been added before.
+ */
+export async function addUsageBatch(db: Db, batchId: string, counts: DayCount[]): Promise<boolean> {
+  const now = new Date().toISOString();
+  return db.transaction(
+    async (scope) => {
+      const claimed = await scope.kysely
+        .insertInto('usage_batches')
+        .values({ id: batchId, created_at: now })
+        .onConflict((oc) => oc.column('id').doNothing())
+        .executeTakeFirst();
+      if (Number(claimed.numInsertedOrUpdatedRows ?? 0) === 0) return false;
+      // An account deleted since its calls were counted takes its counts with it (and cannot block the batch).
+      const ids = [...new Set(counts.map((c) => c.accountId))];
+      const live = new Set(
+        ids.length === 0
+          ? []
+          : (await scope.kysely.selectFrom('accounts').select('id').where('id', 'in', ids).execute()).map((r) => r.id),
+      );
+      // The same keys in the same order on every node, so that concurrent batches cannot deadlock.
+      const sorted = counts
+        .filter((c) => live.has(c.accountId))
+        .sort((a, b) =>
+          a.accountId === b.accountId ? a.day.localeCompare(b.day) : a.accountId.localeCompare(b.accountId),
+        );
+      if (sorted.length === 0) return true;
+      await scope.kysely
+        .insertInto('user_usage')
+        .values(sorted.map((c) => ({ account_id: c.accountId, day: c.day, api_calls: c.apiCalls, last_updated: now })))
+        .onConflict((oc) =>
+          oc.columns(['account_id', 'day']).doUpdateSet((eb) => ({
+            api_calls: eb('user_usage.api_calls', '+', eb.ref('excluded.api_calls')),
+            last_updated: eb.ref('excluded.last_updated'),
+          })),
+        )
+        .execute();
+      return true;
+    },
+    { group: true },
+  );
+}
+
+/** deleteUsageBatchesBefore forgets batch ids older than `cutoff` (no batch is retried that late). */
+export async function deleteUsageBatchesBefore(db: Db, cutoff: string): Promise<void> {
+  await db.kysely.deleteFrom('usage_batches').where('created_at', '<', cutoff).execute();
+}
+
+/** sumApiCalls adds up an account's API calls from `sinceDay` on. */
+export async function sumApiCalls(db: Db, accountId: string, sinceDay: string): Promise<number> {
+  const row = await db.kysely
+    .selectFrom('user_usage')
+    .select((eb) => eb.fn.sum<number | string>('api_calls').as('calls'))
+    .where('account_id', '=', accountId)
+    .where('day', '>=', sinceDay)
+    .executeTakeFirst();
+  return Number(row?.calls ?? 0);
+}
+
+/** listApiCallDays reads an account's API calls per day from `sinceDay` on, oldest first. */
+export async function listApiCallDays(
+  db: Db,
+  accountId: string,
+  sinceDay: string,
+): Promise<{ day: string; apiCalls: number }[]> {
+  const rows = await db.kysely
+    .selectFrom('user_usage')
+    .select(['day', 'api_calls'])
+    .where('account_id', '=', accountId)
+    .where('day', '>=', sinceDay)
+    .orderBy('day')
+    .execute();
+  return rows.map((r) => ({ day: r.day, apiCalls: Number(r.api_calls) }));
+}
+
+/** listComputeHours reads an account's functions' CPU time per hour from `since` (an ISO time) on. */
+export async function listComputeHours(
+  db: Db,
+  accountId: string,
+  since: string,
+): Promise<{ hour: string; cpuMs: number }[]> {
+  const rows = await db.kysely
+    .selectFrom('function_usage')
+    .select((eb) => ['hour', eb.fn.sum<number | string>('cpu_ms').as('cpu_ms')])
+    .where('account_id', '=', accountId)
+    .where('hour', '>=', since)
+    .groupBy('hour')
+    .orderBy('hour')
+    .execute();
+  return rows.map((r) => ({ hour: r.hour, cpuMs: Number(r.cpu_ms) }));
+}
+
+/** sumComputeMs adds up an account's functions' CPU time from `since` (an ISO time) on. */
+export async function sumComputeMs(db: Db, accountId: string, since: string): Promise<number> {
+  const row = await db.kysely
+    .selectFrom('function_usage')
+    .select((eb) => eb.fn.sum<number | string>('cpu_ms').as('cpu_ms'))
+    .where('account_id', '=', accountId)
+    .where('hour', '>=', since)
+    .executeTakeFirst();
+  return Number(row?.cpu_ms ?? 0);
+}
+
+/** countConnections counts the database connections an account registered (features/sql). */
+export async function countConnections(db: Db, accountId: string): Promise<number> {
+  const row = await db.kysely
+    .selectFrom('database_connections')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('user_id', '=', accountId)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/** storageBytes measures an account's tables (pages, indexes included), its history and its stored files. */
+export async function storageBytes(db: Db, accountId: string): Promise<number> {
+  const tables = await db.kysely.selectFrom('user_tables').select('id').where('account_id', '=', accountId).execute();
+  const tableBytes = await db.dialect.userTables.tablesSizeBytes(
+    db.kysely,
+    tables.map((t) => userTableName(t.id)),
+  );
+  const history = await db.kysely
+    .selectFrom('change_history')
+    .select(
+      sql<number | string>`coalesce(sum(length(coalesce(previous_state, '')) + length(coalesce(new_state, ''))), 0)`.as(
+        'bytes',
+      ),
+    )
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
+  const files = await db.kysely
+    .selectFrom('file_storage')
+    .select((eb) => eb.fn.sum<number | string>('file_size').as('bytes'))
+    .where('user_id', '=', accountId)
+    .executeTakeFirst();
+  return Number(tableBytes) + Number(history?.bytes ?? 0) + Number(files?.bytes ?? 0);
+}
