@@ -2,6 +2,7 @@ import { dateType } from '../../db/column-types/date.js';
 import type { Db } from '../../db/database.js';
 import type { DialectName } from '../../db/dialect/dialect.js';
 import type { Condition, TableDefinition } from '../../db/user-tables.js';
+import { ApiError } from '../../http/errors.js';
 import type { Actor } from '../../lib/actor/actor.js';
 import { assertCan } from './record-access.js';
 import { checkCondition, recordIdCondition } from './record-conditions.js';
@@ -114,6 +115,11 @@ export async function upsertRecords(
   return (await upsertRecordsWithOutcome(db, actor, table, inputs, options)).rows;
 }
 
+// On PostgreSQL, upserts of one new row that arrive together can meet each other's uncommitted row on a unique
+// index other than the one resolving the conflict, which fails the statement and its transaction. Run again, the
+// other row is committed and the upsert merges into it, as it would have had it come a moment later.
+const UPSERT_ATTEMPTS = 3;
+
 /** upsertRecordsWithOutcome is upsertRecords that also tells how many rows were inserted rather than updated. */
 export async function upsertRecordsWithOutcome(
   db: Db,
@@ -121,6 +127,24 @@ export async function upsertRecordsWithOutcome(
   table: TableDefinition,
   inputs: RecordInput[],
   options: UpsertOptions = {},
+): Promise<UpsertOutcome> {
+  const retryable = db.dialect.name === 'postgres' && !db.inTransaction && !options.ignoreDuplicates;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await upsertOnce(db, actor, table, inputs, options);
+    } catch (error) {
+      const raced = error instanceof ApiError && error.code === '23505';
+      if (!retryable || !raced || attempt >= UPSERT_ATTEMPTS) throw error;
+    }
+  }
+}
+
+async function upsertOnce(
+  db: Db,
+  actor: Actor,
+  table: TableDefinition,
+  inputs: RecordInput[],
+  options: UpsertOptions,
 ): Promise<UpsertOutcome> {
   const from = options.from ?? 'json';
   const rows = ownedInputs(actor, table, projectInputs(table, inputs, options.columns)).map((input) =>
