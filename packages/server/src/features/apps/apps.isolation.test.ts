@@ -25,6 +25,8 @@ const OPEN_ROUTES = new Set([
   'POST /api/auth/register',
   'POST /api/auth/login',
   'POST /api/auth/logout',
+  // Stripe calls it without credentials; its signature is what it checks (billing.stripe.test.ts).
+  'POST /api/billing/webhook',
 ]);
 
 describe.each(testDialects)('apps are isolated on %s', (dialect) => {

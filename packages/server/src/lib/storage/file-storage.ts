@@ -51,6 +51,7 @@ export function dataDirStorage(dataDir: string): FileStorage {
       const partial = `${file}.partial`;
       let size = 0;
       const max = options.maxBytes ?? Number.POSITIVE_INFINITY;
+      const out = createWriteStream(partial, { mode: 0o600 });
       try {
         await pipeline(
           data,
@@ -61,10 +62,12 @@ export function dataDirStorage(dataDir: string): FileStorage {
               yield chunk;
             }
           },
-          createWriteStream(partial, { mode: 0o600 }),
+          out,
         );
         await fs.rename(partial, file);
       } catch (error) {
+        // The stream opens its file on its own time: removed before it has closed, the file could appear after.
+        if (!out.closed) await new Promise((closed) => out.once('close', closed));
         await fs.rm(partial, { force: true });
         throw error;
       }
