@@ -3,7 +3,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { buildApp } from './app.js';
 import { type Config, loadConfig } from './config.js';
 import { type Db, migrateToLatest, openDatabase } from './db/database.js';
 import { recountRowCount } from './db/row-counts.js';
@@ -29,6 +28,8 @@ function defaultConsoleDir(): string | null {
 }
 
 async function serve(config: Config): Promise<void> {
+  // Loaded here, not above: the other commands need the database only, and start without the whole server.
+  const { buildApp } = await import('./app.js');
   const app = await buildApp(config);
   let closing = false;
   const shutdown = async (signal: string) => {
