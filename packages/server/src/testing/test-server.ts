@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../app.js';
 import { type Config, loadConfig } from '../config.js';
+import { type Db, openDatabase } from '../db/database.js';
 import type { DialectName } from '../db/dialect/dialect.js';
 
 /** testDialects are the engines every API suite runs on: SQLite always, PostgreSQL when TEST_DATABASE_URL is set. */
@@ -38,6 +39,24 @@ export interface TestResponse {
   text: string;
   // biome-ignore lint/suspicious/noExplicitAny: tests assert on arbitrary JSON shapes.
   body: any;
+}
+
+/**
+ * openTestDb opens an empty, unmigrated database on `dialect` (a fresh data directory; on PostgreSQL a fresh
+ * database), for suites that run migrations themselves; close() closes and removes it.
+ */
+export async function openTestDb(dialect: DialectName): Promise<{ db: Db; close(): Promise<void> }> {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'basalt-db-'));
+  const database = dialect === 'postgres' ? await createTestDatabase() : null;
+  const db = openDatabase({ databaseUrl: database?.url ?? null, dataDir });
+  return {
+    db,
+    async close() {
+      await db.close();
+      await database?.drop();
+      await fs.rm(dataDir, { recursive: true, force: true });
+    },
+  };
 }
 
 /** createTestDatabase makes an empty PostgreSQL database and returns its URL and a dropper. */

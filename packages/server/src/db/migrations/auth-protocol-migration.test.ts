@@ -1,36 +1,19 @@
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { uuidFromHash } from '../../lib/crypto/tokens.js';
-import { createTestDatabase } from '../../testing/test-server.js';
-import { type Db, migrateToLatest, openDatabase, systemMigrator } from '../database.js';
+import { openTestDb, testDialects } from '../../testing/test-server.js';
+import { type Db, migrateToLatest, systemMigrator } from '../database.js';
 
 // Migration 0020 on a database that already has users: each console account and app user with an address gets its
 // email identity as a stored row, with the id Basalt showed before (derived from the user's id), on both engines.
 
-const engines = process.env.TEST_DATABASE_URL ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const);
-
-describe.each(engines)('migration 0020 on %s', (engine) => {
+describe.each(testDialects)('migration 0020 on %s', (engine) => {
   let db: Db;
-  let dataDir: string;
-  let drop: (() => Promise<void>) | null = null;
+  let close: () => Promise<void>;
   beforeEach(async () => {
-    dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'basalt-migration-'));
-    if (engine === 'postgres') {
-      const database = await createTestDatabase();
-      drop = database.drop;
-      db = openDatabase({ databaseUrl: database.url, dataDir });
-    } else {
-      db = openDatabase({ databaseUrl: null, dataDir });
-    }
+    ({ db, close } = await openTestDb(engine));
   });
-  afterEach(async () => {
-    await db.close();
-    await drop?.();
-    await fs.rm(dataDir, { recursive: true, force: true });
-  });
+  afterEach(() => close());
 
   it('stores the email identities of the users already there', async () => {
     expect((await systemMigrator(db).migrateTo('0014_sql_execution')).error).toBeUndefined();

@@ -1,36 +1,19 @@
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestDatabase } from '../../testing/test-server.js';
-import { type Db, migrateToLatest, openDatabase, systemMigrator } from '../database.js';
+import { openTestDb, testDialects } from '../../testing/test-server.js';
+import { type Db, migrateToLatest, systemMigrator } from '../database.js';
 import { readRowCount } from '../row-counts.js';
 
 // Migration 0016 on a database that already has tables with rows: each gets its kept count, counted once, in as
 // many shards as the engine keeps; a table created afterwards starts at 0.
 
-const engines = process.env.TEST_DATABASE_URL ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const);
-
-describe.each(engines)('migration 0016 on %s', (engine) => {
+describe.each(testDialects)('migration 0016 on %s', (engine) => {
   let db: Db;
-  let dataDir: string;
-  let drop: (() => Promise<void>) | null = null;
+  let close: () => Promise<void>;
   beforeEach(async () => {
-    dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'basalt-migration-'));
-    if (engine === 'postgres') {
-      const database = await createTestDatabase();
-      drop = database.drop;
-      db = openDatabase({ databaseUrl: database.url, dataDir });
-    } else {
-      db = openDatabase({ databaseUrl: null, dataDir });
-    }
+    ({ db, close } = await openTestDb(engine));
   });
-  afterEach(async () => {
-    await db.close();
-    await drop?.();
-    await fs.rm(dataDir, { recursive: true, force: true });
-  });
+  afterEach(() => close());
 
   it('counts the rows of the tables already there', async () => {
     expect((await systemMigrator(db).migrateTo('0014_sql_execution')).error).toBeUndefined();
