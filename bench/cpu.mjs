@@ -1,7 +1,7 @@
 // `npm run bench:cpu`: the server's own CPU time per request, scenario by scenario, for comparing two versions of
 // Basalt on a machine that other work loads. Requests per second swing with whatever else runs; the CPU time the
 // server process spends on a fixed number of requests (user + system, from /proc) barely does. Linux only.
-// Usage: node bench/cpu.mjs [--root DIR] [--requests 20000] [--rounds 3]
+// Usage: node bench/cpu.mjs [--root DIR] [--requests 20000] [--rounds 3] [--ops get,create] [--targets rest/v1]
 // --root runs the checkout in DIR (another version's worktree) with its own bench/setup.mjs, so two versions are
 // measured by the same script: run it once per version and compare the medians.
 import fs from 'node:fs';
@@ -17,6 +17,8 @@ const { values } = parseArgs({
     requests: { type: 'string', default: '20000' },
     rounds: { type: 'string', default: '3' },
     connections: { type: 'string', default: '10' },
+    ops: { type: 'string', default: 'list,counted,get,create' },
+    targets: { type: 'string' },
   },
 });
 const ROOT = path.resolve(values.root);
@@ -63,7 +65,11 @@ const server = await startBasalt(path.join(work, 'basalt'));
 try {
   const url = `http://127.0.0.1:${server.port}`;
   const basalt = { url, ...(await seedBasalt(url)) };
-  const chosen = basaltScenarios(basalt).filter((s) => ['list', 'counted', 'get', 'create'].includes(s.op));
+  const ops = values.ops.split(',');
+  const targets = values.targets?.split(',');
+  const chosen = basaltScenarios(basalt).filter(
+    (s) => ops.includes(s.op) && (targets === undefined || targets.includes(s.target)),
+  );
   const results = [];
   for (const scenario of chosen) {
     // Warm-up: the JIT compiles the path before it is measured.

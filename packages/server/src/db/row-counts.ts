@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { CompiledQuery, type Kysely, sql } from 'kysely';
 import type { ReadRows, SqlDialect } from './dialect/dialect.js';
 import { quoteIdentifier, userTableName } from './identifiers.js';
 import type { SystemDatabase } from './schema.js';
@@ -63,6 +63,15 @@ export async function touchRowCount(db: Executor, tableId: number): Promise<void
     .execute();
 }
 
+// Every record write runs it: one constant text per engine (bound values only), so neither a query builder nor
+// the statement cache's key does any work per write.
+const ADD_TO_ROW_COUNT = {
+  numbered:
+    'UPDATE table_row_counts SET row_count = row_count + $1, version = version + 1 WHERE table_id = $2 AND shard = $3 RETURNING version',
+  positional:
+    'UPDATE table_row_counts SET row_count = row_count + ?, version = version + 1 WHERE table_id = ? AND shard = ? RETURNING version',
+};
+
 /**
  * addToRowCount adds a write's inserted minus deleted rows to one shard of a table's count and moves its version
  * on; null for a table that has no count rows (none since migration 0016).
@@ -74,13 +83,10 @@ export async function addToRowCount(
   delta: number,
 ): Promise<RowCountWrite | null> {
   const shard = Math.floor(Math.random() * dialect.userTables.rowCountShards);
-  const row = await db
-    .updateTable('table_row_counts')
-    .set((eb) => ({ row_count: eb('row_count', '+', delta), version: eb('version', '+', 1) }))
-    .where('table_id', '=', tableId)
-    .where('shard', '=', shard)
-    .returning('version')
-    .executeTakeFirst();
+  const text = dialect.userTables.numberedParameters ? ADD_TO_ROW_COUNT.numbered : ADD_TO_ROW_COUNT.positional;
+  const query = CompiledQuery.raw(text, [delta, tableId, shard]) as CompiledQuery<{ version: number | string }>;
+  const { rows } = await db.executeQuery(query);
+  const row = rows[0];
   return row ? { shard, version: Number(row.version) } : null;
 }
 
