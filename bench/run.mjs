@@ -3,6 +3,8 @@
 // and the baseline share the cores); the ratios, taken in one run, are the result.
 // Usage: node bench/run.mjs [--rows 10000[,1000000]] [--engine sqlite|postgres] [--database-url postgres://…]
 //                           [--duration 5] [--warmup 3] [--connections 10] [--baseline-only] [--ops list,get]
+//                           [--no-pin]
+// On a machine of two or more CPUs the servers run on CPU 1 and the load generator on CPU 0 (--no-pin: anywhere).
 // Each table size in --rows gets fresh servers and a freshly seeded table; on PostgreSQL (--engine postgres, the
 // server from --database-url, BENCH_DATABASE_URL or TEST_DATABASE_URL, default the local one) Basalt and the
 // baseline (bare node:http + pg) each get a database of their own, dropped at the end.
@@ -10,7 +12,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { basaltScenarios, baselineScenarios, load, root, seedBasalt, startBasalt, startProcess } from './setup.mjs';
+import {
+  basaltScenarios,
+  baselineScenarios,
+  load,
+  pinCpus,
+  root,
+  seedBasalt,
+  startBasalt,
+  startProcess,
+} from './setup.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -22,8 +33,12 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '10' },
     'baseline-only': { type: 'boolean', default: false },
     ops: { type: 'string', default: 'list,counted,get,create' },
+    pin: { type: 'boolean', default: true },
   },
+  allowNegative: true,
 });
+const PINNED = values.pin && os.availableParallelism() >= 2;
+if (PINNED) pinCpus({ server: '1', client: '0' });
 const DURATION = Number(values.duration);
 // Every scenario, the baseline's included, first runs unmeasured for WARMUP seconds: the results are steady
 // state, not the JIT compiling a code path for the first time, nor a fresh database's first seconds of writes
@@ -180,6 +195,12 @@ async function main() {
         `${r.rows.toLocaleString('en-US').padStart(9)} ${r.op.padEnd(7)} throughput ×${r.throughput.toFixed(2)}   p99 ×${r.p99.toFixed(2)}   ${mark}`,
       );
     }
+    console.log('\nEnd user under own rows / the owner reading the same rows (the rule as a filter), on /rest/v1:');
+    for (const r of report.endUserSameRowsRatios) {
+      console.log(
+        `${r.rows.toLocaleString('en-US').padStart(9)} ${r.op.padEnd(7)} throughput ×${r.throughput.toFixed(2)}   p99 ×${r.p99.toFixed(2)}`,
+      );
+    }
     console.log(`\nWrote ${file}`);
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
@@ -197,7 +218,7 @@ const ratioOf = (r, of) => ({
 function summarize(results) {
   const find = (rows, target, op) => results.find((r) => r.rows === rows && r.target === target && r.op === op);
   const ratios = results
-    .filter((r) => r.target !== 'baseline')
+    .filter((r) => r.target !== 'baseline' && r.target !== 'rest/v1 same rows')
     .map((r) => {
       const base = find(r.rows, 'baseline', r.op);
       if (!base) return null;
@@ -209,7 +230,7 @@ function summarize(results) {
     .filter(Boolean);
   // A counted list against the uncounted list: the baseline's own, and Basalt's /rest/v1 one for both APIs.
   const countedRatios = results
-    .filter((r) => r.op === 'counted' && r.target !== 'rest/v1 user')
+    .filter((r) => r.op === 'counted' && r.target !== 'rest/v1 user' && r.target !== 'rest/v1 same rows')
     .map((r) => {
       const list = find(r.rows, r.target === 'baseline' ? 'baseline' : 'rest/v1', 'list');
       return list ? ratioOf(r, list) : null;
@@ -219,6 +240,10 @@ function summarize(results) {
   const endUserRatios = results
     .filter((r) => r.target === 'rest/v1 user' && find(r.rows, 'rest/v1', r.op))
     .map((r) => ratioOf(r, find(r.rows, 'rest/v1', r.op)));
+  // The end user's counted list against the owner's list of the same rows: what the rule costs by itself.
+  const endUserSameRowsRatios = results
+    .filter((r) => r.target === 'rest/v1 user' && find(r.rows, 'rest/v1 same rows', r.op))
+    .map((r) => ratioOf(r, find(r.rows, 'rest/v1 same rows', r.op)));
   return {
     date: new Date().toISOString(),
     machine: { cpus: os.cpus().length, node: process.version },
@@ -228,12 +253,14 @@ function summarize(results) {
       durationSeconds: DURATION,
       warmupSeconds: WARMUP,
       connections: CONNECTIONS,
+      pinned: PINNED,
     },
     targets: TARGETS,
     results,
     ratios,
     countedRatios,
     endUserRatios,
+    endUserSameRowsRatios,
   };
 }
 

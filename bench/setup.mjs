@@ -1,7 +1,7 @@
 // What bench/run.mjs and bench/profile.mjs share: starting the servers, seeding Basalt with the benchmark's
 // table (10,000 rows of `items` by default, a million with `--rows 1000000`) and its keys, the scenarios, and one
 // autocannon load.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +12,19 @@ export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 /** ROWS is how many rows the benchmark's table holds before any create, unless a run asks for more. */
 export const ROWS = 10_000;
 
+let serverCpus = null;
+
+/**
+ * pinCpus puts the servers started from now on and this process (the load generator) on CPUs of their own, as
+ * the issue "Speed at scale" measured: the server on one core, the client on the other. Without it they share
+ * both cores with each other and whatever else runs, and each run's ratios move by tens of percent.
+ */
+export function pinCpus({ server, client }) {
+  serverCpus = server;
+  const pinned = spawnSync('taskset', ['-a', '-p', '-c', client, String(process.pid)], { encoding: 'utf8' });
+  if (pinned.status !== 0) throw new Error(`taskset could not pin the load generator: ${pinned.stderr}`);
+}
+
 /**
  * startProcess runs a server and resolves with its port once it prints its listening line. Its output goes to
  * a file beside the data (`logFile`), as in a deployment: read through a pipe, the per-request log lines would
@@ -19,7 +32,10 @@ export const ROWS = 10_000;
  */
 export function startProcess(args, { env = {}, pattern, logFile, nodeOptions = [] }) {
   const out = fs.openSync(logFile, 'w');
-  const child = spawn(process.execPath, [...nodeOptions, ...args], {
+  const command = [process.execPath, ...nodeOptions, ...args];
+  // taskset execs the server in its own process: the child's pid is the server's.
+  if (serverCpus !== null) command.unshift('taskset', '-c', serverCpus);
+  const child = spawn(command[0], command.slice(1), {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ['ignore', out, 'inherit'],
@@ -196,7 +212,15 @@ export async function seedBasalt(base, { rows = ROWS, direct = null } = {}) {
   // Row i belongs to end user i % END_USERS: the first one's rows are the ids divisible by END_USERS.
   const ownIds = Math.floor(rows / END_USERS);
   const endUserId = () => END_USERS * (1 + Math.floor(Math.random() * ownIds));
-  return { rest, apiKey: { authorization: `Bearer ${key}` }, endUser, endUserId, rows, tableId: table.id };
+  return {
+    rest,
+    apiKey: { authorization: `Bearer ${key}` },
+    endUser,
+    endUserId,
+    endUserUuid: first.id,
+    rows,
+    tableId: table.id,
+  };
 }
 
 const randomIdOf = (rows) => () => 1 + Math.floor(Math.random() * rows);
@@ -227,9 +251,11 @@ export function baselineScenarios(baseline, rows = ROWS) {
 /**
  * basaltScenarios are the same operations through /api/table (API key; its list always has X-Total-Count, so it
  * has no uncounted list) and /rest/v1 (apikey + token; counted with `Prefer: count=exact`), and the reads of
- * /rest/v1 as an end user under `own rows` (target `rest/v1 user`): the counted list, and gets of their rows.
+ * /rest/v1 as an end user under `own rows` (target `rest/v1 user`): the counted list, and gets of their rows; and
+ * the owner's counted list of the same rows (target `rest/v1 same rows`: the end user's rule as the owner's
+ * filter), which tells what the rule itself costs apart from reading a tenth of the table.
  */
-export function basaltScenarios({ url, rest, apiKey, endUser, endUserId, rows = ROWS }) {
+export function basaltScenarios({ url, rest, apiKey, endUser, endUserId, endUserUuid, rows = ROWS }) {
   const randomId = randomIdOf(rows);
   const json = { 'content-type': 'application/json' };
   return [
@@ -284,6 +310,13 @@ export function basaltScenarios({ url, rest, apiKey, endUser, endUserId, rows = 
       url: `${url}/rest/v1/items?select=*&qty=gt.500&order=id.desc&limit=20`,
       method: 'GET',
       headers: { ...endUser, prefer: 'count=exact' },
+    },
+    {
+      op: 'counted',
+      target: 'rest/v1 same rows',
+      url: `${url}/rest/v1/items?select=*&qty=gt.500&owner=eq.${endUserUuid}&order=id.desc&limit=20`,
+      method: 'GET',
+      headers: { ...rest, prefer: 'count=exact' },
     },
     {
       op: 'get',
