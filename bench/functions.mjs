@@ -3,6 +3,8 @@
 //   - warm calls of a hello function through Basalt (/api/edge/hello: routing, the runtime's socket, the recorder)
 //     against the same handler under a bare `deno run` with Deno.serve, both loaded by autocannon on loopback in
 //     the same run, and the ratios: targets ≥ 0.7× the bare requests/s and p99 ≤ 2× the bare p99;
+//   - a bare Node.js proxy in front of the same bare Deno (bench/functions-proxy.mjs): the ceiling of any design
+//     with a Node.js process in the call's path;
 //   - for reference, Basalt's cheapest route (GET /api/health, no database) in the same run: what any request
 //     through Basalt's HTTP stack costs on this machine, before a function is involved;
 //   - on Linux, the CPU time Basalt's process and the function's Deno process spend per request (from /proc), which
@@ -17,7 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { root, startBasalt } from './setup.mjs';
+import { root, startBasalt, startProcess } from './setup.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -139,6 +141,7 @@ async function measure(name, url, pids = {}) {
 const basalt = await startBasalt(path.join(work, 'data'));
 const base = `http://127.0.0.1:${basalt.port}`;
 let bare = null;
+let proxy = null;
 try {
   const { session } = await http(base, 'POST', '/api/auth/register', {
     json: { username: 'bench', email: 'bench@example.com', password: 'Bench!pass1' },
@@ -178,6 +181,14 @@ try {
 
   bare = await startBareDeno();
   const bareResult = await measure('bare deno run', bare.url, { deno: bare.child.pid });
+  proxy = await startProcess(['bench/functions-proxy.mjs', bare.url], {
+    pattern: /listening (\d+)/,
+    logFile: path.join(work, 'proxy.log'),
+  });
+  const proxyResult = await measure('bare Node proxy → bare deno', `http://127.0.0.1:${proxy.port}/`, {
+    node: proxy.child.pid,
+    deno: bare.child.pid,
+  });
   const functionPid = (() => {
     try {
       return Number(execSync(`pgrep -P ${basalt.child.pid} deno`).toString().trim().split('\n')[0]);
@@ -194,6 +205,9 @@ try {
   const p99 = Math.round((basaltResult.p99Ms / Math.max(1, bareResult.p99Ms)) * 100) / 100;
   const met = throughput >= TARGETS.throughput && p99 <= TARGETS.p99;
   console.log(
+    `a bare Node proxy reaches ${(proxyResult.requestsPerSecond / bareResult.requestsPerSecond).toFixed(2)}× the bare requests/s; Basalt ${(basaltResult.requestsPerSecond / proxyResult.requestsPerSecond).toFixed(2)}× the proxy's`,
+  );
+  console.log(
     `ratios: ${throughput}× the bare requests/s (target ≥ ${TARGETS.throughput}), p99 ${p99}× (target ≤ ${TARGETS.p99}) — ${met ? 'met' : 'NOT met'}`,
   );
   const { version: denoVersion } = JSON.parse(
@@ -206,12 +220,15 @@ try {
     durationSeconds: DURATION,
     coldStart,
     bare: bareResult,
+    bareNodeProxy: proxyResult,
     basalt: basaltResult,
     basaltHealthRoute: floor,
     ratios: {
       throughput,
       p99,
       ofHealthRoute: Math.round((basaltResult.requestsPerSecond / floor.requestsPerSecond) * 100) / 100,
+      bareNodeProxyOfBare: Math.round((proxyResult.requestsPerSecond / bareResult.requestsPerSecond) * 100) / 100,
+      ofBareNodeProxy: Math.round((basaltResult.requestsPerSecond / proxyResult.requestsPerSecond) * 100) / 100,
     },
     targets: TARGETS,
     met,
@@ -220,6 +237,7 @@ try {
   fs.writeFileSync(path.join(root, 'bench/results/functions-latest.json'), `${JSON.stringify(report, null, 2)}\n`);
 } finally {
   bare?.child.kill();
+  proxy?.child.kill();
   basalt.child.kill();
   await new Promise((resolve) => basalt.child.once('exit', resolve));
   fs.rmSync(work, { recursive: true, force: true });
