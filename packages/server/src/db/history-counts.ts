@@ -1,0 +1,52 @@
+import type { SqlDialect } from './dialect/dialect.js';
+import type { Executor } from './user-tables.js';
+
+// How many history entries each account has of each table, kept in `change_history_counts` in the same
+// transaction as the entries themselves (features/journal adds what it records, history retention takes away
+// what it prunes; an account's deletion cascades), so the History page's total is a short read instead of a
+// count(*) over a million entries, exact on every node at once: nothing is cached in a process.
+//
+// Like the row counts (db/row-counts.ts), a table's count is split over `rowCountShards` rows (1 on SQLite, 32
+// on PostgreSQL): a write adds to one shard picked at random and holds only that row's lock until it commits,
+// so concurrent writes to one table rarely wait for each other. Shards are created by the first write that picks
+// them; a shard may go below zero (retention subtracts from any shard); only the sum means anything.
+
+/** HistoryCountKey names whose entries of which table a delta counts. */
+export interface HistoryCountKey {
+  accountId: string;
+  tableId: number;
+}
+
+/** addToHistoryCount adds `delta` entries to one shard of an account's count for a table. */
+export async function addToHistoryCount(
+  db: Executor,
+  dialect: SqlDialect,
+  { accountId, tableId }: HistoryCountKey,
+  delta: number,
+): Promise<void> {
+  if (delta === 0) return;
+  const shard = Math.floor(Math.random() * dialect.userTables.rowCountShards);
+  await db
+    .insertInto('change_history_counts')
+    .values({ account_id: accountId, table_id: tableId, shard, change_count: delta })
+    .onConflict((oc) =>
+      oc
+        .columns(['account_id', 'table_id', 'shard'])
+        .doUpdateSet((eb) => ({ change_count: eb('change_history_counts.change_count', '+', delta) })),
+    )
+    .execute();
+}
+
+/** readHistoryCount is how many entries an account has in history, of one table when tableId is given. */
+export async function readHistoryCount(
+  db: Executor,
+  { accountId, tableId }: { accountId: string; tableId?: number | undefined },
+): Promise<number> {
+  let query = db
+    .selectFrom('change_history_counts')
+    .select((eb) => eb.fn.sum<number | string | null>('change_count').as('n'))
+    .where('account_id', '=', accountId);
+  if (tableId !== undefined) query = query.where('table_id', '=', tableId);
+  const row = await query.executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
