@@ -135,10 +135,12 @@ async function seedChanges(sql, postgres, { accountId, table, count, fromIndex }
     ? await sql.query(`SELECT 1 FROM information_schema.tables WHERE table_name = 'change_history_counts'`)
     : await sql.query(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'change_history_counts'`);
   if (kept.length > 0) {
+    // Into shard 0, made if no write has picked it yet (db/history-counts.ts makes shards on first use).
     await sql.query(
-      `UPDATE change_history_counts SET change_count = change_count + ?
-       WHERE account_id = ? AND table_id = ? AND shard = 0`,
-      [count, accountId, table.id],
+      `INSERT INTO change_history_counts (account_id, table_id, shard, change_count) VALUES (?, ?, 0, ?)
+       ON CONFLICT (account_id, table_id, shard)
+       DO UPDATE SET change_count = change_history_counts.change_count + excluded.change_count`,
+      [accountId, table.id, count],
     );
   }
 }
@@ -155,6 +157,20 @@ async function timedSql(sql, text, params, times = 50) {
   return { p50: ms[Math.floor(ms.length / 2)], mean: ms.reduce((a, b) => a + b, 0) / ms.length };
 }
 
+/** timedCalls makes `times` calls one after another and returns their percentiles, mean and rate. */
+async function timedCalls(times, call) {
+  const ms = [];
+  for (let i = 0; i < times; i++) {
+    const started = performance.now();
+    await call();
+    ms.push(performance.now() - started);
+  }
+  const mean = ms.reduce((a, b) => a + b, 0) / ms.length;
+  ms.sort((a, b) => a - b);
+  const at = (q) => ms[Math.min(ms.length - 1, Math.floor(ms.length * q))];
+  return { p50: at(0.5), p99: at(0.99), mean, rps: 1000 / mean, failed: 0 };
+}
+
 function run(options) {
   return new Promise((resolve, reject) => {
     const instance = autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
@@ -163,25 +179,27 @@ function run(options) {
 }
 
 const rows = [];
-function report(label, result, bare, options = {}) {
-  const non2xx = result.non2xx + result.errors;
+/**
+ * report prints and keeps one autocannon run, or one of timedCalls. autocannon's percentiles are whole
+ * milliseconds and its mean averages them, which says nothing below a millisecond: the mean of its runs here is
+ * their connections over their rate (Little's law).
+ */
+function report(label, result, bare) {
+  const timed = !('requests' in result);
+  const mean = timed ? result.mean : (result.connections * 1000) / result.requests.average;
   const row = {
     label,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    mean: result.latency.mean,
-    // A run of a fixed number of calls on one connection ends within its first second: its rate is 1 / mean.
-    rps: options.sequential ? 1000 / result.latency.mean : result.requests.average,
+    p50: timed ? Number(result.p50.toFixed(2)) : result.latency.p50,
+    p99: timed ? Number(result.p99.toFixed(2)) : result.latency.p99,
+    mean,
+    rps: timed ? result.rps : result.requests.average,
     bareMean: bare?.mean ?? null,
-    errors: non2xx,
+    failed: timed ? result.failed : result.non2xx + result.errors,
   };
   rows.push(row);
-  // autocannon's percentiles are whole milliseconds: the ratio to the bare query compares means.
-  const ratio = bare
-    ? `  bare SQL ${bare.mean.toFixed(2)} ms (×${(row.mean / Math.max(bare.mean, 0.01)).toFixed(1)})`
-    : '';
+  const ratio = bare ? `  bare SQL ${bare.mean.toFixed(2)} ms (×${(mean / Math.max(bare.mean, 0.01)).toFixed(1)})` : '';
   console.log(
-    `${label.padEnd(42)} p50 ${String(row.p50).padStart(4)} ms  p99 ${String(row.p99).padStart(4)} ms  mean ${row.mean.toFixed(2).padStart(7)} ms  ${row.rps.toFixed(0).padStart(5)} req/s${ratio}${non2xx ? `  (${non2xx} failed)` : ''}`,
+    `${label.padEnd(42)} p50 ${String(row.p50).padStart(5)} ms  p99 ${String(row.p99).padStart(5)} ms  mean ${mean.toFixed(2).padStart(7)} ms  ${row.rps.toFixed(0).padStart(5)} req/s${ratio}${row.failed ? `  (${row.failed} failed)` : ''}`,
   );
 }
 
@@ -275,53 +293,47 @@ try {
     await get('the same deep page by cursor (before=)', cursorUrl, keysetBare);
   }
 
-  // A revert of the latest change, then of that revert, and so on: each one undoes the one before.
-  // One connection, so one call at a time; autocannon resets its per-request context, hence the variable.
+  // A revert of the latest change, then of that revert, and so on: each one undoes the one before. These calls
+  // depend on each other's answers, so they run one at a time, each timed here (autocannon's whole milliseconds
+  // would round most of them to 0).
   let next = latest.id;
-  let reverts = 0;
-  const revert = await run({
-    url: base,
-    headers: auth,
-    connections: 1,
-    amount: 100,
-    requests: [
-      {
-        method: 'POST',
-        setupRequest: (req) => ({ ...req, path: `/api/history/${next}/revert` }),
-        onResponse: (status, body) => {
-          if (status !== 200) return;
-          next = JSON.parse(body).change.id;
-          reverts++;
-        },
-      },
-    ],
-  });
-  if (reverts < 100) throw new Error(`only ${reverts} of 100 reverts succeeded`);
-  report('revert the latest change', revert, null, { sequential: true });
+  report(
+    'revert the latest change',
+    await timedCalls(100, async () => {
+      const { change } = await ok(base, 'POST', `/api/history/${next}/revert`, { headers: auth });
+      next = change.id;
+    }),
+  );
   // A restore to the version RECENT changes back, then to the one before that restore, and so on: each reverts
   // RECENT changes.
   next = version;
-  let reverted = 0;
-  const restore = await run({
+  report(
+    `restore ${RECENT} changes back`,
+    await timedCalls(40, async () => {
+      const result = await ok(base, 'POST', `/api/history/${next}/restore`, { headers: auth });
+      if (result.reverted !== RECENT) throw new Error(`a restore reverted ${result.reverted} changes, not ${RECENT}`);
+      next = result.undoChangeId;
+    }),
+  );
+
+  // What every record write pays for its history: an update of one record (one entry, and its count).
+  const write = await run({
     url: base,
-    headers: auth,
-    connections: 1,
-    amount: 40,
+    headers: { ...auth, 'content-type': 'application/json' },
+    connections: CONNECTIONS,
+    duration: DURATION,
     requests: [
       {
-        method: 'POST',
-        setupRequest: (req) => ({ ...req, path: `/api/history/${next}/restore` }),
-        onResponse: (status, body) => {
-          if (status !== 200) return;
-          const result = JSON.parse(body);
-          reverted += result.reverted;
-          next = result.undoChangeId ?? next;
-        },
+        method: 'PATCH',
+        setupRequest: (req) => ({
+          ...req,
+          path: `/api/tables/${notes.id}/records/${1 + Math.floor(Math.random() * RECORDS)}`,
+          body: JSON.stringify({ title: `write ${Math.random()}` }),
+        }),
       },
     ],
   });
-  if (reverted < 40 * RECENT) throw new Error(`the restores reverted ${reverted} changes, not ${40 * RECENT}`);
-  report(`restore ${RECENT} changes back`, restore, null, { sequential: true });
+  report('update a record (one history entry)', write);
 
   const file = path.join(path.dirname(new URL(import.meta.url).pathname), 'results', `history-${values.engine}.json`);
   fs.writeFileSync(
