@@ -17,9 +17,13 @@ export interface ChangeFilter {
 
 /**
  * listChangesPage returns one page of changes, newest first: those older than change `before` when it is given
- * (a range read at any depth), else `offset` changes down. An offset still walks the index past every change
- * above the page, but only the index: the page's ids are found first, and only their rows are read (PostgreSQL
- * would otherwise read the row of every change it skips).
+ * (a range read at any depth), else `offset` changes down (which walks the index past every change above the
+ * page).
+ *
+ * The page's ids are read first, from the (account_id, table_id, id) index alone, and then their rows. Asked for
+ * the rows at once, PostgreSQL walks the primary key backwards instead and filters, expecting a table's changes
+ * to be spread evenly over the ids: when another table's 100,000 changes are newer, it reads all of them before
+ * the first of this page (and the row of every change an offset skips).
  */
 export async function listChangesPage(
   db: Db,
@@ -30,7 +34,6 @@ export async function listChangesPage(
   if (filter.tableId !== undefined) ids = ids.where('table_id', '=', filter.tableId);
   if (before !== undefined) ids = ids.where('id', '<', before);
   ids = ids.orderBy('id', 'desc').limit(limit).offset(offset);
-  if (offset === 0) return ids.clearSelect().selectAll().execute();
   return db.selectFrom('change_history').selectAll().where('id', 'in', ids).orderBy('id', 'desc').execute();
 }
 
@@ -58,17 +61,10 @@ export async function latestChangeId(db: Db, accountId: string, tableId: number)
   return row ? Number(row.id) : null;
 }
 
-/** findLatestChange reads a table's newest change, or null. */
+/** findLatestChange reads a table's newest change, or null (its id first, as listChangesPage explains). */
 export async function findLatestChange(db: Db, accountId: string, tableId: number): Promise<ChangeRow | null> {
-  const row = await db
-    .selectFrom('change_history')
-    .selectAll()
-    .where('account_id', '=', accountId)
-    .where('table_id', '=', tableId)
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  return row ?? null;
+  const id = await latestChangeId(db, accountId, tableId);
+  return id === null ? null : findChangeById(db, accountId, id);
 }
 
 /**
