@@ -256,7 +256,13 @@ try {
     run({ url: base + url, headers: auth, connections: CONNECTIONS, duration: DURATION }).then((r) =>
       report(label, r, bare),
     );
-  const page = `SELECT * FROM change_history WHERE account_id = ? AND table_id = ? ORDER BY id DESC LIMIT ${PAGE}`;
+  // The bare page reads its ids from the (account_id, table_id, id) index first, then their rows: the fastest
+  // form on both engines (history.store.ts says why); where that index does not exist, the same SQL is what a
+  // bare server would have run.
+  const ids = (where, tail = '') =>
+    `SELECT * FROM change_history WHERE id IN (SELECT id FROM change_history WHERE account_id = ? AND table_id = ?${where}
+     ORDER BY id DESC LIMIT ${PAGE}${tail}) ORDER BY id DESC`;
+  const page = ids('');
   const firstPageBare = await timedSql(sql, page, [accountId, notes.id]);
   const countBare = await timedSql(
     sql,
@@ -271,7 +277,7 @@ try {
   await get('first page of one table', `/api/history?tableId=${notes.id}&limit=${PAGE}`, firstPageBare);
   await get('console first page (limit 50, its total)', `/api/history?tableId=${notes.id}&limit=50`, firstPageBare);
   await get('first page of the smaller table', `/api/history?tableId=${other.id}&limit=${PAGE}`, firstPageBare);
-  const deepBare = await timedSql(sql, `${page} OFFSET ${DEEP_OFFSET}`, [accountId, notes.id], 10);
+  const deepBare = await timedSql(sql, ids('', ` OFFSET ${DEEP_OFFSET}`), [accountId, notes.id], 10);
   await get(
     `deep page by number (offset ${DEEP_OFFSET.toLocaleString('en-US')})`,
     `/api/history?tableId=${notes.id}&limit=${PAGE}&page=${DEEP_OFFSET / PAGE + 1}`,
@@ -285,11 +291,7 @@ try {
   // A server without the cursor ignores it and answers the first page.
   const probe = await http(base, 'GET', cursorUrl, { headers: auth });
   if (probe.status === 200 && probe.body.data[0]?.id < edge.id) {
-    const keysetBare = await timedSql(
-      sql,
-      `SELECT * FROM change_history WHERE account_id = ? AND table_id = ? AND id < ? ORDER BY id DESC LIMIT ${PAGE}`,
-      [accountId, notes.id, edge.id],
-    );
+    const keysetBare = await timedSql(sql, ids(' AND id < ?'), [accountId, notes.id, edge.id]);
     await get('the same deep page by cursor (before=)', cursorUrl, keysetBare);
   }
 
