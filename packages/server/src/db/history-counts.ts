@@ -1,3 +1,4 @@
+import { CompiledQuery } from 'kysely';
 import type { SqlDialect } from './dialect/dialect.js';
 import type { Executor } from './user-tables.js';
 
@@ -17,6 +18,15 @@ export interface HistoryCountKey {
   tableId: number;
 }
 
+// Every record write runs it: one constant text per engine (bound values only), so neither a query builder nor
+// the statement cache's key does any work per write.
+const UPSERT_TAIL = `ON CONFLICT (account_id, table_id, shard)
+  DO UPDATE SET change_count = change_history_counts.change_count + excluded.change_count`;
+const ADD_TO_HISTORY_COUNT = {
+  numbered: `INSERT INTO change_history_counts (account_id, table_id, shard, change_count) VALUES ($1, $2, $3, $4) ${UPSERT_TAIL}`,
+  positional: `INSERT INTO change_history_counts (account_id, table_id, shard, change_count) VALUES (?, ?, ?, ?) ${UPSERT_TAIL}`,
+};
+
 /** addToHistoryCount adds `delta` entries to one shard of an account's count for a table. */
 export async function addToHistoryCount(
   db: Executor,
@@ -26,15 +36,8 @@ export async function addToHistoryCount(
 ): Promise<void> {
   if (delta === 0) return;
   const shard = Math.floor(Math.random() * dialect.userTables.rowCountShards);
-  await db
-    .insertInto('change_history_counts')
-    .values({ account_id: accountId, table_id: tableId, shard, change_count: delta })
-    .onConflict((oc) =>
-      oc
-        .columns(['account_id', 'table_id', 'shard'])
-        .doUpdateSet((eb) => ({ change_count: eb('change_history_counts.change_count', '+', delta) })),
-    )
-    .execute();
+  const text = dialect.userTables.numberedParameters ? ADD_TO_HISTORY_COUNT.numbered : ADD_TO_HISTORY_COUNT.positional;
+  await db.executeQuery(CompiledQuery.raw(text, [accountId, tableId, shard, delta]));
 }
 
 /** readHistoryCount is how many entries an account has in history, of one table when tableId is given. */
