@@ -14,25 +14,44 @@ const CHECKPOINT_LIMITS = {
 const HISTORY_PAGE_LIMITS = {
   defaultLimit: 20,
   maxLimit: 100,
+  // Far beyond any history: it keeps page × limit a safe integer.
+  maxPage: 1_000_000_000,
 } as const;
 
 const tableIdMessage = 'tableId must be a table id';
 
-/** historyQuerySchema is the query of GET /api/history: tableId (optional), page (1-based) and limit. */
-export const historyQuerySchema = z.object({
-  tableId: z.coerce.number({ error: tableIdMessage }).int(tableIdMessage).positive(tableIdMessage).optional(),
-  page: z.coerce
-    .number({ error: 'page must be a number' })
-    .int('page must be a whole number')
-    .min(1, 'page must be at least 1')
-    .default(1),
-  limit: z.coerce
-    .number({ error: 'limit must be a number' })
-    .int('limit must be a whole number')
-    .min(1, 'limit must be at least 1')
-    .max(HISTORY_PAGE_LIMITS.maxLimit, `limit cannot exceed ${HISTORY_PAGE_LIMITS.maxLimit}`)
-    .default(HISTORY_PAGE_LIMITS.defaultLimit),
-});
+const beforeMessage = 'before must be a change id';
+
+/**
+ * historyQuerySchema is the query of GET /api/history: tableId (optional), limit, and either page (1-based,
+ * default 1) or before (the changes older than that change: the `nextBefore` of the page before).
+ */
+export const historyQuerySchema = z
+  .object({
+    tableId: z.coerce.number({ error: tableIdMessage }).int(tableIdMessage).positive(tableIdMessage).optional(),
+    page: z.coerce
+      .number({ error: 'page must be a number' })
+      .int('page must be a whole number')
+      .min(1, 'page must be at least 1')
+      .max(HISTORY_PAGE_LIMITS.maxPage, `page cannot exceed ${HISTORY_PAGE_LIMITS.maxPage}`)
+      .optional(),
+    before: z.coerce
+      .number({ error: beforeMessage })
+      .int(beforeMessage)
+      .positive(beforeMessage)
+      .max(Number.MAX_SAFE_INTEGER, beforeMessage)
+      .optional(),
+    limit: z.coerce
+      .number({ error: 'limit must be a number' })
+      .int('limit must be a whole number')
+      .min(1, 'limit must be at least 1')
+      .max(HISTORY_PAGE_LIMITS.maxLimit, `limit cannot exceed ${HISTORY_PAGE_LIMITS.maxLimit}`)
+      .default(HISTORY_PAGE_LIMITS.defaultLimit),
+  })
+  .refine((query) => query.page === undefined || query.before === undefined, {
+    message: 'page and before cannot be used together',
+    path: ['before'],
+  });
 
 /** checkpointQuerySchema is the query of GET /api/checkpoints: tableId (optional: every table's). */
 export const checkpointQuerySchema = z.object({

@@ -57,10 +57,20 @@ export const historyChangeSchema = z.object({
 /** HistoryChange is one entry of a table's history. */
 export type HistoryChange = z.infer<typeof historyChangeSchema>;
 
+/**
+ * historyPaginationSchema is GET /api/history's pagination: totalItems is exact (a kept count); a page read with
+ * `before` has no page number (currentPage null); nextBefore is the `before` of the next page (null on the last).
+ */
+export const historyPaginationSchema = paginationSchema.extend({
+  currentPage: z.number().nullable(),
+  nextBefore: z.number().nullable(),
+});
+export type HistoryPagination = z.infer<typeof historyPaginationSchema>;
+
 /** historyPageSchema is one page of GET /api/history. */
 export const historyPageSchema = z.object({
   data: z.array(historyChangeSchema),
-  pagination: paginationSchema,
+  pagination: historyPaginationSchema,
 });
 /** HistoryPage is one page of changes with its pagination. */
 export type HistoryPage = z.infer<typeof historyPageSchema>;

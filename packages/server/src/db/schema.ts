@@ -478,6 +478,14 @@ export interface SchemaLayoutVersionsTable {
   created_at: string;
 }
 
+/** ChangeHistoryCountsTable holds how many history entries each account has of each table, in shards (db/history-counts.ts). */
+export interface ChangeHistoryCountsTable {
+  account_id: string;
+  table_id: number;
+  shard: number;
+  change_count: number;
+}
+
 /** TableRowCountsTable holds each user table's exact row count and write versions, in shards (db/row-counts.ts). */
 export interface TableRowCountsTable {
   table_id: number;
@@ -548,6 +556,7 @@ export interface SystemDatabase {
   activity_logs: ActivityLogsTable;
   user_tables: UserTablesTable;
   table_row_counts: TableRowCountsTable;
+  change_history_counts: ChangeHistoryCountsTable;
   change_history: ChangeHistoryTable;
   api_keys: ApiKeysTable;
   checkpoints: CheckpointsTable;

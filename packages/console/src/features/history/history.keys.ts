@@ -3,7 +3,8 @@
 /** historyKeys are the history queries; `ofTable` matches every page, and the timeline, of one table. */
 export const historyKeys = {
   ofTable: (tableId: number) => ['/api/history', { tableId }] as const,
-  page: (tableId: number, page: number, limit: number) => ['/api/history', { tableId, page, limit }] as const,
+  page: (tableId: number, before: number | null, limit: number) =>
+    ['/api/history', { tableId, before, limit }] as const,
   timeline: (tableId: number, limit: number) => ['/api/history', { tableId, limit }, 'timeline'] as const,
 };
 

@@ -16,8 +16,8 @@ import { errorMessage } from '@/lib/api-errors';
 import { showToast } from '@/lib/toast';
 import { checkpointKeys, historyKeys } from './history.keys';
 
-// History and checkpoints: GET /api/history?tableId&page&limit (newest first,
-// paged), POST /api/history/{id}/revert, POST /api/history/{id}/restore, GET and POST /api/checkpoints,
+// History and checkpoints: GET /api/history?tableId&limit&before (newest first, each page the changes older than
+// the last one of the page before: a range read at any depth), POST /api/history/{id}/revert, POST /api/history/{id}/restore, GET and POST /api/checkpoints,
 // POST /api/checkpoints/{id}/restore. A revert or restore rewrites the table, so it refreshes every query
 // that shows the table (refreshAfterTimeTravel).
 
@@ -34,11 +34,21 @@ export const checkpointFormSchema = createCheckpointSchema.pick({ name: true, de
 export type CheckpointFormInput = z.input<typeof checkpointFormSchema>;
 export type CheckpointForm = z.output<typeof checkpointFormSchema>;
 
-/** useTableHistoryQuery loads one page of a table's changes (the Table View). */
-export function useTableHistoryQuery(tableId: number, page: number) {
+/**
+ * useTableHistoryQuery loads one page of a table's changes (the Table View): the newest, or those older than
+ * change `before` (the page before's `nextBefore`).
+ */
+export function useTableHistoryQuery(tableId: number, before: number | null) {
   return useQuery({
-    queryKey: historyKeys.page(tableId, page, HISTORY_PAGE_SIZE),
-    queryFn: jsonQuery(historyPageSchema),
+    queryKey: historyKeys.page(tableId, before, HISTORY_PAGE_SIZE),
+    queryFn: ({ signal }) =>
+      apiJson(
+        historyPageSchema,
+        'GET',
+        buildQueryUrl('/api/history', { tableId, limit: HISTORY_PAGE_SIZE, before }),
+        undefined,
+        { signal },
+      ),
     enabled: tableId > 0,
     placeholderData: keepPreviousData,
   });
@@ -55,12 +65,12 @@ export function useHistoryTimelineQuery(tableId: number) {
       apiJson(
         historyPageSchema,
         'GET',
-        buildQueryUrl('/api/history', { tableId, page: pageParam, limit: TIMELINE_PAGE_SIZE }),
+        buildQueryUrl('/api/history', { tableId, limit: TIMELINE_PAGE_SIZE, before: pageParam }),
         undefined,
         { signal },
       ),
-    initialPageParam: 1,
-    getNextPageParam: (last) => (last.pagination.hasNext ? last.pagination.currentPage + 1 : undefined),
+    initialPageParam: null as number | null,
+    getNextPageParam: (last) => last.pagination.nextBefore ?? undefined,
     enabled: tableId > 0,
   });
 }

@@ -84,23 +84,28 @@ const checkpoint: Checkpoint = {
   createdAt: new Date(Date.now() - 3600_000).toISOString(),
 };
 
-/** historyRoute pages a list of changes newest first, as GET /api/history does. */
+/** historyRoute pages a list of changes newest first, as GET /api/history does (by `page`, or by `before`). */
 function historyRoute(changes: HistoryChange[]): FakeRoute {
   return ({ url }: FakeRequest) => {
-    const page = Number(url.searchParams.get('page') ?? 1);
+    const before = url.searchParams.get('before');
+    const page = before === null ? Number(url.searchParams.get('page') ?? 1) : null;
     const limit = Number(url.searchParams.get('limit') ?? 20);
     const ofTable = changes
       .filter((c) => String(c.tableId) === url.searchParams.get('tableId'))
       .sort((a, b) => b.id - a.id);
-    const totalPages = Math.max(1, Math.ceil(ofTable.length / limit));
+    const older = before === null ? ofTable : ofTable.filter((c) => c.id < Number(before));
+    const start = page === null ? 0 : (page - 1) * limit;
+    const data = older.slice(start, start + limit);
+    const hasNext = older.length > start + limit;
     return json(200, {
-      data: ofTable.slice((page - 1) * limit, page * limit),
+      data,
       pagination: {
         totalItems: ofTable.length,
-        totalPages,
+        totalPages: Math.max(1, Math.ceil(ofTable.length / limit)),
         currentPage: page,
-        hasNext: page < totalPages,
-        hasPrevious: page > 1,
+        hasNext,
+        hasPrevious: page === null || page > 1,
+        nextBefore: hasNext ? (data.at(-1)?.id ?? null) : null,
       },
     });
   };
@@ -309,6 +314,30 @@ describe('/history', () => {
     expect(screen.getByText('Page 1 of 1')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Next' })).toBeDisabled();
   });
+
+  it('steps through a long history in the Table View by the server’s cursors', async () => {
+    const long = Array.from({ length: 25 }, (_, i) => change(i + 1, today(i)));
+    const backend = serve({ 'GET /api/history': historyRoute(long) });
+    const user = userEvent.setup();
+    renderApp('/history/4?tab=table');
+    const changes = await screen.findByRole('table', { name: 'Changes' });
+    await waitFor(() => expect(within(changes).getAllByText(/^#\d+$/)[0]).toHaveTextContent('#25'));
+    expect(screen.getByText('Page 1 of 3')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Previous' })).toBeDisabled();
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    expect(await screen.findByText('Page 2 of 3')).toBeInTheDocument();
+    await waitFor(() => expect(within(changes).getAllByText(/^#\d+$/)[0]).toHaveTextContent('#15'));
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    expect(await screen.findByText('Page 3 of 3')).toBeInTheDocument();
+    await waitFor(() => expect(within(changes).getAllByText(/^#\d+$/)).toHaveLength(5));
+    expect(screen.getByRole('button', { name: 'Next' })).toBeDisabled();
+    const urls = backend.find('GET', '/api/history').map((request) => request.url.search);
+    expect(urls).toContain('?tableId=4&limit=10&before=16');
+    expect(urls).toContain('?tableId=4&limit=10&before=6');
+    expect(urls.some((search) => search.includes('page='))).toBe(false);
+    await user.click(screen.getByRole('button', { name: 'Previous' }));
+    expect(await screen.findByText('Page 2 of 3')).toBeInTheDocument();
+  }, 20_000);
 });
 
 describe('checkpoints', () => {

@@ -10,9 +10,11 @@ import { eventOutboxMigration } from './0007_event_outbox.js';
 import { edgeFunctionsMigration } from './0008_edge_functions.js';
 import { secretsMigration } from './0009_secrets.js';
 import { projectsMigration } from './0010_projects.js';
+import { changeHistoryCountsMigration } from './0011_change_history_counts.js';
 import { appsMigration } from './0012_apps.js';
 import { tableAccessMigration } from './0013_table_access.js';
 import { sqlExecutionMigration } from './0014_sql_execution.js';
+import { changeHistoryIndexesMigration } from './0015_change_history_indexes.js';
 import { tableRowCountsMigration } from './0016_table_row_counts.js';
 import { billingMigration } from './0017_billing.js';
 import { authProtocolMigration } from './0020_auth_protocol.js';
@@ -30,9 +32,11 @@ export function systemMigrations(dialect: SqlDialect): Record<string, Migration>
     '0008_edge_functions': edgeFunctionsMigration(dialect),
     '0009_secrets': secretsMigration(dialect),
     '0010_projects': projectsMigration(dialect),
+    '0011_change_history_counts': changeHistoryCountsMigration(),
     '0012_apps': appsMigration(dialect),
     '0013_table_access': tableAccessMigration(),
     '0014_sql_execution': sqlExecutionMigration(dialect),
+    '0015_change_history_indexes': changeHistoryIndexesMigration(),
     '0016_table_row_counts': tableRowCountsMigration(dialect),
     '0017_billing': billingMigration(dialect),
     '0020_auth_protocol': authProtocolMigration(),

@@ -1,11 +1,18 @@
 import type { AppContext } from '../../app-context.js';
 import type { Db } from '../../db/database.js';
-import { deleteExpiredChanges } from './history.store.js';
+import { addToHistoryCount } from '../../db/history-counts.js';
+import { type DeletedChange, deleteUnneededChanges, type ExpiredChange, listExpiredChanges } from './history.store.js';
 
 // History retention (HISTORY_RETENTION_DAYS, default 90; 0 keeps every change for ever). A background timer
 // in every server process deletes changes older than the retention, except those a checkpoint still needs:
 // every change of its table from its own change on, so that restoring it always finds what it reverts.
-// Several processes sharing PostgreSQL may prune at the same time; deleting is idempotent.
+// Several processes sharing PostgreSQL may prune at the same time; deleting is idempotent, and each one takes
+// from the kept counts only what its own delete removed.
+//
+// A run walks the expired changes by the (created_at, id) index, a batch at a time, and deletes each batch in a
+// short transaction of its own (with the counts it changes): no statement scans the whole history or holds the
+// write lock for long, even when a million changes are kept, or old ones are kept for a checkpoint (those are
+// stepped over, not read again by every batch).
 
 /** PRUNE_EVERY_MS is how often the timer prunes; the first run is PRUNE_FIRST_MS after start. */
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
@@ -22,11 +29,39 @@ export async function pruneHistory(
   if (!(retentionDays > 0)) return 0;
   const cutoff = new Date(now.getTime() - retentionDays * DAY_MS).toISOString();
   let total = 0;
+  let from: ExpiredChange | null = null;
   for (;;) {
-    const deleted = await deleteExpiredChanges(db.kysely, cutoff, PRUNE_BATCH);
-    total += deleted;
-    if (deleted < PRUNE_BATCH) return total;
+    const batch = await listExpiredChanges(db.kysely, cutoff, { from, limit: PRUNE_BATCH });
+    if (batch.length > 0) total += await deleteBatch(db, batch);
+    if (batch.length < PRUNE_BATCH) return total;
+    from = batch.at(-1) ?? null;
   }
+}
+
+// Deletes what of a batch no checkpoint needs, and takes it from the kept counts, in one transaction.
+async function deleteBatch(db: Db, batch: ExpiredChange[]): Promise<number> {
+  return db.transaction(async (scope) => {
+    const deleted = await deleteUnneededChanges(
+      scope.kysely,
+      batch.map((change) => change.id),
+    );
+    for (const { key, n } of countsOf(deleted)) {
+      await addToHistoryCount(scope.kysely, scope.dialect, key, -n);
+    }
+    return deleted.length;
+  });
+}
+
+// How many changes of each account's table a delete removed.
+function countsOf(deleted: DeletedChange[]): Array<{ key: DeletedChange; n: number }> {
+  const byKey = new Map<string, { key: DeletedChange; n: number }>();
+  for (const change of deleted) {
+    const id = `${change.accountId}\u0000${change.tableId}`;
+    const entry = byKey.get(id) ?? { key: change, n: 0 };
+    entry.n++;
+    byKey.set(id, entry);
+  }
+  return [...byKey.values()];
 }
 
 /** startHistoryRetention starts the pruning timer (none when retention is 0); each run is a `jobs` log entry. */

@@ -1,7 +1,8 @@
-import type { Pagination } from '@basalt/shared';
+import type { HistoryPagination } from '@basalt/shared';
 import type { Db } from '../../db/database.js';
+import { readHistoryCount } from '../../db/history-counts.js';
 import { appUserNamesOf } from '../apps/apps.service.js';
-import { type ChangeFilter, type ChangeRow, countChanges, listChangesPage } from './history.store.js';
+import { type ChangeFilter, type ChangeRow, listChangesPage } from './history.store.js';
 
 /** HistoryChange is one change as the console's History tab shows it. */
 export interface HistoryChange {
@@ -64,22 +65,37 @@ export function toHistoryChange(row: ChangeRow): HistoryChange {
 }
 
 /**
- * listHistory returns one page (1-based) of an account's changes, newest first, with the console's pagination and
- * the names of the app users who made some of them.
+ * listHistory returns one page of an account's changes, newest first, with the console's pagination and the names
+ * of the app users who made some of them. A page is either numbered (1-based: `page`) or the changes older than
+ * change `before`: the console follows `nextBefore` from page to page, a range read however deep it goes, where a
+ * numbered page walks past every change above it. The total is the kept count (db/history-counts.ts), exact and
+ * without a count over the history.
  */
 export async function listHistory(
   db: Db,
   filter: ChangeFilter,
-  { page, limit }: { page: number; limit: number },
-): Promise<{ data: HistoryChange[]; pagination: Pagination }> {
+  { page, limit, before }: { page?: number | undefined; limit: number; before?: number | undefined },
+): Promise<{ data: HistoryChange[]; pagination: HistoryPagination }> {
+  const pageNumber = page ?? 1;
+  // One more than the page: whether another follows, without the count (a cursor page knows no page number).
   const [rows, totalItems] = await Promise.all([
-    listChangesPage(db.kysely, filter, { limit, offset: (page - 1) * limit }),
-    countChanges(db.kysely, filter),
+    listChangesPage(db.kysely, filter, { limit: limit + 1, offset: before ? 0 : (pageNumber - 1) * limit, before }),
+    readHistoryCount(db.kysely, filter),
   ]);
+  const hasNext = rows.length > limit;
+  const changes = rows.slice(0, limit).map(toHistoryChange);
   const totalPages = Math.max(1, Math.ceil(totalItems / limit));
   const names = (ids: string[]) => appUserNamesOf(db, filter.accountId, ids);
   return {
-    data: await withAppUsers(names, filter.accountId, rows.map(toHistoryChange)),
-    pagination: { totalItems, totalPages, currentPage: page, hasNext: page < totalPages, hasPrevious: page > 1 },
+    data: await withAppUsers(names, filter.accountId, changes),
+    pagination: {
+      totalItems,
+      totalPages,
+      currentPage: before ? null : pageNumber,
+      hasNext,
+      // A cursor names the last change of the page before it.
+      hasPrevious: before ? true : pageNumber > 1,
+      nextBefore: hasNext ? (changes.at(-1)?.id ?? null) : null,
+    },
   };
 }

@@ -15,26 +15,26 @@ export interface ChangeFilter {
   tableId?: number | undefined;
 }
 
-/** listChangesPage returns one page of changes, newest first. */
+/**
+ * listChangesPage returns one page of changes, newest first: those older than change `before` when it is given
+ * (a range read at any depth), else `offset` changes down (which walks the index past every change above the
+ * page).
+ *
+ * The page's ids are read first, from the (account_id, table_id, id) index alone, and then their rows. Asked for
+ * the rows at once, PostgreSQL walks the primary key backwards instead and filters, expecting a table's changes
+ * to be spread evenly over the ids: when another table's 100,000 changes are newer, it reads all of them before
+ * the first of this page (and the row of every change an offset skips).
+ */
 export async function listChangesPage(
   db: Db,
   filter: ChangeFilter,
-  { limit, offset }: { limit: number; offset: number },
+  { limit, offset, before }: { limit: number; offset: number; before?: number | undefined },
 ): Promise<ChangeRow[]> {
-  let query = db.selectFrom('change_history').selectAll().where('account_id', '=', filter.accountId);
-  if (filter.tableId !== undefined) query = query.where('table_id', '=', filter.tableId);
-  return query.orderBy('id', 'desc').limit(limit).offset(offset).execute();
-}
-
-/** countChanges counts the changes a filter selects. */
-export async function countChanges(db: Db, filter: ChangeFilter): Promise<number> {
-  let query = db
-    .selectFrom('change_history')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('account_id', '=', filter.accountId);
-  if (filter.tableId !== undefined) query = query.where('table_id', '=', filter.tableId);
-  const row = await query.executeTakeFirst();
-  return Number(row?.n ?? 0);
+  let ids = db.selectFrom('change_history').select('id').where('account_id', '=', filter.accountId);
+  if (filter.tableId !== undefined) ids = ids.where('table_id', '=', filter.tableId);
+  if (before !== undefined) ids = ids.where('id', '<', before);
+  ids = ids.orderBy('id', 'desc').limit(limit).offset(offset);
+  return db.selectFrom('change_history').selectAll().where('id', 'in', ids).orderBy('id', 'desc').execute();
 }
 
 /** findChangeById reads one of an account's changes, or null (a revert starts here). */
@@ -61,17 +61,10 @@ export async function latestChangeId(db: Db, accountId: string, tableId: number)
   return row ? Number(row.id) : null;
 }
 
-/** findLatestChange reads a table's newest change, or null. */
+/** findLatestChange reads a table's newest change, or null (its id first, as listChangesPage explains). */
 export async function findLatestChange(db: Db, accountId: string, tableId: number): Promise<ChangeRow | null> {
-  const row = await db
-    .selectFrom('change_history')
-    .selectAll()
-    .where('account_id', '=', accountId)
-    .where('table_id', '=', tableId)
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  return row ?? null;
+  const id = await latestChangeId(db, accountId, tableId);
+  return id === null ? null : findChangeById(db, accountId, id);
 }
 
 /**
@@ -131,33 +124,60 @@ export async function maxRecordId(db: Db, accountId: string, tableId: number): P
   return Number(row?.n ?? 0);
 }
 
+/** ExpiredChange is a change older than the retention, and where an expired-changes scan goes on from. */
+export interface ExpiredChange {
+  id: number;
+  createdAt: string;
+}
+
 /**
- * deleteExpiredChanges deletes up to `limit` changes made before `cutoff` that no checkpoint needs: a checkpoint
- * needs every change of its table from its own change on (all of them when it names none). It returns how
- * many it deleted.
+ * listExpiredChanges reads up to `limit` changes made before `cutoff`, oldest first, after the `from` one (the
+ * last of the batch before): one range of the (created_at, id) index, however many changes are kept.
  */
-export async function deleteExpiredChanges(db: Db, cutoff: string, limit: number): Promise<number> {
-  const expired = db
-    .selectFrom('change_history as h')
-    .select('h.id')
-    .where('h.created_at', '<', cutoff)
+export async function listExpiredChanges(
+  db: Db,
+  cutoff: string,
+  { from, limit }: { from: ExpiredChange | null; limit: number },
+): Promise<ExpiredChange[]> {
+  let query = db.selectFrom('change_history').select(['id', 'created_at']).where('created_at', '<', cutoff);
+  if (from) {
+    query = query.where((eb) => eb(eb.refTuple('created_at', 'id'), '>', eb.tuple(from.createdAt, from.id)));
+  }
+  const rows = await query.orderBy('created_at').orderBy('id').limit(limit).execute();
+  return rows.map((row) => ({ id: Number(row.id), createdAt: row.created_at }));
+}
+
+/** DeletedChange is whose change of which table a delete removed. */
+export interface DeletedChange {
+  accountId: string;
+  tableId: number;
+}
+
+/**
+ * deleteUnneededChanges deletes those of the given changes that no checkpoint needs: a checkpoint needs every
+ * change of its table from its own change on (all of them when it names none). It returns what it deleted.
+ */
+export async function deleteUnneededChanges(db: Db, ids: number[]): Promise<DeletedChange[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .deleteFrom('change_history')
+    .where('change_history.id', 'in', ids)
     .where(({ not, exists, selectFrom }) =>
       not(
         exists(
           selectFrom('checkpoints as c')
             .select('c.id')
-            .whereRef('c.table_id', '=', 'h.table_id')
-            .whereRef('c.account_id', '=', 'h.account_id')
+            .whereRef('c.table_id', '=', 'change_history.table_id')
+            .whereRef('c.account_id', '=', 'change_history.account_id')
             .where((inner) =>
-              inner.or([inner('c.change_id', 'is', null), inner('c.change_id', '<=', inner.ref('h.id'))]),
+              inner.or([inner('c.change_id', 'is', null), inner('c.change_id', '<=', inner.ref('change_history.id'))]),
             ),
         ),
       ),
     )
-    .orderBy('h.id')
-    .limit(limit);
-  const result = await db.deleteFrom('change_history').where('id', 'in', expired).executeTakeFirst();
-  return Number(result.numDeletedRows);
+    .returning(['account_id', 'table_id'])
+    .execute();
+  return rows.map((row) => ({ accountId: row.account_id, tableId: Number(row.table_id) }));
 }
 
 /** findRevertOf reads the newest change that reverted a change, or null. */

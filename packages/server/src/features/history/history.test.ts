@@ -40,6 +40,7 @@ describe.each(testDialects)('history API on %s', (dialect) => {
       currentPage: 1,
       hasNext: true,
       hasPrevious: false,
+      nextBefore: first.body.data[9].id,
     });
     expect(first.body.data).toHaveLength(10);
     expect(first.body.data[0]).toMatchObject({
@@ -54,16 +55,53 @@ describe.each(testDialects)('history API on %s', (dialect) => {
     expect(first.body.data[0].timestamp).toMatch(/Z$/);
     const last = await get(`?tableId=${tableId}&page=3&limit=10`);
     expect(last.body.data.at(-1)).toMatchObject({ changeType: 'SCHEMA_CREATE', recordId: null, previousState: null });
-    expect(last.body.pagination).toMatchObject({ currentPage: 3, hasNext: false, hasPrevious: true });
+    expect(last.body.pagination).toMatchObject({ currentPage: 3, hasNext: false, hasPrevious: true, nextBefore: null });
+  });
+
+  it('pages by cursor: each page the changes older than the last of the page before, the same as by number', async () => {
+    const byNumber = [];
+    for (const page of [1, 2, 3]) byNumber.push(...(await get(`?tableId=${tableId}&page=${page}&limit=10`)).body.data);
+    const byCursor = [];
+    let before: number | null = null;
+    let pages = 0;
+    do {
+      const res = await get(`?tableId=${tableId}&limit=10${before === null ? '' : `&before=${before}`}`);
+      expect(res.status).toBe(200);
+      expect(res.body.pagination).toMatchObject({
+        totalItems: 25,
+        totalPages: 3,
+        currentPage: before === null ? 1 : null,
+        hasPrevious: before !== null,
+      });
+      byCursor.push(...res.body.data);
+      before = res.body.pagination.nextBefore;
+      pages++;
+    } while (before !== null);
+    expect(pages).toBe(3);
+    expect(byCursor).toEqual(byNumber);
+    const beyond = await get(`?tableId=${tableId}&before=1`);
+    expect(beyond.body.data).toEqual([]);
+    expect(beyond.body.pagination).toMatchObject({ hasNext: false, nextBefore: null, totalItems: 25 });
   });
 
   it.each([
-    ['?tableId=abc', 400],
-    ['?tableId=1&limit=0', 400],
-    ['?tableId=1&limit=101', 400],
-    ['?page=0', 400],
-  ])('refuses %s', async (query, status) => {
-    expect((await get(query)).status).toBe(status);
+    ['?tableId=abc', 'tableId', 'tableId must be a table id'],
+    ['?tableId=1&limit=0', 'limit', 'limit must be at least 1'],
+    ['?tableId=1&limit=101', 'limit', 'limit cannot exceed 100'],
+    ['?page=0', 'page', 'page must be at least 1'],
+    ['?page=1000000001', 'page', 'page cannot exceed 1000000000'],
+    ['?page=1e400', 'page', 'page must be a number'],
+    ['?before=abc', 'before', 'before must be a change id'],
+    ['?before=0', 'before', 'before must be a change id'],
+    ['?before=-5', 'before', 'before must be a change id'],
+    ['?before=1.5', 'before', 'before must be a change id'],
+    ['?before=99999999999999999999', 'before', 'before must be a change id'],
+    ['?before=1&before=2', 'before', 'before must be a change id'],
+    ['?page=2&before=10', 'before', 'page and before cannot be used together'],
+  ])('refuses %s with 400', async (query, field, message) => {
+    const res = await get(query);
+    expect(res.status).toBe(400);
+    expect(res.body.validationErrors[field]).toContain(message);
   });
 
   it('shows nothing of another account’s tables and needs a user', async () => {

@@ -1,11 +1,13 @@
 import type { Db } from '../../db/database.js';
+import { addToHistoryCount } from '../../db/history-counts.js';
 import { type Actor, actorIdOf } from '../../lib/actor/actor.js';
 import { type ActivityAction, recordActivity } from '../activity/activity.service.js';
 import { type ChangeType, insertChanges } from './journal.store.js';
 
 // The one recorder of what changed: every write of records or table definitions stores, in its own transaction,
-// one change_history entry per change (what features/history lists, reverts and restores) and one activity entry
-// per kind of change (the dashboard's feed). Records and tables call it; history reads what it wrote.
+// one change_history entry per change (what features/history lists, reverts and restores), adds them to the kept
+// history count (db/history-counts.ts), and one activity entry per kind of change (the dashboard's feed). Records
+// and tables call it; history reads what it wrote.
 
 export type { ChangeType } from './journal.store.js';
 
@@ -66,6 +68,7 @@ export async function journal(
     })),
     now.toISOString(),
   );
+  await addToHistoryCount(db.kysely, db.dialect, { accountId: table.accountId, tableId: table.id }, changes.length);
   // Who acted, beside the table in the activity feed: an app's caller (the end user and the app, or the app's
   // signed-out visitor), or a project member acting on another account's table.
   const by = {
