@@ -50,6 +50,15 @@ export async function startSqlSuite(dialect: DialectName): Promise<SqlSuite> {
     { accountId: carol.id, role: 'VIEWER' },
   ]);
   const malloryProject = await createTestProject(server, mallory.id);
+  // The suites register more connections than the free plan allows: their accounts are on a plan without a cap,
+  // assigned by alice as the instance's administrator (the cap itself: features/billing).
+  for (const user of [alice, bob, carol, mallory]) {
+    const assigned = await server.request('PUT', `/api/billing/accounts/${user.id}/plan`, {
+      headers: bearer(alice),
+      json: { planId: 'enterprise' },
+    });
+    if (assigned.status !== 200) throw new Error(`could not assign a plan: ${assigned.text}`);
+  }
   const created = await server.request('POST', `/api/projects/${project}/database-connections`, {
     headers: bearer(bob),
     json: { name: 'Target PG', provider: 'CUSTOM', engine: 'POSTGRESQL', connectionString: targetUrl(pgTarget) },

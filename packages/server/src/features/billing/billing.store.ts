@@ -36,6 +36,18 @@ export function findBillingRow(db: Db, accountId: string): Promise<BillingRow | 
   return db.kysely.selectFrom('accounts').select(BILLING_COLUMNS).where('id', '=', accountId).executeTakeFirst();
 }
 
+/**
+ * lockBillingRow holds an account's row until the open transaction ends, so that two checks of one of its caps
+ * cannot both pass before either has written (a no-op update locks the row on every engine).
+ */
+export async function lockBillingRow(db: Db, accountId: string): Promise<void> {
+  await db.kysely
+    .updateTable('accounts')
+    .set((eb) => ({ subscription_plan: eb.ref('subscription_plan') }))
+    .where('id', '=', accountId)
+    .execute();
+}
+
 /** findAccountIdByCustomer names the account of a Stripe customer. */
 export async function findAccountIdByCustomer(db: Db, customerId: string): Promise<string | undefined> {
   const row = await db.kysely

@@ -1,7 +1,7 @@
 import type { Plan, Usage, UsageDay, UsageMetric } from '@basalt/shared';
 import type { Db } from '../../db/database.js';
-import { notFound } from '../../http/errors.js';
-import { type BillingRow, findBillingRow } from './billing.store.js';
+import { ApiError, notFound } from '../../http/errors.js';
+import { type BillingRow, findBillingRow, lockBillingRow } from './billing.store.js';
 import { dayOf, effectivePlanId, periodOf, planById } from './billing-plans.js';
 import {
   countConnections,
@@ -82,6 +82,28 @@ export async function getUsageHistory(db: Db, accountId: string, now = new Date(
     if (day) day.computeMinutes = round2(day.computeMinutes + h.cpuMs / 60_000);
   }
   return [...days.values()];
+}
+
+/**
+ * requireConnectionRoom refuses (403 connection_quota_exceeded) one more database connection for an account that
+ * has registered as many as its plan allows. Connections count against the account that registered them, as in
+ * its usage. Call it in the transaction that inserts the connection: the account's row stays locked until then.
+ */
+export async function requireConnectionRoom(scope: Db, plans: Plan[], accountId: string): Promise<void> {
+  await lockBillingRow(scope, accountId);
+  const row = await findBillingRow(scope, accountId);
+  if (!row) throw notFound('Account not found', 'account_not_found');
+  const plan = planById(plans, effectivePlanId(row));
+  const limit = plan.limits.databaseConnections;
+  if (limit === null) return;
+  const used = await countConnections(scope, accountId);
+  if (used < limit) return;
+  throw new ApiError(
+    403,
+    'connection_quota_exceeded',
+    `Your ${plan.name} plan allows ${limit} database connection${limit === 1 ? '' : 's'} and you have registered ${used}; upgrade your plan or remove a connection to add another`,
+    { details: { metric: 'databaseConnections', limit, used } },
+  );
 }
 
 /** usedOf reads one metric of a usage. */

@@ -12,6 +12,7 @@ import type { Db } from '../../db/database.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import { parseInput } from '../../http/validation.js';
 import type { Actor } from '../../lib/actor/actor.js';
+import { requireConnectionRoom } from '../billing/usage.service.js';
 import { type ConnectionSpec, endpointOf, maskedDetailsOf, maskedStringOf } from './connection-endpoint.js';
 import { ConnectionSecretError, openConnectionSecret, sealConnectionSecret } from './connection-secrets.js';
 import { requireSqlAccess } from './sql-access.js';
@@ -88,7 +89,7 @@ export async function listConnections(db: Db, actor: Actor, projectId: string): 
   return (await listConnectionsOf(db.kysely, projectId)).map(toConnection);
 }
 
-/** createConnection registers a connection in a project. */
+/** createConnection registers a connection in a project, within the plan's cap of the account registering it. */
 export async function createConnection(
   db: Db,
   actor: Actor,
@@ -102,19 +103,24 @@ export async function createConnection(
   const spec: ConnectionSpec = parsed.connectionString
     ? { connectionString: parsed.connectionString.trim() }
     : { connectionDetails: parsed.connectionDetails };
-  const now = new Date().toISOString();
-  const row = await insertConnection(db.kysely, {
-    project_id: projectId,
-    user_id: actor.accountId,
-    name: parsed.name.trim(),
-    provider: parsed.provider,
-    engine,
-    ...storedFormsOf(deps, projectId, engine, spec),
-    is_active: parsed.isActive === false ? 0 : 1,
-    created_at: now,
-    updated_at: now,
+  const stored = storedFormsOf(deps, projectId, engine, spec);
+  const plans = deps.connectionPlans;
+  return db.transaction(async (scope) => {
+    if (plans) await requireConnectionRoom(scope, plans, actor.accountId);
+    const now = new Date().toISOString();
+    const row = await insertConnection(scope.kysely, {
+      project_id: projectId,
+      user_id: actor.accountId,
+      name: parsed.name.trim(),
+      provider: parsed.provider,
+      engine,
+      ...stored,
+      is_active: parsed.isActive === false ? 0 : 1,
+      created_at: now,
+      updated_at: now,
+    });
+    return toConnection(row);
   });
-  return toConnection(row);
 }
 
 /** updateConnection changes a connection; a new string or details replace the sealed secret. */

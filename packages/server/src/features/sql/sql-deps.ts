@@ -1,3 +1,4 @@
+import type { Plan } from '@basalt/shared';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import { serverIdentity } from '../../db/server-identity.js';
@@ -7,16 +8,19 @@ import { loadSecretKey, type SecretKey } from './connection-secrets.js';
 /** SqlDeps are what SQL Execution's services need beyond the database: the secret key, file storage, own identity. */
 export interface SqlDeps {
   secretKey: SecretKey;
+  /** connectionPlans are the plans whose connection caps apply; null when metering is off (no cap is enforced). */
+  connectionPlans: Plan[] | null;
   storage: FileStorage;
   /** ownIdentity names Basalt's own database (db/server-identity.ts), read once. */
   ownIdentity(): Promise<string | null>;
 }
 
-/** createSqlDeps builds SqlDeps from the instance's config: data-dir storage and the master key. */
-export function createSqlDeps(db: Db, config: Pick<Config, 'dataDir' | 'masterKey'>): SqlDeps {
+/** createSqlDeps builds SqlDeps from the instance's config: data-dir storage, the master key and the plans. */
+export function createSqlDeps(db: Db, config: Pick<Config, 'dataDir' | 'masterKey' | 'billing'>): SqlDeps {
   let identity: Promise<string | null> | null = null;
   return {
     secretKey: loadSecretKey({ masterKey: config.masterKey, dataDir: config.dataDir }),
+    connectionPlans: config.billing.metering ? config.billing.plans : null,
     storage: dataDirStorage(config.dataDir),
     ownIdentity: () => {
       identity ??= serverIdentity(db).catch(() => {
