@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
 import type { TokenService } from './features/auth/tokens.service.js';
+import type { StripeBilling } from './features/billing/billing.service.js';
 import type { UsageMeter } from './features/billing/usage-meter.js';
 import type { LogWriter } from './features/logs/log-writer.js';
 
@@ -15,4 +16,6 @@ export interface AppContext {
   logs: LogWriter;
   /** usage counts API calls and answers whether an account is over its plan's caps; null with METERING=off. */
   usage: UsageMeter | null;
+  /** stripe is Stripe's client and the operator's settings; null when billing by Stripe is off. */
+  stripe: StripeBilling | null;
 }

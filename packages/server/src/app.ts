@@ -169,7 +169,9 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
       })
     : null;
   if (usage) app.addHook('onClose', () => usage.close());
-  const ctx: AppContext = { config, db, tokens, log: app.log, logs, usage };
+  const stripeConfig = config.billing.stripe;
+  const stripe = stripeConfig ? { client: stripeClientOf(stripeConfig), config: stripeConfig } : null;
+  const ctx: AppContext = { config, db, tokens, log: app.log, logs, usage, stripe };
   // Each account's app signs its keys with the instance's key; confirmation mails are on by default with SMTP.
   // OAuth client secrets and TOTP secrets are sealed by the secrets vault under each account's data key.
   const secrets = secretSealerOf(ctx);
@@ -265,11 +267,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   await app.register(sqlRoutes, { ctx });
   await app.register(secretsRoutes, { ctx });
   await app.register(functionsRoutes, { ctx });
-  const stripe = config.billing.stripe;
-  await app.register(billingRoutes, {
-    ctx,
-    stripe: stripe ? { client: stripeClientOf(stripe), config: stripe } : null,
-  });
+  await app.register(billingRoutes, { ctx });
   // Last: its short form /api/:name only takes what no route above claims.
   await app.register(publicApiRoutes, { ctx });
 

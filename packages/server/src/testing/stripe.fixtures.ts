@@ -5,7 +5,8 @@ import Stripe from 'stripe';
 import type { BillingConfig } from '../config.js';
 import type { TestServer } from './test-server.js';
 
-// A local double of the few Stripe API calls Basalt makes (customers, Checkout sessions, subscription updates),
+// A local double of the few Stripe API calls Basalt makes (customers, Checkout sessions, subscription updates and
+// cancellations),
 // which the official SDK is pointed at (STRIPE_API_URL → its host, port and protocol), and webhook events signed
 // by the SDK's own test helper. It is the one fake of the test suites: Stripe's API cannot be reached from tests.
 
@@ -28,8 +29,8 @@ export interface FakeStripeRequest {
 export interface FakeStripe {
   url: string;
   requests: FakeStripeRequest[];
-  /** failNext makes the next call answer Stripe's error with this HTTP status. */
-  failNext(status: number): void;
+  /** failNext makes the next call answer Stripe's error with this HTTP status (and error code). */
+  failNext(status: number, code?: string): void;
   close(): Promise<void>;
 }
 
@@ -37,7 +38,7 @@ export interface FakeStripe {
 export async function startFakeStripe(): Promise<FakeStripe> {
   const requests: FakeStripeRequest[] = [];
   let next = 0;
-  let failure: number | null = null;
+  let failure: { status: number; code: string | undefined } | null = null;
   const subscriptions = new Map<string, Record<string, unknown>>();
   const server = http.createServer((req, res) => {
     let body = '';
@@ -53,9 +54,10 @@ export async function startFakeStripe(): Promise<FakeStripe> {
         res.end(JSON.stringify(json));
       };
       if (failure !== null) {
-        const status = failure;
+        const { status, code } = failure;
         failure = null;
-        return send(status, { error: { type: 'api_error', message: 'The fake was told to fail' } });
+        const type = status < 500 ? 'invalid_request_error' : 'api_error';
+        return send(status, { error: { type, code, message: 'The fake was told to fail' } });
       }
       if (req.method === 'POST' && path === '/v1/customers') {
         return send(200, { id: `cus_${++next}`, object: 'customer', email: form.email ?? null });
@@ -81,6 +83,12 @@ export async function startFakeStripe(): Promise<FakeStripe> {
         subscriptions.set(id, updated);
         return send(200, updated);
       }
+      if (req.method === 'DELETE' && sub?.[1]) {
+        const id = sub[1];
+        const canceled = { ...(subscriptions.get(id) ?? { id, object: 'subscription' }), status: 'canceled' };
+        subscriptions.set(id, canceled);
+        return send(200, canceled);
+      }
       send(404, {
         error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method} ${path})` },
       });
@@ -91,8 +99,8 @@ export async function startFakeStripe(): Promise<FakeStripe> {
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
-    failNext(status) {
-      failure = status;
+    failNext(status, code) {
+      failure = { status, code };
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

@@ -6,6 +6,7 @@ import { dropUserTable } from '../../db/user-tables.js';
 import { invalid } from '../../http/errors.js';
 import { parseInput } from '../../http/validation.js';
 import { type AccountRow, deleteAccount, usernameOf } from '../auth/accounts.service.js';
+import { cancelSubscriptionForDeletion } from '../billing/billing.service.js';
 import { deleteLogsOfAccount, listApiKeyHashesOf, listTableIdsOf, lockAccountRow } from './account-deletion.store.js';
 
 // DELETE /api/user: an account deletes itself and everything it owns, in one transaction. The real tables
@@ -82,10 +83,12 @@ export async function deleteOwnAccount(ctx: AppContext, account: AccountRow, inp
 
 /**
  * deleteAccountWithData deletes an account and everything it owns (its tables, keys, sessions, its app and the
- * app's users) in one transaction; an instance administrator's deletion of an account uses it too.
+ * app's users) in one transaction; an instance administrator's deletion of an account uses it too. Its Stripe
+ * subscription is canceled first: when Stripe fails, nothing is deleted (502) and the deletion can be tried again.
  */
 export async function deleteAccountWithData(ctx: AppContext, accountId: string): Promise<DeletedAccount> {
   const { db } = ctx;
+  await cancelSubscriptionForDeletion(db, accountId, { stripe: ctx.stripe, log: ctx.log });
   await ctx.logs.flush();
   const { tableIds, keyHashes } = await dropEverything(db, accountId);
   return { tablesDropped: tableIds.length, apiKeysDeleted: keyHashes.length };

@@ -1,13 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context.js';
 import { requireUser } from '../../http/principal.js';
-import {
-  cancelSubscription,
-  createCheckoutSession,
-  getSubscription,
-  listInvoices,
-  type StripeBilling,
-} from './billing.service.js';
+import { cancelSubscription, createCheckoutSession, getSubscription, listInvoices } from './billing.service.js';
 import { assignPlan, listBillingAccounts } from './billing-admin.service.js';
 import { listNotifications, readNotifications } from './notifications.service.js';
 import { handleStripeEvent, verifyStripeEvent } from './stripe-webhooks.service.js';
@@ -30,11 +24,8 @@ import { getUsage, getUsageHistory } from './usage.service.js';
 const WEBHOOK_BODY_LIMIT = 512 * 1024;
 
 /** billingRoutes registers the billing and notification endpoints and Stripe's webhook. */
-export async function billingRoutes(
-  app: FastifyInstance,
-  { ctx, stripe }: { ctx: AppContext; stripe: StripeBilling | null },
-): Promise<void> {
-  const { db, config, usage } = ctx;
+export async function billingRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
+  const { db, config, usage, stripe } = ctx;
   const plans = config.billing.plans;
 
   app.get('/api/billing/plans', async (request) => {

@@ -1,5 +1,6 @@
 import type { CheckoutResult, Invoice, Plan, PlanId, Subscription } from '@basalt/shared';
 import { checkoutInputSchema } from '@basalt/shared';
+import type { FastifyBaseLogger } from 'fastify';
 import Stripe from 'stripe';
 import type { StripeConfig } from '../../config.js';
 import type { Db } from '../../db/database.js';
@@ -138,4 +139,47 @@ export async function cancelSubscription(
   // Stripe's webhook confirms it; the account sees it at once.
   await updateSubscriptionFields(db, row.id, { cancel_at_period_end: 1 });
   return getSubscription(db, actor);
+}
+
+// Subscriptions in these states are over already: there is nothing left to cancel.
+const ENDED_STATUSES = new Set(['canceled', 'incomplete_expired']);
+
+/**
+ * cancelSubscriptionForDeletion ends an account's Stripe subscription at once, before the account is deleted, so
+ * that nobody is billed for an account that is gone. A failure of Stripe is a 502 and the account must stay (the
+ * caller deletes nothing); a subscription Stripe no longer knows is taken as ended. Without Stripe configured, an
+ * account's leftover subscription cannot be reached: it is logged, by id, for the operator, and the deletion goes on.
+ */
+export async function cancelSubscriptionForDeletion(
+  db: Db,
+  accountId: string,
+  options: { stripe: StripeBilling | null; log: FastifyBaseLogger },
+): Promise<void> {
+  const row = await findBillingRow(db, accountId);
+  const subscriptionId = row?.stripe_subscription_id;
+  if (!row || !subscriptionId || row.subscription_status === null || ENDED_STATUSES.has(row.subscription_status)) {
+    return;
+  }
+  if (!options.stripe) {
+    options.log.warn(
+      { accountId, subscriptionId },
+      'deleting an account whose Stripe subscription Basalt cannot cancel (Stripe is not configured): cancel it in Stripe',
+    );
+    return;
+  }
+  const { client } = options.stripe;
+  try {
+    await client.subscriptions.cancel(subscriptionId);
+  } catch (error) {
+    if (!(error instanceof Stripe.errors.StripeError)) throw error;
+    if (error.code !== 'resource_missing') {
+      throw new ApiError(
+        502,
+        'stripe_error',
+        `Stripe could not cancel the account's subscription, so the account was not deleted: ${error.message}. Try again in a moment`,
+      );
+    }
+  }
+  // Known at once, so that a deletion tried again after a later failure does not ask Stripe twice.
+  await updateSubscriptionFields(db, accountId, { subscription_status: 'canceled', cancel_at_period_end: 0 });
 }
