@@ -104,6 +104,8 @@ export const usageDaySchema = z.object({
   day: z.string(),
   apiCalls: z.number(),
   computeMinutes: z.number(),
+  /** The day's storage in MB (its highest measurement, or the last before it); null before the first. */
+  storageMb: z.number().nullable(),
 });
 /** UsageDay is one day of an account's metered use. */
 export type UsageDay = z.infer<typeof usageDaySchema>;

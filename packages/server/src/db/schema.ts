@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 // System tables. Timestamps are ISO-8601 UTC strings and JSON is text on both engines, so that
 // stores read the same values from SQLite and PostgreSQL; booleans are 0/1 integers for the same reason.
@@ -496,13 +496,15 @@ export interface TableRowCountsTable {
 }
 
 /** SystemDatabase is the Kysely view of every system table. */
-/** UserUsageTable counts each account's metered API calls per UTC day (features/billing). */
+/** UserUsageTable counts each account's metered API calls per UTC day, and its storage that day (features/billing). */
 export interface UserUsageTable {
   account_id: string;
   /** YYYY-MM-DD, UTC. */
   day: string;
   /** bigint: PostgreSQL answers it as a string. */
   api_calls: number | string;
+  /** The day's highest storage measurement in bytes; null: not measured that day. bigint as api_calls. */
+  storage_bytes: ColumnType<number | string | null, number | null | undefined, number | null>;
   last_updated: string;
 }
 

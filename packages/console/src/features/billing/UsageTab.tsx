@@ -47,6 +47,7 @@ export function UsageTab({ usage, onUpgrade }: { usage: Usage | undefined; onUpg
         <div className="grid gap-4 md:grid-cols-2">
           <UsageChart days={history.data} metric="apiCalls" title="API calls per day" />
           <UsageChart days={history.data} metric="computeMinutes" title="Compute minutes per day" />
+          <UsageChart days={history.data} metric="storageMb" title="Storage per day" unit=" MB" />
         </div>
       )}
       <div className="flex flex-col gap-3 rounded-lg border border-primary/30 bg-primary/5 p-4 sm:flex-row sm:items-center sm:justify-between">

@@ -45,8 +45,8 @@ function serve(routes: Record<string, FakeRoute>) {
     'GET /api/billing/invoices': () => json(200, []),
     'GET /api/billing/usage/history': () =>
       json(200, [
-        { day: '2026-11-01', apiCalls: 10, computeMinutes: 0 },
-        { day: '2026-11-02', apiCalls: 30, computeMinutes: 1.5 },
+        { day: '2026-11-01', apiCalls: 10, computeMinutes: 0, storageMb: null },
+        { day: '2026-11-02', apiCalls: 30, computeMinutes: 1.5, storageMb: 3.5 },
       ]),
     ...routes,
   });
@@ -171,8 +171,12 @@ describe('Billing page', () => {
     renderApp('/billing?tab=usage');
     expect(await screen.findByText('100% · 15,000 of 10,000')).toBeInTheDocument();
     expect(screen.getByText('1% · 12.5 of 1,024 MB')).toBeInTheDocument();
-    expect(await screen.findByRole('list', { name: 'API calls per day per day' })).toBeInTheDocument();
+    expect(await screen.findByRole('list', { name: 'API calls per day' })).toBeInTheDocument();
     expect(screen.getByLabelText('2026-11-02: 30')).toBeInTheDocument();
+    const storage = screen.getByRole('list', { name: 'Storage per day' });
+    expect(within(storage).getByLabelText('2026-11-01: not measured')).toBeInTheDocument();
+    expect(within(storage).getByLabelText('2026-11-02: 3.5 MB')).toBeInTheDocument();
+    expect(screen.getByText('3.5 MB now')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'View Plans' }));
     expect(await screen.findByRole('region', { name: 'Starter plan' })).toBeInTheDocument();
   });

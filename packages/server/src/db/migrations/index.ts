@@ -17,6 +17,7 @@ import { sqlExecutionMigration } from './0014_sql_execution.js';
 import { changeHistoryIndexesMigration } from './0015_change_history_indexes.js';
 import { tableRowCountsMigration } from './0016_table_row_counts.js';
 import { billingMigration } from './0017_billing.js';
+import { usageStorageMigration } from './0018_usage_storage.js';
 import { authProtocolMigration } from './0020_auth_protocol.js';
 
 /** systemMigrations lists every numbered system migration, oldest first; names never change. */
@@ -39,6 +40,7 @@ export function systemMigrations(dialect: SqlDialect): Record<string, Migration>
     '0015_change_history_indexes': changeHistoryIndexesMigration(),
     '0016_table_row_counts': tableRowCountsMigration(dialect),
     '0017_billing': billingMigration(dialect),
+    '0018_usage_storage': usageStorageMigration(),
     '0020_auth_protocol': authProtocolMigration(),
   };
 }

@@ -112,7 +112,12 @@ describe.each(testDialects)('metering (%s)', (dialect) => {
     expect(usage.periodStart).toBe(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString());
     const history = await server.request('GET', '/api/billing/usage/history', { headers: bob.tokenHeaders });
     expect(history.status).toBe(200);
-    expect(history.body.at(-1)).toEqual({ day: dayOf(now), apiCalls: usage.apiCalls, computeMinutes: 0 });
+    expect(history.body.at(-1)).toEqual({
+      day: dayOf(now),
+      apiCalls: usage.apiCalls,
+      computeMinutes: 0,
+      storageMb: usage.storageMb,
+    });
     expect(history.body.find((d: { day: string }) => d.day === lastMonth)).toBeUndefined();
   });
 });

@@ -3,7 +3,8 @@ import { type ServerProcess, startServerProcess } from '../../testing/server-pro
 import { createTestDatabase, startTestServer, type TestServer } from '../../testing/test-server.js';
 
 // Two nodes on one PostgreSQL count as one: node A is a `basalt serve` process of its own, node B a server in this
-// process. Requests spread over both, concurrently, are each counted exactly once.
+// process. Requests spread over both, concurrently, are each counted exactly once, and storage measured by both
+// is the day's one measurement, not their sum.
 
 async function call(base: string, method: string, path: string, headers: Record<string, string>, json?: unknown) {
   const res = await fetch(base + path, {
@@ -62,6 +63,16 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('metering on two nodes', () => {
     }
     const answers = await Promise.all(calls);
     expect(answers.filter((r) => r.status !== 200 && r.status !== 201)).toEqual([]);
+
+    // Both nodes measure storage (and keep it as today's) at the same time.
+    const measured = await Promise.all(
+      [a.url, b.url, a.url, b.url].map((url) => call(url, 'GET', '/api/billing/usage', token)),
+    );
+    const storageMb = measured[0]?.body.storageMb;
+    expect(storageMb).toBeGreaterThan(0);
+    expect(measured.map((m) => m.body.storageMb)).toEqual([storageMb, storageMb, storageMb, storageMb]);
+    const history = await call(a.url, 'GET', '/api/billing/usage/history', token);
+    expect(history.body.at(-1).storageMb).toBe(storageMb);
 
     // Node A stores what it counted when it stops; node B when asked.
     await a.stop();

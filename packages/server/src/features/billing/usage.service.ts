@@ -7,6 +7,8 @@ import {
   countConnections,
   listApiCallDays,
   listComputeHours,
+  listStorageDays,
+  recordStorageDay,
   storageBytes,
   sumApiCalls,
   sumComputeMs,
@@ -14,10 +16,18 @@ import {
 
 // An account's usage in its current period, against its plan's caps. API calls are counted per day by the meter
 // (usage-meter.ts), so a period's total is the sum of its days and a new period starts at zero by itself. Compute
-// is the functions' CPU time; storage is measured; connections are counted as registered.
+// is the functions' CPU time; storage is measured, and each measurement is kept as its day's when it is the day's
+// highest, so the days show storage over the period; connections are counted as registered.
 
 const MB = 1024 * 1024;
 const round2 = (n: number) => Math.round(n * 100) / 100;
+
+/** measureStorage measures an account's storage in bytes now and keeps it for today's history. */
+export async function measureStorage(db: Db, accountId: string, now = new Date()): Promise<number> {
+  const bytes = await storageBytes(db, accountId);
+  await recordStorageDay(db, accountId, dayOf(now), bytes);
+  return bytes;
+}
 
 /**
  * usageOfRow measures an account's usage. Storage is the costly measure (the tables' pages, the history's
@@ -29,13 +39,14 @@ export async function usageOfRow(
   row: BillingRow,
   options: { now?: Date; storageMb?: number } = {},
 ): Promise<Usage> {
-  const period = periodOf(row, options.now ?? new Date());
+  const now = options.now ?? new Date();
+  const period = periodOf(row, now);
   const plan = planById(plans, effectivePlanId(row));
   const [apiCalls, computeMs, connections, bytes] = await Promise.all([
     sumApiCalls(db, row.id, dayOf(period.start)),
     sumComputeMs(db, row.id, period.start.toISOString()),
     countConnections(db, row.id),
-    options.storageMb === undefined ? storageBytes(db, row.id) : options.storageMb * MB,
+    options.storageMb === undefined ? measureStorage(db, row.id, now) : options.storageMb * MB,
   ]);
   return {
     apiCalls,
@@ -59,19 +70,24 @@ export async function getUsage(db: Db, plans: Plan[], accountId: string): Promis
   return usageOfRow(db, plans, row);
 }
 
-/** getUsageHistory is an account's API calls and compute minutes per day of its current period, oldest first. */
+/**
+ * getUsageHistory is an account's API calls, compute minutes and storage per day of its current period, oldest
+ * first. A day's storage is its highest measurement, or the last one before it (null before the first).
+ */
 export async function getUsageHistory(db: Db, accountId: string, now = new Date()): Promise<UsageDay[]> {
   const row = await findBillingRow(db, accountId);
   if (!row) throw notFound('Account not found', 'account_not_found');
   const period = periodOf(row, now);
-  const [calls, hours] = await Promise.all([
-    listApiCallDays(db, accountId, dayOf(period.start)),
+  const sinceDay = dayOf(period.start);
+  const [calls, hours, storage] = await Promise.all([
+    listApiCallDays(db, accountId, sinceDay),
     listComputeHours(db, accountId, period.start.toISOString()),
+    listStorageDays(db, accountId, sinceDay),
   ]);
   const days = new Map<string, UsageDay>();
   // Every day of the period so far, so that a chart shows quiet days as zero.
   for (let t = period.start.getTime(); t <= now.getTime(); t += 86_400_000) {
-    days.set(dayOf(t), { day: dayOf(t), apiCalls: 0, computeMinutes: 0 });
+    days.set(dayOf(t), { day: dayOf(t), apiCalls: 0, computeMinutes: 0, storageMb: null });
   }
   for (const c of calls) {
     const day = days.get(c.day);
@@ -80,6 +96,12 @@ export async function getUsageHistory(db: Db, accountId: string, now = new Date(
   for (const h of hours) {
     const day = days.get(h.hour.slice(0, 10));
     if (day) day.computeMinutes = round2(day.computeMinutes + h.cpuMs / 60_000);
+  }
+  const measured = new Map(storage.map((s) => [s.day, round2(s.bytes / MB)]));
+  let carried = storage[0] && storage[0].day < sinceDay ? round2(storage[0].bytes / MB) : null;
+  for (const day of days.values()) {
+    carried = measured.get(day.day) ?? carried;
+    day.storageMb = carried;
   }
   return [...days.values()];
 }

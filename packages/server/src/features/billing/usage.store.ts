@@ -2,8 +2,8 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { userTableName } from '../../db/identifiers.js';
 
-// The SQL of metering: API calls per account and day (`user_usage`), the batches already added, and what the
-// other measures are read from (function_usage, change_history, file_storage, database_connections).
+// The SQL of metering: API calls and storage per account and day (`user_usage`), the batches already added, and
+// what the other measures are read from (function_usage, change_history, file_storage, database_connections).
 
 /** DayCount adds `apiCalls` to one account's day (YYYY-MM-DD, UTC). */
 export interface DayCount {
@@ -86,6 +86,90 @@ export async function listApiCallDays(
     .orderBy('day')
     .execute();
   return rows.map((r) => ({ day: r.day, apiCalls: Number(r.api_calls) }));
+}
+
+/**
+ * recordStorageDay keeps a storage measurement as its account's day's, when it is the day's highest so far: the
+ * highest wins whatever order nodes write in, and writing one twice changes nothing. An account deleted meanwhile
+ * gets no row.
+ */
+export async function recordStorageDay(db: Db, accountId: string, day: string, bytes: number): Promise<void> {
+  const now = new Date().toISOString();
+  await db.kysely
+    .insertInto('user_usage')
+    .columns(['account_id', 'day', 'api_calls', 'storage_bytes', 'last_updated'])
+    .expression((eb) =>
+      eb
+        .selectFrom('accounts')
+        .select([
+          'id',
+          sql<string>`cast(${day} as text)`.as('day'),
+          sql.lit(0).as('api_calls'),
+          sql<number>`cast(${bytes} as bigint)`.as('storage_bytes'),
+          sql<string>`cast(${now} as text)`.as('last_updated'),
+        ])
+        .where('id', '=', accountId),
+    )
+    .onConflict((oc) =>
+      oc.columns(['account_id', 'day']).doUpdateSet((eb) => ({
+        storage_bytes: eb
+          .case()
+          .when(
+            eb.or([
+              eb('user_usage.storage_bytes', 'is', null),
+              eb('user_usage.storage_bytes', '<', eb.ref('excluded.storage_bytes')),
+            ]),
+          )
+          .then(eb.ref('excluded.storage_bytes'))
+          .else(eb.ref('user_usage.storage_bytes'))
+          .end(),
+      })),
+    )
+    .execute();
+}
+
+/**
+ * listStorageDays reads an account's storage per measured day from `sinceDay` on, oldest first, led by the last
+ * measured day before it (storage carries over from one day to the next).
+ */
+export async function listStorageDays(
+  db: Db,
+  accountId: string,
+  sinceDay: string,
+): Promise<{ day: string; bytes: number }[]> {
+  const measured = db.kysely
+    .selectFrom('user_usage')
+    .select(['day', 'storage_bytes'])
+    .where('account_id', '=', accountId)
+    .where('storage_bytes', 'is not', null);
+  const [before, rows] = await Promise.all([
+    measured.where('day', '<', sinceDay).orderBy('day', 'desc').limit(1).executeTakeFirst(),
+    measured.where('day', '>=', sinceDay).orderBy('day').execute(),
+  ]);
+  return (before ? [before, ...rows] : rows).map((r) => ({ day: r.day, bytes: Number(r.storage_bytes) }));
+}
+
+/** latestStorageBytes reads each account's last storage measurement, by account id (none: never measured). */
+export async function latestStorageBytes(db: Db, accountIds: string[]): Promise<Map<string, number>> {
+  if (accountIds.length === 0) return new Map();
+  const rows = await db.kysely
+    .selectFrom('user_usage as u')
+    .select(['u.account_id', 'u.storage_bytes'])
+    .where('u.account_id', 'in', accountIds)
+    .where('u.storage_bytes', 'is not', null)
+    .where((eb) =>
+      eb(
+        'u.day',
+        '=',
+        eb
+          .selectFrom('user_usage as v')
+          .select((v) => v.fn.max('v.day').as('day'))
+          .whereRef('v.account_id', '=', 'u.account_id')
+          .where('v.storage_bytes', 'is not', null),
+      ),
+    )
+    .execute();
+  return new Map(rows.map((r) => [r.account_id, Number(r.storage_bytes)]));
 }
 
 /** listComputeHours reads an account's functions' CPU time per hour from `since` (an ISO time) on. */
