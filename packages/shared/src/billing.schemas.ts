@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { paginationSchema } from './api.types.js';
 
 // Billing: plans, usage against them, the subscription and its invoices. A limit of null is unlimited.
 
@@ -160,6 +161,14 @@ export const billingAccountSchema = z.object({
 });
 /** BillingAccount is an account's plan and usage, as the administrator sees it. */
 export type BillingAccount = z.infer<typeof billingAccountSchema>;
+
+/** billingAccountsPageSchema is GET /api/billing/accounts: one page of accounts and the paging. */
+export const billingAccountsPageSchema = z.object({
+  data: z.array(billingAccountSchema),
+  pagination: paginationSchema,
+});
+/** BillingAccountsPage is one page of the administrator's accounts view. */
+export type BillingAccountsPage = z.infer<typeof billingAccountsPageSchema>;
 
 /** notificationSchema is one entry of GET /api/user/notifications. */
 export const notificationSchema = z.object({

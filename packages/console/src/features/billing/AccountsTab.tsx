@@ -1,14 +1,20 @@
 import { type BillingAccount, PLAN_IDS, type Plan, type PlanId, usagePercent } from '@basalt/shared';
+import { useState } from 'react';
 import { Card } from '@/components/ui/card';
 import { LoadErrorState } from '@/components/ui/empty-state';
 import { NativeSelect } from '@/components/ui/native-select';
 import { SkeletonTableRows } from '@/components/ui/skeleton-table-rows';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { ListPager } from '@/features/users/ListPager';
 import { useAssignPlanMutation, useBillingAccountsQuery } from './billing.queries';
 import { SubscriptionStatusBadge } from './SubscriptionStatusBadge';
 import { formatAmount } from './UsageMeter';
 
-// The instance administrator's view: every account's plan, status and usage, and a plan assigned by hand.
+// The instance administrator's view: every account's plan, status and usage, a page at a time, and a plan
+// assigned by hand.
+
+/** ACCOUNTS_PAGE_SIZE is how many accounts a page shows. */
+const ACCOUNTS_PAGE_SIZE = 20;
 
 const SKELETON_CELLS = [
   { skeleton: 'h-4 w-40' },
@@ -23,9 +29,11 @@ function used(value: number, limit: number | null, unit = '') {
   return `${formatAmount(value)} / ${formatAmount(limit)}${unit} (${Math.round(usagePercent(value, limit))}%)`;
 }
 
-/** AccountsTab lists every account with its plan and usage; the administrator changes plans here. */
+/** AccountsTab lists every account with its plan and usage, paged; the administrator changes plans here. */
 export function AccountsTab({ plans }: { plans: Plan[] }) {
-  const accounts = useBillingAccountsQuery(true);
+  const [page, setPage] = useState(1);
+  const accounts = useBillingAccountsQuery({ page, limit: ACCOUNTS_PAGE_SIZE });
+  const pagination = accounts.data?.pagination;
   const assign = useAssignPlanMutation();
   if (accounts.isError && !accounts.data) {
     return (
@@ -49,7 +57,7 @@ export function AccountsTab({ plans }: { plans: Plan[] }) {
           {!accounts.data ? (
             <SkeletonTableRows rows={3} cells={SKELETON_CELLS} />
           ) : (
-            accounts.data.map((account: BillingAccount) => (
+            accounts.data.data.map((account: BillingAccount) => (
               <TableRow key={account.accountId}>
                 <TableCell className="max-w-40 sm:max-w-none">
                   <div className="truncate font-medium">{account.username ?? account.email}</div>
@@ -83,6 +91,15 @@ export function AccountsTab({ plans }: { plans: Plan[] }) {
           )}
         </TableBody>
       </Table>
+      {pagination && pagination.totalItems > 0 && (
+        <ListPager
+          page={pagination.currentPage}
+          totalPages={pagination.totalPages}
+          totalItems={pagination.totalItems}
+          noun="account"
+          onPageChange={setPage}
+        />
+      )}
     </Card>
   );
 }

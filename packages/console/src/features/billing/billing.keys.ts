@@ -8,5 +8,6 @@ export const billingKeys = {
   invoices: ['/api/billing/invoices'] as const,
   plans: ['/api/billing/plans'] as const,
   accounts: ['/api/billing/accounts'] as const,
+  accountsPage: (params: { page: number; limit: number }) => ['/api/billing/accounts', params] as const,
   notifications: ['/api/user/notifications'] as const,
 };

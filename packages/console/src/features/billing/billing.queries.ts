@@ -1,6 +1,6 @@
 import {
   type BillingAccount,
-  billingAccountSchema,
+  billingAccountsPageSchema,
   type CheckoutResult,
   checkoutResultSchema,
   DEFAULT_PLANS,
@@ -12,7 +12,7 @@ import {
   usageDaySchema,
   usageSchema,
 } from '@basalt/shared';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { z } from 'zod';
 import { apiJson, apiRequest, jsonQuery } from '@/lib/api';
@@ -63,12 +63,12 @@ export function usePlansQuery() {
   return { ...query, plans: query.data?.plans ?? DEFAULT_PLANS };
 }
 
-/** useBillingAccountsQuery lists every account's plan and usage (administrators only). */
-export function useBillingAccountsQuery(enabled: boolean) {
+/** useBillingAccountsQuery reads one page of the accounts' plans and usage (administrators only). */
+export function useBillingAccountsQuery(params: { page: number; limit: number }) {
   return useQuery({
-    queryKey: billingKeys.accounts,
-    queryFn: jsonQuery(z.array(billingAccountSchema)),
-    enabled,
+    queryKey: billingKeys.accountsPage(params),
+    queryFn: jsonQuery(billingAccountsPageSchema),
+    placeholderData: keepPreviousData,
   });
 }
 

@@ -249,4 +249,44 @@ describe('Billing page', () => {
     await user.keyboard('{Escape}');
     await waitFor(() => expect(backend.find('POST', '/api/user/notifications/read')).toHaveLength(1));
   });
+
+  it("pages the administrator's accounts view", async () => {
+    const me = {
+      id: 'admin-1',
+      username: 'admin',
+      email: 'admin@example.com',
+      isAdmin: true,
+      stripeCustomerId: null,
+      stripeSubscriptionId: null,
+      subscriptionStatus: null,
+      subscriptionPlan: null,
+      subscriptionRenewalDate: null,
+      cancelAtPeriodEnd: null,
+      createdAt: '2026-11-01T00:00:00.000Z',
+    };
+    const accountsPage = (page: number) => ({
+      data: [
+        {
+          accountId: `acc-${page}`,
+          email: `user${page}@example.com`,
+          username: `user${page}`,
+          plan: 'free',
+          status: null,
+          usage,
+        },
+      ],
+      pagination: { totalItems: 21, totalPages: 2, currentPage: page, hasNext: page < 2, hasPrevious: page > 1 },
+    });
+    const backend = serve({
+      'GET /api/auth/me': () => json(200, { user: me }),
+      'GET /api/billing/accounts': (request) => json(200, accountsPage(Number(request.url.searchParams.get('page')))),
+    });
+    const user = userEvent.setup();
+    renderApp('/billing?tab=accounts');
+    expect(await screen.findByText('user1@example.com')).toBeInTheDocument();
+    expect(screen.getByText('21 accounts')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Next page' }));
+    expect(await screen.findByText('user2@example.com')).toBeInTheDocument();
+    expect(backend.find('GET', '/api/billing/accounts').map((r) => r.url.searchParams.get('limit'))).toContain('20');
+  });
 });

@@ -1,17 +1,28 @@
-import type { BillingAccount, Plan, Subscription } from '@basalt/shared';
-import { assignPlanInputSchema } from '@basalt/shared';
+import type { BillingAccount, BillingAccountsPage, Plan, Subscription } from '@basalt/shared';
+import { assignPlanInputSchema, userListQuerySchema } from '@basalt/shared';
 import type { Db } from '../../db/database.js';
 import { forbidden, notFound } from '../../http/errors.js';
 import { parseInput } from '../../http/validation.js';
 import type { Actor } from '../../lib/actor/actor.js';
-import { findBillingRow, isInstanceAdmin, listBillingRows, updateSubscriptionFields } from './billing.store.js';
-import { effectivePlanId } from './billing-plans.js';
-import { usageOfRow } from './usage.service.js';
+import {
+  type BillingRow,
+  countBillingRows,
+  findBillingRow,
+  isInstanceAdmin,
+  listBillingRowsPage,
+  updateSubscriptionFields,
+} from './billing.store.js';
+import { dayOf, effectivePlanId } from './billing-plans.js';
+import { measureStorage, usageOfRow } from './usage.service.js';
+import { latestStorageDays } from './usage.store.js';
 
 // The instance administrator's side of billing: every account's plan and usage, and plans assigned by hand (the
 // way to sell plans without Stripe, or to grant one).
 
-const ACCOUNTS_SHOWN = 500;
+// A page's accounts are measured a few at a time: enough to overlap their queries, few enough to leave the
+// database's pool to the requests.
+const MEASURED_AT_ONCE = 8;
+const MB = 1024 * 1024;
 
 async function requireAdmin(db: Db, actor: Actor): Promise<void> {
   if (!(await isInstanceAdmin(db, actor.accountId))) {
@@ -19,22 +30,60 @@ async function requireAdmin(db: Db, actor: Actor): Promise<void> {
   }
 }
 
-/** listBillingAccounts is every account's plan, subscription status and usage. */
-export async function listBillingAccounts(db: Db, actor: Actor, plans: Plan[]): Promise<BillingAccount[]> {
+/** mapAtMost maps `items` through `fn` with at most `limit` calls under way, keeping their order. */
+async function mapAtMost<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await fn(items[index] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+/**
+ * listBillingAccounts is a page of the accounts' plans, subscription statuses and usage (`page`, `limit`,
+ * `search`). Storage, the costly measure, is read as stored when it was measured today; an account not measured
+ * today is measured now (and that is kept), so a page costs at most its accounts' measures once a day.
+ */
+export async function listBillingAccounts(
+  db: Db,
+  actor: Actor,
+  plans: Plan[],
+  query: unknown,
+): Promise<BillingAccountsPage> {
   await requireAdmin(db, actor);
-  const rows = await listBillingRows(db, ACCOUNTS_SHOWN);
-  const accounts: BillingAccount[] = [];
-  for (const row of rows) {
-    accounts.push({
+  const { page, limit, search } = parseInput(userListQuerySchema, query);
+  const [rows, totalItems] = await Promise.all([
+    listBillingRowsPage(db, { limit, offset: (page - 1) * limit, search }),
+    countBillingRows(db, search),
+  ]);
+  const now = new Date();
+  const today = dayOf(now);
+  const stored = await latestStorageDays(
+    db,
+    rows.map((r) => r.id),
+  );
+  const accountOf = async (row: BillingRow): Promise<BillingAccount> => {
+    const measured = stored.get(row.id);
+    const bytes = measured?.day === today ? measured.bytes : await measureStorage(db, row.id, now);
+    return {
       accountId: row.id,
       email: row.email,
       username: row.username,
       plan: effectivePlanId(row),
       status: row.subscription_status,
-      usage: await usageOfRow(db, plans, row),
-    });
-  }
-  return accounts;
+      usage: await usageOfRow(db, plans, row, { now, storageMb: bytes / MB }),
+    };
+  };
+  const totalPages = Math.max(1, Math.ceil(totalItems / limit));
+  return {
+    data: await mapAtMost(rows, MEASURED_AT_ONCE, accountOf),
+    pagination: { totalItems, totalPages, currentPage: page, hasNext: page < totalPages, hasPrevious: page > 1 },
+  };
 }
 
 /**

@@ -64,7 +64,7 @@ describe.each(testDialects)('billing without Stripe (%s)', (dialect) => {
     expect(cancel.status).toBe(400);
     const list = await server.request('GET', '/api/billing/accounts', { headers: admin.tokenHeaders });
     expect(list.status).toBe(200);
-    expect(list.body.map((a: { email: string; plan: string }) => [a.email, a.plan])).toEqual([
+    expect(list.body.data.map((a: { email: string; plan: string }) => [a.email, a.plan])).toEqual([
       [users.dave.email, 'free'],
       [users.alice.email, 'professional'],
     ]);

@@ -15,7 +15,7 @@ import { getUsage, getUsageHistory } from './usage.service.js';
 //   GET  /api/billing/invoices                  Invoice[]
 //   POST /api/billing/create-checkout-session   {planId} → {sessionUrl} or {clientSecret}
 //   POST /api/billing/cancel-subscription       → Subscription (cancels at the period's end)
-//   GET  /api/billing/accounts                  administrators: every account's plan and usage
+//   GET  /api/billing/accounts                  administrators: a page of accounts' plans and usage (?page&limit&search)
 //   PUT  /api/billing/accounts/:id/plan         administrators: {planId} assigns a plan by hand
 //   GET  /api/user/notifications, POST /api/user/notifications/read
 // and, for Stripe only (signed, no session): POST /api/billing/webhook.
@@ -44,7 +44,9 @@ export async function billingRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
     cancelSubscription(db, requireUser(request), { stripe }),
   );
 
-  app.get('/api/billing/accounts', async (request) => listBillingAccounts(db, requireUser(request), plans));
+  app.get('/api/billing/accounts', async (request) =>
+    listBillingAccounts(db, requireUser(request), plans, request.query),
+  );
   app.put('/api/billing/accounts/:id/plan', async (request) => {
     const { id } = request.params as { id: string };
     const subscription = await assignPlan(db, requireUser(request), id, request.body);

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database.js';
+import { userSearchCondition } from '../../lib/search/user-search.js';
 
 // The SQL of subscriptions (the accounts' subscription fields), invoices and handled Stripe events.
 
@@ -58,15 +59,36 @@ export async function findAccountIdByCustomer(db: Db, customerId: string): Promi
   return row?.id;
 }
 
-/** listBillingRows reads every account's subscription fields, oldest account first (the administrator's view). */
-export function listBillingRows(db: Db, limit: number): Promise<BillingRow[]> {
+/**
+ * listBillingRowsPage reads a page of the accounts' subscription fields, oldest account first, those whose email
+ * or username contains `search` when given (the administrator's view).
+ */
+export function listBillingRowsPage(
+  db: Db,
+  page: { limit: number; offset: number; search: string | null },
+): Promise<BillingRow[]> {
+  const { search } = page;
   return db.kysely
     .selectFrom('accounts')
     .select(BILLING_COLUMNS)
     .where('is_anonymous', '=', 0)
+    .$if(Boolean(search), (q) => q.where((eb) => userSearchCondition(eb, 'accounts', search ?? '')))
     .orderBy('created_at')
-    .limit(limit)
+    .orderBy('id')
+    .limit(page.limit)
+    .offset(page.offset)
     .execute();
+}
+
+/** countBillingRows counts the accounts of the administrator's view, matching `search` when given. */
+export async function countBillingRows(db: Db, search: string | null): Promise<number> {
+  const row = await db.kysely
+    .selectFrom('accounts')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('is_anonymous', '=', 0)
+    .$if(Boolean(search), (q) => q.where((eb) => userSearchCondition(eb, 'accounts', search ?? '')))
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
 }
 
 /** SubscriptionFields are the subscription columns a change sets. */

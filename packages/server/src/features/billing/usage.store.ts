@@ -149,14 +149,16 @@ export async function listStorageDays(
   return (before ? [before, ...rows] : rows).map((r) => ({ day: r.day, bytes: Number(r.storage_bytes) }));
 }
 
-/** latestStorageBytes reads each account's last storage measurement, by account id (none: never measured). */
-export async function latestStorageBytes(db: Db, accountIds: string[]): Promise<Map<string, number>> {
+/** latestStorageDays reads each account's last storage measurement and its day, by account id (none: never). */
+export async function latestStorageDays(
+  db: Db,
+  accountIds: string[],
+): Promise<Map<string, { day: string; bytes: number }>> {
   if (accountIds.length === 0) return new Map();
   const rows = await db.kysely
     .selectFrom('user_usage as u')
-    .select(['u.account_id', 'u.storage_bytes'])
+    .select(['u.account_id', 'u.day', 'u.storage_bytes'])
     .where('u.account_id', 'in', accountIds)
-    .where('u.storage_bytes', 'is not', null)
     .where((eb) =>
       eb(
         'u.day',
@@ -169,7 +171,7 @@ export async function latestStorageBytes(db: Db, accountIds: string[]): Promise<
       ),
     )
     .execute();
-  return new Map(rows.map((r) => [r.account_id, Number(r.storage_bytes)]));
+  return new Map(rows.map((r) => [r.account_id, { day: r.day, bytes: Number(r.storage_bytes) }]));
 }
 
 /** listComputeHours reads an account's functions' CPU time per hour from `since` (an ISO time) on. */
