@@ -252,7 +252,10 @@ export const updateConsoleAccountSchema = z
   .object({ isAdmin: z.boolean({ error: 'isAdmin must be true or false' }) })
   .strict();
 
-/** userListQuerySchema is the query of GET /api/users and GET /api/admin/accounts: page, limit and search. */
+/**
+ * userListQuerySchema is the query of GET /api/users, GET /api/admin/accounts and GET /api/billing/accounts: page,
+ * limit and search.
+ */
 export const userListQuerySchema = z.object({
   page: z.coerce.number({ error: 'page must be a whole number of 1 or more' }).int().min(1).default(1),
   limit: z.coerce
