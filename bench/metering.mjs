@@ -1,11 +1,16 @@
-// `npm run bench:metering`: what metering costs the record APIs. One run starts Basalt twice on SQLite, seeded
-// alike (bench/setup.mjs): metering on (every API call counted, its account's quota checked) and METERING=off;
-// then, for the second half of the rounds, a fresh pair started the other way round.
-// Both servers sell the same free plan without an API-call cap, so that no request is refused. Rounds of the
-// same get, list and create loads alternate between the two (which one goes first alternates too), so that the
-// machine's swings fall on both; the result is each operation's requests/s with metering on ÷ off, summed over
-// the rounds, and written to bench/results/metering.json. Target: ≥ 0.97.
-// Usage: node bench/metering.mjs [--rounds 3] [--duration 4] [--warmup 2] [--connections 10]
+// `npm run bench:metering`: what metering costs the record APIs, resolved finely enough to tell a 3 % difference
+// on a busy shared machine. It starts four Basalt servers on SQLite, seeded alike (bench/setup.mjs): the measured
+// pair, metering on and METERING=off, and a control pair, both off. Each round loads the two servers of a pair AT
+// THE SAME TIME with equal autocannon loads, so that every swing of the machine (other work, CPU frequency, the
+// scheduler) hits both alike, and takes the ratio of their requests/s; the pairs take turns, operation by
+// operation. The control's ratio (A/A: two identical servers) shows the noise floor beside the measured one.
+// Many short rounds; each ratio is the median of its rounds, with a bootstrap 95 % interval of that median.
+// The servers start in the order on, control A, off, control B, so the control's two sides stand to each other
+// as on and off do (first vs second of its pair to start, to load, and to be served by the load generator);
+// which side's load starts first alternates from round to round.
+// Both servers of the measured pair sell the same free plan without an API-call cap, so that nothing is refused.
+// Results go to bench/results/metering.json. Target: on ÷ off ≥ 0.97.
+// Usage: node bench/metering.mjs [--rounds 15] [--duration 1] [--warmup 2] [--connections 10]
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,8 +21,8 @@ import { basaltScenarios, load, root, seedBasalt, startProcess } from './setup.m
 
 const { values } = parseArgs({
   options: {
-    rounds: { type: 'string', default: '8' },
-    duration: { type: 'string', default: '2' },
+    rounds: { type: 'string', default: '15' },
+    duration: { type: 'string', default: '1' },
     warmup: { type: 'string', default: '2' },
     connections: { type: 'string', default: '10' },
   },
@@ -27,6 +32,8 @@ const DURATION = Number(values.duration);
 const WARMUP = Number(values.warmup);
 const CONNECTIONS = Number(values.connections);
 const TARGET = 0.97;
+// Resamples of the bootstrap interval of a median.
+const RESAMPLES = 2000;
 
 // The free plan without an API-call cap: the quota is still checked on every call, never reached.
 const PLANS = JSON.stringify({ free: { limits: { apiCalls: null, storageMb: null } } });
@@ -60,107 +67,194 @@ const PICKED = [
   ['create', 'api/table'],
   ['create', 'rest/v1'],
 ];
-const pick = (server) => PICKED.map(([op, target]) => server.scenarios.find((s) => s.op === op && s.target === target));
+const pick = (server, i) => {
+  const [op, target] = PICKED[i];
+  return server.scenarios.find((s) => s.op === op && s.target === target);
+};
+
+// The CPU time a server process has used, in ms: /proc/<pid>/schedstat's run time in ns where the kernel keeps
+// it, else /proc/<pid>/stat's utime + stime (ticks of 10 ms). A server's CPU time per request hardly moves with
+// what else runs on the machine, where its requests/s swing by tens of %.
+async function cpuMsOf(pid) {
+  try {
+    return Number((await fs.readFile(`/proc/${pid}/schedstat`, 'utf8')).split(' ')[0]) / 1e6;
+  } catch {
+    try {
+      const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return (Number(fields[11]) + Number(fields[12])) * 10;
+    } catch {
+      return Number.NaN;
+    }
+  }
+}
+
+const tally = () => ({ requests: 0, cpuMs: 0 });
+// Per round: the requests/s ratio, and each side's requests and CPU ms (for the ratio of CPU per request).
+const totalsOf = () => PICKED.map(() => ({ a: tally(), b: tally(), ratios: [], samples: [] }));
+// How busy the load generator (this process) was while loading: near 100 % of a core, it may hold both servers
+// back alike and pull the ratios towards 1.
+let loadingMs = 0;
+let generatorCpuMs = 0;
+// measured: a = metering on, b = off; control: a and b both off.
+const measured = totalsOf();
+const control = totalsOf();
+
+// One round of one operation on one pair: both servers under equal loads at once; returns a's requests ÷ b's.
+async function loadTogether(a, b, i, aFirst, totals) {
+  const cpuBefore = await Promise.all([cpuMsOf(a.child.pid), cpuMsOf(b.child.pid)]);
+  const generatorBefore = process.cpuUsage();
+  const began = performance.now();
+  const options = { duration: DURATION, connections: CONNECTIONS };
+  const [ra, rb] = aFirst
+    ? await Promise.all([load(pick(a, i), options), load(pick(b, i), options)])
+    : await Promise.all([load(pick(b, i), options), load(pick(a, i), options)]).then(([x, y]) => [y, x]);
+  const cpuAfter = await Promise.all([cpuMsOf(a.child.pid), cpuMsOf(b.child.pid)]);
+  loadingMs += performance.now() - began;
+  const generator = process.cpuUsage(generatorBefore);
+  generatorCpuMs += (generator.user + generator.system) / 1000;
+  for (const [server, result] of [
+    [a, ra],
+    [b, rb],
+  ]) {
+    if (result.non2xx > 0 || result.errors > 0) {
+      const [op, target] = PICKED[i];
+      throw new Error(`${op} ${target} (${server.name}): ${result.non2xx} non-2xx, ${result.errors} errors`);
+    }
+  }
+  totals[i].a.requests += ra.requests.total;
+  totals[i].b.requests += rb.requests.total;
+  totals[i].a.cpuMs += cpuAfter[0] - cpuBefore[0];
+  totals[i].b.cpuMs += cpuAfter[1] - cpuBefore[1];
+  totals[i].ratios.push(ra.requests.total / rb.requests.total);
+  totals[i].samples.push([
+    ra.requests.total,
+    cpuAfter[0] - cpuBefore[0],
+    rb.requests.total,
+    cpuAfter[1] - cpuBefore[1],
+  ]);
+}
 
 await buildServer();
 process.chdir(root);
-const totals = PICKED.map(() => ({ on: 0, off: 0, onP99: [], offP99: [], ratios: [], onCpu: 0, offCpu: 0 }));
-
-// The CPU time a server process has used, in ms (Linux: /proc/<pid>/stat, utime + stime in clock ticks of 10 ms).
-// Requests per CPU-second hardly move with what else runs on the machine, where requests/s swing by tens of %.
-async function cpuMsOf(pid) {
-  try {
-    const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return Number.NaN;
+const started = [];
+try {
+  for (const [name, metering] of [
+    ['on', true],
+    ['control A', false],
+    ['off', false],
+    ['control B', false],
+  ]) {
+    started.push(await startServer(name, metering));
   }
-}
-
-// One pair of servers: warm-up, then `rounds` rounds of every load on both, back to back.
-async function runPair(startOrder, rounds) {
-  const started = [];
-  try {
-    for (const metering of startOrder) started.push(await startServer(metering ? 'on' : 'off', metering));
-    const on = started.find((s) => s.name === 'on');
-    const off = started.find((s) => s.name === 'off');
-    // Reads first, on both, before any create grows the tables; each scenario warms up once per server.
+  const [on, controlA, off, controlB] = started;
+  // Reads first, on all four, before any create grows the tables; each scenario warms up once per server, the
+  // servers of a pair together as they will be measured.
+  for (const [i] of PICKED.entries()) {
+    await Promise.all([on, off].map((s) => load(pick(s, i), { duration: WARMUP, connections: CONNECTIONS })));
+    await Promise.all(
+      [controlA, controlB].map((s) => load(pick(s, i), { duration: WARMUP, connections: CONNECTIONS })),
+    );
+  }
+  for (let round = 0; round < ROUNDS; round++) {
     for (const [i] of PICKED.entries()) {
-      for (const server of [on, off]) await load(pick(server)[i], { duration: WARMUP, connections: CONNECTIONS });
-    }
-    for (let round = 0; round < rounds; round++) {
-      for (const [i, [op, target]] of PICKED.entries()) {
-        const order = (round + i) % 2 === 0 ? [on, off] : [off, on];
-        const pair = {};
-        for (const server of order) {
-          const cpuBefore = await cpuMsOf(server.child.pid);
-          const result = await load(pick(server)[i], { duration: DURATION, connections: CONNECTIONS });
-          totals[i][`${server.name}Cpu`] += (await cpuMsOf(server.child.pid)) - cpuBefore;
-          if (result.non2xx > 0 || result.errors > 0) {
-            throw new Error(
-              `${op} ${target} (metering ${server.name}): ${result.non2xx} non-2xx, ${result.errors} errors`,
-            );
-          }
-          totals[i][server.name] += result.requests.total;
-          totals[i][`${server.name}P99`].push(result.latency.p99);
-          pair[server.name] = result.requests.total;
-        }
-        totals[i].ratios.push(pair.on / pair.off);
+      const aFirst = (round + i) % 2 === 0;
+      // The pairs take turns going first too, so that neither always follows the other's creates.
+      if (round % 2 === 0) {
+        await loadTogether(on, off, i, aFirst, measured);
+        await loadTogether(controlA, controlB, i, aFirst, control);
+      } else {
+        await loadTogether(controlA, controlB, i, aFirst, control);
+        await loadTogether(on, off, i, aFirst, measured);
       }
-      console.log(`round ${round + 1} of ${rounds} done (${startOrder[0] ? 'on' : 'off'} started first)`);
     }
-  } finally {
-    for (const server of started) {
-      const exited = new Promise((resolve) => server.child.once('exit', resolve));
-      server.child.kill('SIGTERM');
-      await exited;
-      await fs.rm(server.dataDir, { recursive: true, force: true });
-    }
+    console.log(`round ${round + 1} of ${ROUNDS} done`);
+  }
+} finally {
+  for (const server of started) {
+    const exited = new Promise((resolve) => server.child.once('exit', resolve));
+    server.child.kill('SIGTERM');
+    await exited;
+    await fs.rm(server.dataDir, { recursive: true, force: true });
   }
 }
 
-// The server started first serves measurably more slowly or faster on a shared machine, whatever it runs (two
-// servers both without metering differ by up to 10 %): half the rounds run on a pair started on-then-off, the
-// other half on a pair started off-then-on.
-const firstHalf = Math.ceil(ROUNDS / 2);
-await runPair([true, false], firstHalf);
-await runPair([false, true], ROUNDS - firstHalf);
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
+function median(list) {
+  const sorted = [...list].sort((x, y) => x - y);
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
+// A 95 % interval by resampling the rounds (their ratios are far from normal): of `statistic` over the rounds.
+function interval(list, statistic) {
+  const estimates = [];
+  for (let r = 0; r < RESAMPLES; r++) {
+    estimates.push(statistic(Array.from(list, () => list[Math.floor(Math.random() * list.length)])));
+  }
+  estimates.sort((x, y) => x - y);
+  return [estimates[Math.floor(RESAMPLES * 0.025)], estimates[Math.ceil(RESAMPLES * 0.975) - 1]];
+}
+const medianInterval = (list) => interval(list, median);
+
+// Requests per CPU-second of a ÷ of b over some rounds: what the CPU cost per request allows on a machine where the
+// servers have the cores to themselves.
+function cpuRatio(samples) {
+  const sum = (k) => samples.reduce((total, s) => total + s[k], 0);
+  return sum(0) / sum(1) / (sum(2) / sum(3));
+}
+
+const r3 = (n) => Math.round(n * 1000) / 1000;
+const summary = (t) => ({
+  ratio: r3(median(t.ratios)),
+  interval: medianInterval(t.ratios).map(r3),
+  totalsRatio: r3(t.a.requests / t.b.requests),
+  rounds: t.ratios.map(r3),
+  cpu: { ratio: r3(cpuRatio(t.samples)), interval: interval(t.samples, cpuRatio).map(r3) },
+});
+const seconds = ROUNDS * DURATION;
 const rows = PICKED.map(([op, target], i) => {
-  const t = totals[i];
-  const seconds = ROUNDS * DURATION;
+  const m = measured[i];
   return {
     op,
     through: `/${target}/items`,
-    onRps: Math.round(t.on / seconds),
-    offRps: Math.round(t.off / seconds),
-    ratio: Math.round(median(t.ratios) * 1000) / 1000,
-    totalsRatio: Math.round((t.on / t.off) * 1000) / 1000,
-    rounds: t.ratios.map((r) => Math.round(r * 1000) / 1000),
-    // Requests per CPU-second of the server, metering on ÷ off.
-    cpuRatio: Math.round((t.on / t.onCpu / (t.off / t.offCpu)) * 1000) / 1000,
-    onCpuUs: Math.round((t.onCpu * 1000) / t.on),
-    offCpuUs: Math.round((t.offCpu * 1000) / t.off),
-    onP99: median(t.onP99),
-    offP99: median(t.offP99),
+    onRps: Math.round(m.a.requests / seconds),
+    offRps: Math.round(m.b.requests / seconds),
+    ...summary(m),
+    onCpuUs: Math.round((m.a.cpuMs * 10000) / m.a.requests) / 10,
+    offCpuUs: Math.round((m.b.cpuMs * 10000) / m.b.requests) / 10,
+    control: summary(control[i]),
   };
 });
+const verdict = (r) =>
+  r.interval[0] >= TARGET
+    ? 'met'
+    : r.interval[1] < TARGET
+      ? 'missed'
+      : r.ratio >= TARGET
+        ? 'met (unsure)'
+        : 'missed (unsure)';
+const fmt = (r) => `×${r.ratio.toFixed(3)} [${r.interval[0].toFixed(3)}–${r.interval[1].toFixed(3)}]`;
 console.log(
-  '\n| operation | through | metering on req/s | off req/s | on ÷ off (median of rounds) | ratio of totals | CPU µs per request on / off | req per CPU-s on ÷ off | p99 on / off ms (median) | target ≥ 0.97 |',
+  '\n| operation | through | on req/s | off req/s | on ÷ off, median [95 %] | A/A control, median [95 %] | ratio of totals on ÷ off / A ÷ B | target ≥ 0.97 |',
 );
-console.log('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |');
+console.log('| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |');
 for (const r of rows) {
   console.log(
-    `| ${r.op} | \`${r.through}\` | ${r.onRps} | ${r.offRps} | ×${r.ratio.toFixed(3)} | ×${r.totalsRatio.toFixed(3)} | ${r.onCpuUs} / ${r.offCpuUs} | ×${r.cpuRatio.toFixed(3)} | ${r.onP99} / ${r.offP99} | ${r.ratio >= TARGET ? 'met' : 'missed'} |`,
+    `| ${r.op} | \`${r.through}\` | ${r.onRps} | ${r.offRps} | ${fmt(r)} | ${fmt(r.control)} | ×${r.totalsRatio.toFixed(3)} / ×${r.control.totalsRatio.toFixed(3)} | ${verdict(r)} |`,
   );
 }
+console.log(
+  '\n| operation | through | CPU µs per request on / off | requests per CPU-s on ÷ off [95 %] | A/A control [95 %] |',
+);
+console.log('| --- | --- | ---: | ---: | ---: |');
+for (const r of rows) {
+  console.log(`| ${r.op} | \`${r.through}\` | ${r.onCpuUs} / ${r.offCpuUs} | ${fmt(r.cpu)} | ${fmt(r.control.cpu)} |`);
+}
+const generatorBusy = Math.round((generatorCpuMs / loadingMs) * 100);
+console.log(
+  `\nthe load generator was busy ${generatorBusy} % of a core while loading (load average ${os.loadavg()[0].toFixed(1)})`,
+);
+
 // What the meter itself costs a request, measured alone in this process: one admit() (the quota check and the
 // count) for an account whose usage is known, as every request but an account's first pays it.
 async function admitNs() {
@@ -181,9 +275,9 @@ async function admitNs() {
   const meter = createUsageMeter(db, { plans: config.billing.plans });
   await meter.admit('bench', false);
   const calls = 2_000_000;
-  const started = performance.now();
+  const began = performance.now();
   for (let i = 0; i < calls; i++) meter.admit('bench', i % 3 === 0);
-  const ns = ((performance.now() - started) * 1e6) / calls;
+  const ns = ((performance.now() - began) * 1e6) / calls;
   await meter.close();
   await db.close();
   await fs.rm(dir, { recursive: true, force: true });
@@ -193,9 +287,32 @@ async function admitNs() {
 const meterNs = await admitNs();
 console.log(`\nthe meter alone: ${meterNs} ns per request (one admit(), measured in this process)`);
 
-const all = median(totals.flatMap((t) => t.ratios));
-console.log(`\nall operations, median of every round's ratio: ×${all.toFixed(3)}`);
+const all = {
+  ratio: r3(median(measured.flatMap((t) => t.ratios))),
+  interval: medianInterval(measured.flatMap((t) => t.ratios)).map(r3),
+};
+const allControl = {
+  ratio: r3(median(control.flatMap((t) => t.ratios))),
+  interval: medianInterval(control.flatMap((t) => t.ratios)).map(r3),
+};
+console.log(`all operations, median of every round's ratio: on ÷ off ${fmt(all)}; A/A control ${fmt(allControl)}`);
 await fs.writeFile(
   path.join(root, 'bench/results/metering.json'),
-  `${JSON.stringify({ at: new Date().toISOString(), rounds: ROUNDS, duration: DURATION, connections: CONNECTIONS, rows, all, meterNs }, null, 2)}\n`,
+  `${JSON.stringify(
+    {
+      at: new Date().toISOString(),
+      method: 'simultaneous pairs with an A/A control',
+      rounds: ROUNDS,
+      duration: DURATION,
+      connections: CONNECTIONS,
+      loadAverage: os.loadavg().map((n) => Math.round(n * 100) / 100),
+      generatorBusy,
+      rows,
+      all,
+      allControl,
+      meterNs,
+    },
+    null,
+    2,
+  )}\n`,
 );
