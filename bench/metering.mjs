@@ -5,19 +5,22 @@
 // scheduler) hits both alike, and takes the ratio of their requests/s; the pairs take turns, operation by
 // operation. The control's ratio (A/A: two identical servers) shows the noise floor beside the measured one.
 // Many short rounds; each ratio is the median of its rounds, with a bootstrap 95 % interval of that median.
-// The servers start in the order on, control A, off, control B, so the control's two sides stand to each other
-// as on and off do (first vs second of its pair to start, to load, and to be served by the load generator);
-// which side's load starts first alternates from round to round.
+// Half the rounds run on servers started in the order on, control A, off, control B, the other half on fresh
+// ones started off, control B, on, control A: the control's two sides stand to each other as on and off do, and
+// which server started first evens out; which side's load starts first alternates from round to round.
 // Both servers of the measured pair sell the same free plan without an API-call cap, so that nothing is refused.
 // Results go to bench/results/metering.json. Target: on ÷ off ≥ 0.97.
-// Usage: node bench/metering.mjs [--rounds 15] [--duration 1] [--warmup 2] [--connections 10]
+// On a machine of two or more CPUs every server runs on CPU 1 and the load generator on CPU 0 (--no-pin:
+// anywhere): the two servers of a pair, both busy, then share one core as the scheduler divides it evenly, so their
+// ratio of requests is that of their costs per request, and whatever else runs on that core slows both alike.
+// Usage: node bench/metering.mjs [--rounds 15] [--duration 1] [--warmup 2] [--connections 10] [--no-pin]
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { register } from 'tsx/esm/api';
 import { buildServer } from '../scripts/build.mjs';
-import { basaltScenarios, load, root, seedBasalt, startProcess } from './setup.mjs';
+import { basaltScenarios, load, pinCpus, root, seedBasalt, startProcess } from './setup.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -25,8 +28,12 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '1' },
     warmup: { type: 'string', default: '2' },
     connections: { type: 'string', default: '10' },
+    pin: { type: 'boolean', default: true },
   },
+  allowNegative: true,
 });
+const PINNED = values.pin && os.availableParallelism() >= 2;
+if (PINNED) pinCpus({ server: '1', client: '0' });
 const ROUNDS = Number(values.rounds);
 const DURATION = Number(values.duration);
 const WARMUP = Number(values.warmup);
@@ -135,49 +142,60 @@ async function loadTogether(a, b, i, aFirst, totals) {
   ]);
 }
 
-await buildServer();
-process.chdir(root);
-const started = [];
-try {
-  for (const [name, metering] of [
-    ['on', true],
-    ['control A', false],
-    ['off', false],
-    ['control B', false],
-  ]) {
-    started.push(await startServer(name, metering));
-  }
-  const [on, controlA, off, controlB] = started;
-  // Reads first, on all four, before any create grows the tables; each scenario warms up once per server, the
-  // servers of a pair together as they will be measured.
-  for (const [i] of PICKED.entries()) {
-    await Promise.all([on, off].map((s) => load(pick(s, i), { duration: WARMUP, connections: CONNECTIONS })));
-    await Promise.all(
-      [controlA, controlB].map((s) => load(pick(s, i), { duration: WARMUP, connections: CONNECTIONS })),
-    );
-  }
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const [i] of PICKED.entries()) {
-      const aFirst = (round + i) % 2 === 0;
-      // The pairs take turns going first too, so that neither always follows the other's creates.
-      if (round % 2 === 0) {
-        await loadTogether(on, off, i, aFirst, measured);
-        await loadTogether(controlA, controlB, i, aFirst, control);
-      } else {
-        await loadTogether(controlA, controlB, i, aFirst, control);
-        await loadTogether(on, off, i, aFirst, measured);
-      }
+// Four servers, started in `order` (names), then `rounds` rounds: a warm-up first, then each operation on each
+// pair, both servers of the pair at once.
+async function runServers(order, firstRound, rounds) {
+  const started = [];
+  try {
+    const byName = {};
+    for (const name of order) {
+      const server = await startServer(name, name === 'on');
+      started.push(server);
+      byName[name] = server;
     }
-    console.log(`round ${round + 1} of ${ROUNDS} done`);
-  }
-} finally {
-  for (const server of started) {
-    const exited = new Promise((resolve) => server.child.once('exit', resolve));
-    server.child.kill('SIGTERM');
-    await exited;
-    await fs.rm(server.dataDir, { recursive: true, force: true });
+    const { on, off } = byName;
+    const controlA = byName['control A'];
+    const controlB = byName['control B'];
+    // Reads first, on all four, before any create grows the tables; each scenario warms up once per server, the
+    // servers of a pair together as they will be measured.
+    for (const [i] of PICKED.entries()) {
+      await Promise.all([on, off].map((s) => load(pick(s, i), { duration: WARMUP, connections: CONNECTIONS })));
+      await Promise.all(
+        [controlA, controlB].map((s) => load(pick(s, i), { duration: WARMUP, connections: CONNECTIONS })),
+      );
+    }
+    for (let round = firstRound; round < firstRound + rounds; round++) {
+      for (const [i] of PICKED.entries()) {
+        const aFirst = (round + i) % 2 === 0;
+        // The pairs take turns going first too, so that neither always follows the other's creates.
+        if (round % 2 === 0) {
+          await loadTogether(on, off, i, aFirst, measured);
+          await loadTogether(controlA, controlB, i, aFirst, control);
+        } else {
+          await loadTogether(controlA, controlB, i, aFirst, control);
+          await loadTogether(on, off, i, aFirst, measured);
+        }
+      }
+      console.log(`round ${round + 1} of ${ROUNDS} done (${order[0]} started first)`);
+    }
+  } finally {
+    for (const server of started) {
+      const exited = new Promise((resolve) => server.child.once('exit', resolve));
+      server.child.kill('SIGTERM');
+      await exited;
+      await fs.rm(server.dataDir, { recursive: true, force: true });
+    }
   }
 }
+
+await buildServer();
+process.chdir(root);
+// A server started earlier can serve measurably faster or slower on a shared machine, whatever it runs: half the
+// rounds run on four servers started with metering first, the other half on four fresh ones started the other
+// way round, and each time the control's sides are started as the measured ones are.
+const firstHalf = Math.ceil(ROUNDS / 2);
+await runServers(['on', 'control A', 'off', 'control B'], 0, firstHalf);
+await runServers(['off', 'control B', 'on', 'control A'], firstHalf, ROUNDS - firstHalf);
 
 function median(list) {
   const sorted = [...list].sort((x, y) => x - y);
@@ -252,7 +270,7 @@ for (const r of rows) {
 }
 const generatorBusy = Math.round((generatorCpuMs / loadingMs) * 100);
 console.log(
-  `\nthe load generator was busy ${generatorBusy} % of a core while loading (load average ${os.loadavg()[0].toFixed(1)})`,
+  `\nthe load generator was busy ${generatorBusy} % of a core while loading (load average ${os.loadavg()[0].toFixed(1)}; ${PINNED ? 'servers on CPU 1, load generator on CPU 0' : 'not pinned'})`,
 );
 
 // What the meter itself costs a request, measured alone in this process: one admit() (the quota check and the
@@ -307,6 +325,7 @@ await fs.writeFile(
       connections: CONNECTIONS,
       loadAverage: os.loadavg().map((n) => Math.round(n * 100) / 100),
       generatorBusy,
+      pinned: PINNED,
       rows,
       all,
       allControl,
