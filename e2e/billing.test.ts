@@ -141,7 +141,7 @@ describe.skipIf(skip)('Billing in Chromium', () => {
     await shot(page, 'billing-overview-desktop');
 
     await page.getByRole('tab', { name: 'Usage' }).click();
-    await visible(page.getByRole('list', { name: 'API calls per day per day' }));
+    await visible(page.getByRole('list', { name: 'API calls per day' }));
     await shot(page, 'billing-usage-desktop');
 
     await page.getByRole('tab', { name: 'Plans' }).click();
