@@ -1,7 +1,7 @@
 import type { AppContext } from '../../app-context.js';
 import type { Db } from '../../db/database.js';
 import { addToHistoryCount } from '../../db/history-counts.js';
-import { type DeletedChange, deleteUnneededChanges, type ExpiredChange, listExpiredChanges } from './history.store.js';
+import { type DeletedChange, deleteUnneededChanges, listExpiredChanges } from './history.store.js';
 
 // History retention (HISTORY_RETENTION_DAYS, default 90; 0 keeps every change for ever). A background timer
 // in every server process deletes changes older than the retention, except those a checkpoint still needs:
@@ -9,8 +9,8 @@ import { type DeletedChange, deleteUnneededChanges, type ExpiredChange, listExpi
 // Several processes sharing PostgreSQL may prune at the same time; deleting is idempotent, and each one takes
 // from the kept counts only what its own delete removed.
 //
-// A run walks the expired changes by the (created_at, id) index, a batch at a time, and deletes each batch in a
-// short transaction of its own (with the counts it changes): no statement scans the whole history or holds the
+// A run walks the oldest changes by their ids (which grow with time) up to the first one within the retention, a
+// batch at a time, and deletes each batch in a short transaction of its own (with the counts it changes): no statement scans the whole history or holds the
 // write lock for long, even when a million changes are kept, or old ones are kept for a checkpoint (those are
 // stepped over, not read again by every batch).
 
@@ -29,22 +29,19 @@ export async function pruneHistory(
   if (!(retentionDays > 0)) return 0;
   const cutoff = new Date(now.getTime() - retentionDays * DAY_MS).toISOString();
   let total = 0;
-  let from: ExpiredChange | null = null;
+  let afterId: number | null = null;
   for (;;) {
-    const batch = await listExpiredChanges(db.kysely, cutoff, { from, limit: PRUNE_BATCH });
-    if (batch.length > 0) total += await deleteBatch(db, batch);
-    if (batch.length < PRUNE_BATCH) return total;
-    from = batch.at(-1) ?? null;
+    const batch = await listExpiredChanges(db.kysely, cutoff, { afterId, limit: PRUNE_BATCH });
+    if (batch.ids.length > 0) total += await deleteBatch(db, batch.ids);
+    if (batch.done) return total;
+    afterId = batch.ids.at(-1) ?? afterId;
   }
 }
 
 // Deletes what of a batch no checkpoint needs, and takes it from the kept counts, in one transaction.
-async function deleteBatch(db: Db, batch: ExpiredChange[]): Promise<number> {
+async function deleteBatch(db: Db, ids: number[]): Promise<number> {
   return db.transaction(async (scope) => {
-    const deleted = await deleteUnneededChanges(
-      scope.kysely,
-      batch.map((change) => change.id),
-    );
+    const deleted = await deleteUnneededChanges(scope.kysely, ids);
     for (const { key, n } of countsOf(deleted)) {
       await addToHistoryCount(scope.kysely, scope.dialect, key, -n);
     }

@@ -124,27 +124,32 @@ export async function maxRecordId(db: Db, accountId: string, tableId: number): P
   return Number(row?.n ?? 0);
 }
 
-/** ExpiredChange is a change older than the retention, and where an expired-changes scan goes on from. */
-export interface ExpiredChange {
-  id: number;
-  createdAt: string;
+/** ExpiredChanges are the ids of a batch of changes older than the retention, and whether the walk has ended. */
+export interface ExpiredChanges {
+  ids: number[];
+  /** True once the walk has met a change made at or after the cutoff, or the end of history. */
+  done: boolean;
 }
 
 /**
- * listExpiredChanges reads up to `limit` changes made before `cutoff`, oldest first, after the `from` one (the
- * last of the batch before): one range of the (created_at, id) index, however many changes are kept.
+ * listExpiredChanges reads, oldest first, up to `limit` changes after the change `afterId` (the last of the batch
+ * before): a range of the primary key, whose ids grow with time, so the walk ends at the first change made at or
+ * after `cutoff` without an index of its own (which every write would pay for).
  */
 export async function listExpiredChanges(
   db: Db,
   cutoff: string,
-  { from, limit }: { from: ExpiredChange | null; limit: number },
-): Promise<ExpiredChange[]> {
-  let query = db.selectFrom('change_history').select(['id', 'created_at']).where('created_at', '<', cutoff);
-  if (from) {
-    query = query.where((eb) => eb(eb.refTuple('created_at', 'id'), '>', eb.tuple(from.createdAt, from.id)));
+  { afterId, limit }: { afterId: number | null; limit: number },
+): Promise<ExpiredChanges> {
+  let query = db.selectFrom('change_history').select(['id', 'created_at']);
+  if (afterId !== null) query = query.where('id', '>', afterId);
+  const rows = await query.orderBy('id').limit(limit).execute();
+  const ids: number[] = [];
+  for (const row of rows) {
+    if (row.created_at >= cutoff) return { ids, done: true };
+    ids.push(Number(row.id));
   }
-  const rows = await query.orderBy('created_at').orderBy('id').limit(limit).execute();
-  return rows.map((row) => ({ id: Number(row.id), createdAt: row.created_at }));
+  return { ids, done: rows.length < limit };
 }
 
 /** DeletedChange is whose change of which table a delete removed. */
