@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordsChanged } from './features/records/records.service.js';
-import { type ServerProcess, startServerProcess } from './testing/server-process.js';
+import { callNode, type ServerProcess, startServerProcess } from './testing/server-process.js';
 import { createTestDatabase, startTestServer, type TestServer } from './testing/test-server.js';
 
 // Two Basalt nodes on one PostgreSQL database behave as one: node A is a `basalt serve` process of its own, node
@@ -9,22 +9,6 @@ import { createTestDatabase, startTestServer, type TestServer } from './testing/
 // 100 ms: every cache on B is invalidated by the event A publishes after its commit.
 
 const WITHIN_MS = 100;
-
-interface Reply {
-  status: number;
-  // biome-ignore lint/suspicious/noExplicitAny: the suite reads arbitrary JSON answers.
-  body: any;
-}
-
-async function call(base: string, method: string, path: string, headers: Record<string, string>, json?: unknown) {
-  const res = await fetch(base + path, {
-    method,
-    headers: json === undefined ? headers : { ...headers, 'content-type': 'application/json' },
-    body: json === undefined ? undefined : JSON.stringify(json),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null } satisfies Reply;
-}
 
 /** seenWithin asks `probe` until it says yes, and returns how many ms that took (it fails past `limit`). */
 async function seenWithin(limit: number, probe: () => Promise<boolean>): Promise<number> {
@@ -50,7 +34,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two nodes on one PostgreSQL', (
     const siteUrl = 'http://basalt.cluster.test';
     a = await startServerProcess({ DATABASE_URL: database.url, AUTH_RATE_LIMIT: '1000', SITE_URL: siteUrl });
     b = await startTestServer('postgres', { databaseUrl: database.url, authRateLimit: 1000, siteUrl });
-    anonKey = (await call(a.url, 'GET', '/api/config', {})).body.anonKey;
+    anonKey = (await callNode(a.url, 'GET', '/api/config', {})).body.anonKey;
   }, 60_000);
 
   afterAll(async () => {
@@ -60,9 +44,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two nodes on one PostgreSQL', (
   });
 
   const onA = (method: string, path: string, headers: Record<string, string>, json?: unknown) =>
-    call(a.url, method, path, headers, json);
+    callNode(a.url, method, path, headers, json);
   const onB = (method: string, path: string, headers: Record<string, string>, json?: unknown) =>
-    call(b.url, method, path, headers, json);
+    callNode(b.url, method, path, headers, json);
 
   async function signUp(): Promise<{ token: string; refresh: string; headers: Record<string, string> }> {
     signUps++;

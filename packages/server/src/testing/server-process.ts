@@ -82,3 +82,28 @@ export async function startServerProcess(env: Record<string, string> = {}, timeo
   }
   return { url, dataDir, process: child, stop: ended('SIGTERM'), kill: ended('SIGKILL') };
 }
+
+/** NodeReply is a node's answer: its status, headers and JSON body (null when empty). */
+export interface NodeReply {
+  status: number;
+  headers: Headers;
+  // biome-ignore lint/suspicious/noExplicitAny: the suites read arbitrary JSON answers.
+  body: any;
+}
+
+/** callNode sends one request to a node (`base` is its URL), with a JSON body when given, and reads the answer. */
+export async function callNode(
+  base: string,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  json?: unknown,
+): Promise<NodeReply> {
+  const res = await fetch(base + path, {
+    method,
+    headers: json === undefined ? headers : { ...headers, 'content-type': 'application/json' },
+    body: json === undefined ? undefined : JSON.stringify(json),
+  });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null };
+}

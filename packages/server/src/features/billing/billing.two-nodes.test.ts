@@ -1,20 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ServerProcess, startServerProcess } from '../../testing/server-process.js';
+import { callNode, type ServerProcess, startServerProcess } from '../../testing/server-process.js';
 import { createTestDatabase, startTestServer, type TestServer } from '../../testing/test-server.js';
 
 // Two nodes on one PostgreSQL count as one: node A is a `basalt serve` process of its own, node B a server in this
 // process. Requests spread over both, concurrently, are each counted exactly once, and storage measured by both
 // is the day's one measurement, not their sum.
-
-async function call(base: string, method: string, path: string, headers: Record<string, string>, json?: unknown) {
-  const res = await fetch(base + path, {
-    method,
-    headers: json === undefined ? headers : { ...headers, 'content-type': 'application/json' },
-    body: json === undefined ? undefined : JSON.stringify(json),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
-}
 
 describe.skipIf(!process.env.TEST_DATABASE_URL)('metering on two nodes', () => {
   let database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -36,8 +26,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('metering on two nodes', () => {
 
   it('counts N requests over both nodes as exactly N', async () => {
     if (!a) throw new Error('node A did not start');
-    const anonKey = (await call(a.url, 'GET', '/api/config', {})).body.anonKey;
-    const signUp = await call(
+    const anonKey = (await callNode(a.url, 'GET', '/api/config', {})).body.anonKey;
+    const signUp = await callNode(
       a.url,
       'POST',
       '/auth/v1/signup',
@@ -45,20 +35,21 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('metering on two nodes', () => {
       { email: 'meter@example.com', password: 'Meter-Passw0rd!' },
     );
     const token = { authorization: `Bearer ${signUp.body.access_token}` };
-    const key = (await call(a.url, 'POST', '/api/keys', token, { name: 'load' })).body.key;
+    const key = (await callNode(a.url, 'POST', '/api/keys', token, { name: 'load' })).body.key;
     expect(
-      (await call(b.url, 'POST', '/api/tables', token, { name: 'items', schema: { n: { type: 'number' } } })).status,
+      (await callNode(b.url, 'POST', '/api/tables', token, { name: 'items', schema: { n: { type: 'number' } } }))
+        .status,
     ).toBe(201);
     const headers = { authorization: `Bearer ${key}` };
 
     const perNode = 250;
     const calls: Promise<{ status: number }>[] = [];
     for (let i = 0; i < perNode; i++) {
-      calls.push(call(a.url, 'GET', '/api/table/items', headers));
+      calls.push(callNode(a.url, 'GET', '/api/table/items', headers));
       calls.push(
         i % 2 === 0
-          ? call(b.url, 'POST', '/api/table/items', headers, { n: i })
-          : call(b.url, 'GET', '/api/table/items', headers),
+          ? callNode(b.url, 'POST', '/api/table/items', headers, { n: i })
+          : callNode(b.url, 'GET', '/api/table/items', headers),
       );
     }
     const answers = await Promise.all(calls);
@@ -66,19 +57,19 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('metering on two nodes', () => {
 
     // Both nodes measure storage (and keep it as today's) at the same time.
     const measured = await Promise.all(
-      [a.url, b.url, a.url, b.url].map((url) => call(url, 'GET', '/api/billing/usage', token)),
+      [a.url, b.url, a.url, b.url].map((url) => callNode(url, 'GET', '/api/billing/usage', token)),
     );
     const storageMb = measured[0]?.body.storageMb;
     expect(storageMb).toBeGreaterThan(0);
     expect(measured.map((m) => m.body.storageMb)).toEqual([storageMb, storageMb, storageMb, storageMb]);
-    const history = await call(a.url, 'GET', '/api/billing/usage/history', token);
+    const history = await callNode(a.url, 'GET', '/api/billing/usage/history', token);
     expect(history.body.at(-1).storageMb).toBe(storageMb);
 
     // Node A stores what it counted when it stops; node B when asked.
     await a.stop();
     a = null;
     await b.app.basalt.usage?.flush();
-    const usage = await call(b.url, 'GET', '/api/billing/usage', token);
+    const usage = await callNode(b.url, 'GET', '/api/billing/usage', token);
     expect(usage.body.apiCalls).toBe(2 * perNode);
   }, 60_000);
 });

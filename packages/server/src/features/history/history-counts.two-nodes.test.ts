@@ -1,20 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ServerProcess, startServerProcess } from '../../testing/server-process.js';
+import { callNode, type ServerProcess, startServerProcess } from '../../testing/server-process.js';
 import { createTestDatabase } from '../../testing/test-server.js';
 
 // Two `basalt serve` processes on one PostgreSQL database give the same history totals: the count is kept in the
 // database with the changes (db/history-counts.ts), so a change made through one node is in the other node's
 // total at once, whichever node wrote it and however they wrote at the same time.
-
-async function call(base: string, method: string, path: string, headers: Record<string, string>, json?: unknown) {
-  const res = await fetch(base + path, {
-    method,
-    headers: json === undefined ? headers : { ...headers, 'content-type': 'application/json' },
-    body: json === undefined ? undefined : JSON.stringify(json),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
-}
 
 describe.skipIf(!process.env.TEST_DATABASE_URL)('history totals on two nodes of one PostgreSQL', () => {
   let database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -29,7 +19,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('history totals on two nodes of 
       [0, 1].map(() => startServerProcess({ DATABASE_URL: database.url, AUTH_RATE_LIMIT: '1000', SITE_URL: siteUrl })),
     );
     const [a] = nodes as [ServerProcess];
-    const registered = await call(
+    const registered = await callNode(
       a.url,
       'POST',
       '/api/auth/register',
@@ -47,19 +37,22 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('history totals on two nodes of 
 
   it('sees the changes written through both nodes at once in either node’s total', async () => {
     const [a, b] = nodes as [ServerProcess, ServerProcess];
-    const table = await call(a.url, 'POST', '/api/tables', headers, { name: 'notes', schema: { t: { type: 'text' } } });
+    const table = await callNode(a.url, 'POST', '/api/tables', headers, {
+      name: 'notes',
+      schema: { t: { type: 'text' } },
+    });
     expect(table.status).toBe(201);
     const path = `/api/tables/${table.body.id}/records`;
     const writes = Array.from({ length: 40 }, (_, i) =>
-      call(i % 2 === 0 ? a.url : b.url, 'POST', path, headers, { t: `n${i}` }),
+      callNode(i % 2 === 0 ? a.url : b.url, 'POST', path, headers, { t: `n${i}` }),
     );
     expect((await Promise.all(writes)).map((reply) => reply.status)).toEqual(Array(40).fill(201));
-    const latest = await call(b.url, 'GET', `/api/history?tableId=${table.body.id}&limit=1`, headers);
-    expect((await call(a.url, 'POST', `/api/history/${latest.body.data[0].id}/revert`, headers)).status).toBe(200);
+    const latest = await callNode(b.url, 'GET', `/api/history?tableId=${table.body.id}&limit=1`, headers);
+    expect((await callNode(a.url, 'POST', `/api/history/${latest.body.data[0].id}/revert`, headers)).status).toBe(200);
     for (const node of [a, b]) {
-      const page = await call(node.url, 'GET', `/api/history?tableId=${table.body.id}`, headers);
+      const page = await callNode(node.url, 'GET', `/api/history?tableId=${table.body.id}`, headers);
       expect(page.body.pagination.totalItems).toBe(42);
-      const all = await call(node.url, 'GET', '/api/history', headers);
+      const all = await callNode(node.url, 'GET', '/api/history', headers);
       expect(all.body.pagination.totalItems).toBe(42);
     }
   }, 60_000);

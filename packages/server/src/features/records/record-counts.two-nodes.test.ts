@@ -1,29 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ServerProcess, startServerProcess } from '../../testing/server-process.js';
+import { callNode, type NodeReply, type ServerProcess, startServerProcess } from '../../testing/server-process.js';
 import { createTestDatabase } from '../../testing/test-server.js';
 
 // Two `basalt serve` processes on one PostgreSQL database count alike: a write on one node is in the other node's
 // exact counts at once (no waiting for the bus), filtered or not, because every cached count is checked against
 // the table's write version in the database before it answers (record-counts.ts).
 
-interface Reply {
-  status: number;
-  headers: Headers;
-  // biome-ignore lint/suspicious/noExplicitAny: the suite reads arbitrary JSON answers.
-  body: any;
-}
-
-async function call(base: string, method: string, path: string, headers: Record<string, string>, json?: unknown) {
-  const res = await fetch(base + path, {
-    method,
-    headers: json === undefined ? headers : { ...headers, 'content-type': 'application/json' },
-    body: json === undefined ? undefined : JSON.stringify(json),
-  });
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null } satisfies Reply;
-}
-
-const totalOf = (reply: Reply) => Number(reply.headers.get('content-range')?.split('/')[1]);
+const totalOf = (reply: NodeReply) => Number(reply.headers.get('content-range')?.split('/')[1]);
 
 describe.skipIf(!process.env.TEST_DATABASE_URL)('exact counts on two nodes of one PostgreSQL', () => {
   let database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -37,8 +20,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('exact counts on two nodes of on
       [0, 1].map(() => startServerProcess({ DATABASE_URL: database.url, AUTH_RATE_LIMIT: '1000', SITE_URL: siteUrl })),
     );
     const [a] = nodes as [ServerProcess];
-    const anonKey = (await call(a.url, 'GET', '/api/config', {})).body.anonKey;
-    const signUp = await call(
+    const anonKey = (await callNode(a.url, 'GET', '/api/config', {})).body.anonKey;
+    const signUp = await callNode(
       a.url,
       'POST',
       '/auth/v1/signup',
@@ -59,7 +42,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('exact counts on two nodes of on
 
   it("sees every write of one node in the other node's counts at once", async () => {
     const [a, b] = nodes as [ServerProcess, ServerProcess];
-    const table = await call(a.url, 'POST', '/api/tables', headers, {
+    const table = await callNode(a.url, 'POST', '/api/tables', headers, {
       name: 'stock',
       schema: { qty: { type: 'number' }, tag: { type: 'text' } },
     });
@@ -68,9 +51,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('exact counts on two nodes of on
     const expected = () => [...model.values()].filter((qty) => qty > 500).length;
     const counted = async (base: string) => {
       const exact = { ...headers, prefer: 'count=exact' };
-      const filtered = await call(base, 'GET', '/rest/v1/stock?qty=gt.500&order=id.desc&limit=5', exact);
-      const all = await call(base, 'HEAD', '/rest/v1/stock', exact);
-      const grid = await call(base, 'GET', `/api/tables/${table.body.id}/records?limit=5`, headers);
+      const filtered = await callNode(base, 'GET', '/rest/v1/stock?qty=gt.500&order=id.desc&limit=5', exact);
+      const all = await callNode(base, 'HEAD', '/rest/v1/stock', exact);
+      const grid = await callNode(base, 'GET', `/api/tables/${table.body.id}/records?limit=5`, headers);
       return { filtered: totalOf(filtered), all: totalOf(all), grid: grid.body.total };
     };
 
@@ -87,7 +70,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('exact counts on two nodes of on
       const roll = next() % 10;
       if (roll < 5 || ids.length === 0) {
         const qty = next() % 1000;
-        const res = await call(
+        const res = await callNode(
           writer.url,
           'POST',
           '/rest/v1/stock',
@@ -102,11 +85,11 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('exact counts on two nodes of on
       } else if (roll < 8) {
         const id = ids[next() % ids.length] as number;
         const qty = next() % 1000;
-        expect((await call(writer.url, 'PATCH', `/rest/v1/stock?id=eq.${id}`, headers, { qty })).status).toBe(204);
+        expect((await callNode(writer.url, 'PATCH', `/rest/v1/stock?id=eq.${id}`, headers, { qty })).status).toBe(204);
         model.set(id, qty);
       } else {
         const id = ids[next() % ids.length] as number;
-        expect((await call(writer.url, 'DELETE', `/rest/v1/stock?id=eq.${id}`, headers)).status).toBe(204);
+        expect((await callNode(writer.url, 'DELETE', `/rest/v1/stock?id=eq.${id}`, headers)).status).toBe(204);
         model.delete(id);
       }
       // No waiting: the other node answers with the write counted.
