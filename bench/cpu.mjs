@@ -2,6 +2,7 @@
 // Basalt on a machine that other work loads. Requests per second swing with whatever else runs; the CPU time the
 // server process spends on a fixed number of requests (user + system, from /proc) barely does. Linux only.
 // Usage: node bench/cpu.mjs [--root DIR] [--requests 20000] [--rounds 3] [--ops get,create] [--targets rest/v1]
+//                           [--baseline]
 // --root runs the checkout in DIR (another version's worktree) with its own bench/setup.mjs, so two versions are
 // measured by the same script: run it once per version and compare the medians.
 import fs from 'node:fs';
@@ -19,6 +20,8 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '10' },
     ops: { type: 'string', default: 'list,counted,get,create' },
     targets: { type: 'string' },
+    // Also the bare baseline (bench/baseline-server.mjs), measured the same way: a ratio of CPU per request.
+    baseline: { type: 'boolean', default: false },
   },
 });
 const ROOT = path.resolve(values.root);
@@ -26,7 +29,7 @@ const REQUESTS = Number(values.requests);
 const ROUNDS = Number(values.rounds);
 const TICKS_PER_SECOND = 100;
 
-const { basaltScenarios, seedBasalt, startBasalt } = await import(
+const { basaltScenarios, baselineScenarios, seedBasalt, startBasalt, startProcess } = await import(
   pathToFileURL(path.join(ROOT, 'bench/setup.mjs')).href
 );
 
@@ -62,23 +65,33 @@ const median = (numbers) => [...numbers].sort((a, b) => a - b)[Math.floor(number
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'basalt-cpu-'));
 const server = await startBasalt(path.join(work, 'basalt'));
+const baseline = values.baseline
+  ? await startProcess(['bench/baseline-server.mjs', '0', work, '10000'], {
+      pattern: /listening (\d+)/,
+      logFile: path.join(work, 'baseline-stdout.log'),
+    })
+  : null;
 try {
   const url = `http://127.0.0.1:${server.port}`;
   const basalt = { url, ...(await seedBasalt(url)) };
   const ops = values.ops.split(',');
   const targets = values.targets?.split(',');
-  const chosen = basaltScenarios(basalt).filter(
-    (s) => ops.includes(s.op) && (targets === undefined || targets.includes(s.target)),
-  );
+  const bare = baseline ? baselineScenarios(`http://127.0.0.1:${baseline.port}`) : [];
+  const chosen = bare
+    .concat(basaltScenarios(basalt))
+    .filter(
+      (s) => ops.includes(s.op) && (targets === undefined || s.target === 'baseline' || targets.includes(s.target)),
+    );
   const results = [];
   for (const scenario of chosen) {
+    const pid = scenario.target === 'baseline' ? baseline.child.pid : server.child.pid;
     // Warm-up: the JIT compiles the path before it is measured.
     await run(scenario, Math.min(REQUESTS, 5000));
     const perRequest = [];
     for (let round = 0; round < ROUNDS; round++) {
-      const before = cpuMs(server.child.pid);
+      const before = cpuMs(pid);
       const result = await run(scenario, REQUESTS);
-      const spent = cpuMs(server.child.pid) - before;
+      const spent = cpuMs(pid) - before;
       if (result.non2xx > 0 || result.errors > 0)
         throw new Error(`${scenario.target} ${scenario.op}: refused requests`);
       perRequest.push((spent * 1000) / REQUESTS);
@@ -93,8 +106,10 @@ try {
     `${JSON.stringify({ at: new Date().toISOString(), requests: REQUESTS, rounds: ROUNDS, results }, null, 2)}\n`,
   );
 } finally {
-  const exited = new Promise((resolve) => server.child.on('exit', resolve));
-  server.child.kill('SIGTERM');
-  await exited;
+  for (const child of [server.child, baseline?.child].filter(Boolean)) {
+    const exited = new Promise((resolve) => child.on('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  }
   fs.rmSync(work, { recursive: true, force: true });
 }

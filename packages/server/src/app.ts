@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import http from 'node:http';
 import fastifyCookie from '@fastify/cookie';
 import fastifyCors from '@fastify/cors';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
@@ -31,7 +31,7 @@ import { historyRoutes } from './features/history/history.routes.js';
 import { startHistoryRetention } from './features/history/history-retention.js';
 import { apiKeyLookupOf } from './features/keys/keys.lookup.js';
 import { keysRoutes } from './features/keys/keys.routes.js';
-import { recordRequest, recordUnexpectedError } from './features/logs/log-events.js';
+import { recordAnswered, recordRequest, recordUnexpectedError } from './features/logs/log-events.js';
 import { createLogWriter } from './features/logs/log-writer.js';
 import { logsRoutes } from './features/logs/logs.routes.js';
 import { openapiRoutes } from './features/openapi/openapi.routes.js';
@@ -51,6 +51,7 @@ import { csrfRoutes } from './http/csrf.routes.js';
 import { errorFamilyOf, formatError } from './http/error-family.js';
 import { installErrorHandler } from './http/error-handler.js';
 import { notFound } from './http/errors.js';
+import { createFastReads, requestIdOf } from './http/fast-reads.js';
 import { installJsonBodyParser } from './http/json-body.js';
 import { installNulGuard } from './http/nul-guard.js';
 import { installPrincipal } from './http/principal.js';
@@ -102,6 +103,8 @@ const CORS_EXPOSED_HEADERS = [
   'Retry-After',
 ];
 
+const KEEP_ALIVE_TIMEOUT_MS = 72_000;
+
 const pathOf = (url: string) => {
   const at = url.indexOf('?');
   return at === -1 ? url : url.slice(0, at);
@@ -109,6 +112,10 @@ const pathOf = (url: string) => {
 
 /** buildApp opens and migrates the database, loads the signing keys and registers every feature. */
 export async function buildApp(config: Config): Promise<FastifyInstance> {
+  // The record APIs' ordinary reads are answered before Fastify sees them (http/fast-reads.ts); the features
+  // register them beside their routes, and they are served once the server is ready.
+  const fastReads = createFastReads();
+  const httpOptions = requestTimeouts(config.requestTimeoutSeconds);
   const app = Fastify({
     logger: {
       level: config.logLevel,
@@ -123,13 +130,16 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     // A request (headers and body) that has not arrived within the timeout gets 408 and its connection is closed
     // (http/request-timeout.ts); the time to answer is not limited.
     requestTimeout: config.requestTimeoutSeconds * 1000,
-    http: requestTimeouts(config.requestTimeoutSeconds),
+    serverFactory: (handler) => {
+      const server = http.createServer(httpOptions, fastReads.handlerOf(handler));
+      // Fastify's default, which it sets on a server it makes itself.
+      server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+      return server;
+    },
+    keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
     // Fastify's two lines per request are replaced by one line in the onResponse hook below.
     logController: new LogController({ disableRequestLogging: true }),
-    genReqId: (req) => {
-      const given = req.headers['x-request-id'];
-      return typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
-    },
+    genReqId: (req) => requestIdOf(req.headers),
     routerOptions: { ignoreTrailingSlash: true },
     // Behind a reverse proxy, per-IP limits and logs need the client's address from X-Forwarded-For.
     trustProxy: config.trustProxy,
@@ -177,6 +187,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   const secrets = secretSealerOf(ctx);
   configureApps(db, { tokens, mailDelivers: config.smtpUrl !== null, siteUrl: config.siteUrl, secrets });
   app.decorate('basalt', ctx);
+  app.decorate('fastReads', fastReads);
 
   const requestLog = { everyRequest: config.logRequests === 'all' };
   // One stdout line per request, without the query string (it may carry an apikey) and without bodies: at info
@@ -228,7 +239,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   const endUserSessions = endUserSessionLivenessOf(db);
   const secondFactor = secondFactorOf(db);
   const csrf = await createCsrfTokens(db.kysely);
-  installPrincipal(app, {
+  const principalNow = installPrincipal(app, {
     tokens,
     csrf,
     findCookieSession: (hash) => findSessionByCookieHash(db.kysely, hash),
@@ -253,7 +264,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   await app.register(tableRecordsRoutes, { ctx });
   await app.register(projectsRoutes, { ctx });
   await app.register(schemaRoomRoutes, { ctx });
-  await app.register(restRoutes, { ctx });
+  await app.register(restRoutes, { ctx, fastReads });
   await app.register(historyRoutes, { ctx });
   await app.register(checkpointsRoutes, { ctx });
   await app.register(statsRoutes, { ctx });
@@ -269,7 +280,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   await app.register(functionsRoutes, { ctx });
   await app.register(billingRoutes, { ctx });
   // Last: its short form /api/:name only takes what no route above claims.
-  await app.register(publicApiRoutes, { ctx });
+  await app.register(publicApiRoutes, { ctx, fastReads });
 
   if (config.consoleDir && indexHtml) await serveConsole(app, config.consoleDir);
 
@@ -291,6 +302,20 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   // Background work: pruning history older than HISTORY_RETENTION_DAYS (features/history/history-retention.ts).
   app.addHook('onClose', startHistoryRetention(ctx));
 
+  // A closing server answers 503 to new requests: Fastify's to answer.
+  app.addHook('preClose', (done) => {
+    fastReads.stop();
+    done();
+  });
   await app.ready();
+  // A line per request (LOG_LEVEL=debug) and CORS for a list of origins are Fastify's hooks' to write.
+  if (config.fastReads && !linesForSuccess && config.corsOrigins.includes('*')) {
+    fastReads.start({
+      principalNow,
+      admitNow: (accountId) => usage?.admitNow(accountId) ?? true,
+      answered: (facts) => recordAnswered(logs, facts, requestLog),
+      corsExposedHeaders: CORS_EXPOSED_HEADERS.join(', '),
+    });
+  }
   return app;
 }

@@ -40,6 +40,8 @@ export interface Config {
   logRetentionMaxRows: number;
   /** How successful requests reach the system log: one entry each ('all') or per-route summaries ('summary'). */
   logRequests: 'all' | 'summary';
+  /** FAST_READS: off answers every request through Fastify's hooks, none straight from Node (http/fast-reads.ts). */
+  fastReads: boolean;
   /** Edge functions' runtime limits and pool (features/functions/runtime, docs/functions.md). */
   functions: FunctionsConfig;
   /** BASALT_MASTER_KEY: the key that wraps each account's secrets key; null: data/master.key, made once. */
@@ -214,6 +216,7 @@ const envSchema = z.object({
     .min(1000, 'LOG_RETENTION_MAX_ROWS must be at least 1000')
     .default(1_000_000),
   LOG_REQUESTS: z.enum(['summary', 'all'], { error: "LOG_REQUESTS must be 'summary' or 'all'" }).default('summary'),
+  FAST_READS: z.enum(['on', 'off'], { error: "FAST_READS must be 'on' or 'off'" }).default('on'),
   FUNCTIONS_MEMORY_MB: wholeNumber('FUNCTIONS_MEMORY_MB', 16, 150),
   FUNCTIONS_CPU_MS: wholeNumber('FUNCTIONS_CPU_MS', 10, 2000),
   FUNCTIONS_WALL_CLOCK_MS: wholeNumber('FUNCTIONS_WALL_CLOCK_MS', 100, 150_000),
@@ -336,6 +339,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     logRetentionDays: e.LOG_RETENTION_DAYS,
     logRetentionMaxRows: e.LOG_RETENTION_MAX_ROWS,
     logRequests: e.LOG_REQUESTS,
+    fastReads: e.FAST_READS === 'on',
     functions: {
       memoryMb: e.FUNCTIONS_MEMORY_MB,
       cpuMs: e.FUNCTIONS_CPU_MS,

@@ -88,9 +88,11 @@ const ANONYMOUS: Principal = { kind: 'anonymous' };
 const SERVICE: Principal = { kind: 'service' };
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** bearerOf returns the token of an `Authorization: Bearer …` header (scheme case-insensitive). */
-export function bearerOf(request: FastifyRequest): string | null {
-  const header = request.headers.authorization;
+/** bearerOf returns the token of a request's `Authorization: Bearer …` header. */
+export const bearerOf = (request: FastifyRequest): string | null => bearerOfHeader(request.headers.authorization);
+
+/** bearerOfHeader returns the token of an `Authorization: Bearer …` header (scheme case-insensitive), or null. */
+export function bearerOfHeader(header: string | undefined): string | null {
   if (!header) return null;
   // The usual form, `Bearer <token>` with nothing around it, without a regular expression.
   if (header.startsWith('Bearer ') && header.charCodeAt(7) > 32 && header.charCodeAt(header.length - 1) > 32) {
@@ -227,8 +229,14 @@ export function cookiesOf(request: FastifyRequest): Record<string, string | unde
   return request.cookies;
 }
 
-/** installPrincipal resolves request.principal once per API request, and enforces CSRF on cookie sessions. */
-export function installPrincipal(app: FastifyInstance, options: PrincipalOptions): void {
+/** PrincipalNow is the caller of a bearer token when it is known without waiting (http/fast-reads.ts), else null. */
+export type PrincipalNow = (bearer: string, url: string) => Principal | null;
+
+/**
+ * installPrincipal resolves request.principal once per API request, and enforces CSRF on cookie sessions. It
+ * returns the same resolution for callers that do not wait (the fast reads), over the same verified tokens.
+ */
+export function installPrincipal(app: FastifyInstance, options: PrincipalOptions): PrincipalNow {
   // Fastify forbids object defaults on request decorators: a null field behind a getter that reads as
   // anonymous until the hook sets it (a plain property read, no per-request allocation).
   app.decorateRequest('resolvedPrincipal', null);
@@ -241,6 +249,12 @@ export function installPrincipal(app: FastifyInstance, options: PrincipalOptions
     },
   });
   const verified = createTokenCache();
+  const resolveBearer = (bearer: string, url: string): MaybePromise<Principal> => {
+    const fromBearer = principalFromBearer(bearer, options, verified);
+    return isPromise(fromBearer)
+      ? fromBearer.then((resolved) => withSecondFactor(resolved, url, options))
+      : withSecondFactor(fromBearer, url, options);
+  };
   // A callback hook: most requests are answered without waiting (see principalFromBearer).
   app.addHook('onRequest', (request, _reply, done) => {
     const url = request.url;
@@ -262,10 +276,7 @@ export function installPrincipal(app: FastifyInstance, options: PrincipalOptions
     }
     let principal: MaybePromise<Principal>;
     try {
-      const fromBearer = principalFromBearer(bearer, options, verified);
-      principal = isPromise(fromBearer)
-        ? fromBearer.then((resolved) => withSecondFactor(resolved, url, options))
-        : withSecondFactor(fromBearer, url, options);
+      principal = resolveBearer(bearer, url);
     } catch (error) {
       done(error instanceof Error ? error : new Error(String(error)));
       return;
@@ -279,6 +290,13 @@ export function installPrincipal(app: FastifyInstance, options: PrincipalOptions
       done();
     }, done);
   });
+  return (bearer, url) => {
+    const principal = resolveBearer(bearer, url);
+    if (!isPromise(principal)) return principal;
+    // Nobody waits for it here: the request goes to Fastify, which resolves the token again.
+    principal.catch(() => {});
+    return null;
+  };
 }
 
 // The console's session cookie (only on /api/), with the CSRF check for mutating calls.
@@ -364,7 +382,11 @@ const notForApps = (headers?: Record<string, string>) =>
  * account). Errors carry `WWW-Authenticate: Bearer` as RFC 6750 asks.
  */
 export function requireAccount(request: FastifyRequest): Actor {
-  const p = request.principal;
+  return accountActorOf(request.principal);
+}
+
+/** accountActorOf is requireAccount for a principal resolved elsewhere (http/fast-reads.ts). */
+export function accountActorOf(p: Principal): Actor {
   if (p.kind === 'apiKey') return accountActor(p.accountId, p.keyId);
   if (p.kind === 'user') return accountActor(p.accountId);
   const headers = { 'WWW-Authenticate': 'Bearer' };

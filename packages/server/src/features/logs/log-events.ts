@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Principal } from '../../http/principal.js';
 import type { LogInput, LogWriter } from './log-writer.js';
 
 // What Basalt logs about itself, one function per kind of event. Each builds its entry from safe facts only:
@@ -12,12 +13,6 @@ const UNLOGGED_PATHS = new Set(['/api/health']);
 const pathOf = (url: string) => {
   const at = url.indexOf('?');
   return at === -1 ? url : url.slice(0, at);
-};
-
-const accountOf = (request: FastifyRequest): string | null => {
-  const principal = request.principal;
-  // An app's callers are the owning account's traffic.
-  return 'accountId' in principal ? principal.accountId : null;
 };
 
 /** RequestFacts are what a request's own entry is made of. */
@@ -64,23 +59,51 @@ export function recordRequest(
 ): void {
   const { url, method } = request;
   if (method === 'OPTIONS' || !LOGGED_PATH.test(url)) return;
+  recordAnswered(
+    logs,
+    {
+      method,
+      url,
+      status: reply.statusCode,
+      durationMs: Math.round(reply.elapsedTime * 10) / 10,
+      principal: request.principal,
+      requestId: request.id,
+      route: request.routeOptions.url,
+      params: request.params as Record<string, string | undefined> | undefined,
+    },
+    options,
+  );
+}
+
+/** AnsweredRequest is what the request log keeps of an API request answered without Fastify's hooks. */
+export interface AnsweredRequest {
+  method: string;
+  /** With its query string, which is not stored. */
+  url: string;
+  status: number;
+  durationMs: number;
+  principal: Principal;
+  requestId: string;
+  /** The route's pattern, undefined when no route matched. */
+  route: string | undefined;
+  params: Record<string, string | undefined> | undefined;
+}
+
+/** recordAnswered is recordRequest for a request answered by the fast reads (http/fast-reads.ts). */
+export function recordAnswered(logs: LogWriter, answered: AnsweredRequest, options: RequestLogOptions): void {
+  const { method, url, status, durationMs, principal, requestId, route, params } = answered;
   const path = pathOf(url);
   if (UNLOGGED_PATHS.has(path)) return;
-  const status = reply.statusCode;
-  const durationMs = Math.round(reply.elapsedTime * 10) / 10;
   const at = Date.now();
-  const accountId = accountOf(request);
-  const principal = request.principal;
+  // An app's callers are the owning account's traffic.
+  const accountId = 'accountId' in principal ? principal.accountId : null;
   const keyId = principal.kind === 'apiKey' ? principal.keyId : undefined;
-  const requestId = request.id;
   // Only primitives are captured: a summary keeps its first request's entry for up to a window.
   const entry = () => requestEntry({ at, method, path, status, accountId, durationMs, requestId, keyId });
-  const route = request.routeOptions.url;
   if (options.everyRequest || status >= 400 || route === undefined) {
     logs.write(entry());
     return;
   }
-  const params = request.params as Record<string, string | undefined> | undefined;
   logs.countRequest({
     method,
     routeKey: routeKeyOf(route, params),
@@ -128,7 +151,12 @@ export function recordUnexpectedError(logs: LogWriter, request: FastifyRequest, 
     message: `Unexpected error on ${request.method} ${path}: ${described.message}`,
     path,
     accountId: null,
-    context: { requestId: request.id, method: request.method, accountId: accountOf(request), error: described },
+    context: {
+      requestId: request.id,
+      method: request.method,
+      accountId: 'accountId' in request.principal ? request.principal.accountId : null,
+      error: described,
+    },
   });
 }
 

@@ -2,7 +2,9 @@ import { isReservedTableName } from '@basalt/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context.js';
 import { tooManyRequests } from '../../http/errors.js';
-import { requireAccount } from '../../http/principal.js';
+import type { FastReadRequest, FastReads, FastReply } from '../../http/fast-reads.js';
+import { accountActorOf, requireAccount } from '../../http/principal.js';
+import type { Actor } from '../../lib/actor/actor.js';
 import {
   createPublicRecord,
   deletePublicRecord,
@@ -35,8 +37,17 @@ function rawQueryOf(request: FastifyRequest): string {
   return at === -1 ? '' : request.url.slice(at + 1);
 }
 
+// The segments of a path under /api/table/ (`count` of them, none empty), or null.
+function segmentsOf(path: string, count: number): string[] | null {
+  const segments = path.slice('/api/table/'.length).split('/');
+  return segments.length === count && segments.every((segment) => segment !== '') ? segments : null;
+}
+
 /** publicApiRoutes registers the public record API under /api/table/:name and /api/:name. */
-export async function publicApiRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
+export async function publicApiRoutes(
+  app: FastifyInstance,
+  { ctx, fastReads }: { ctx: AppContext; fastReads?: FastReads },
+): Promise<void> {
   const { db } = ctx;
   // API_RATE_LIMIT is read once, here (Config has no field for it yet).
   const limiter = createKeyRateLimiter(db.kysely, {
@@ -52,6 +63,50 @@ export async function publicApiRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
     if (wait > 0) throw tooManyRequests(`Rate limit exceeded: try again in ${wait} seconds`, wait);
     return actor;
   };
+
+  // The fast reads' callers: an actor, or null for Fastify's path (which words the refusal), and its limit.
+  const fastCaller = (request: FastReadRequest): { actor: Actor; limit: FastReply['limit'] } | null => {
+    let actor: Actor;
+    try {
+      actor = accountActorOf(request.principal);
+    } catch {
+      return null;
+    }
+    const key = actor.keyId === null ? `account:${actor.accountId}` : `key:${actor.keyId}`;
+    return { actor, limit: { allows: () => limiter.allows(key), take: () => limiter.take(key) } };
+  };
+  fastReads?.add({
+    route: '/api/table/:name/:id',
+    params(path) {
+      const segments = segmentsOf(path, 2);
+      return segments ? { name: segments[0] as string, id: segments[1] as string } : null;
+    },
+    async read(request) {
+      const caller = fastCaller(request);
+      if (!caller) return null;
+      const { name = '', id = '' } = request.params;
+      const record = await getPublicRecord(db, caller.actor, name, id);
+      return { headers: {}, body: record, limit: caller.limit };
+    },
+  });
+  fastReads?.add({
+    route: '/api/table/:name',
+    params(path) {
+      const segments = segmentsOf(path, 1);
+      return segments ? { name: segments[0] as string } : null;
+    },
+    async read(request) {
+      const caller = fastCaller(request);
+      if (!caller) return null;
+      const page = await listPublicRecords(db, caller.actor, request.params.name ?? '', request.rawQuery);
+      const headers = {
+        'x-total-count': String(page.total),
+        'x-page-limit': String(page.limit),
+        'x-page-offset': String(page.offset),
+      };
+      return { headers, body: page.records, limit: caller.limit };
+    },
+  });
 
   const reservedIsNoRoute = async (request: FastifyRequest, reply: FastifyReply) => {
     if (isReservedTableName((request.params as NameParams).name)) return reply.callNotFound();

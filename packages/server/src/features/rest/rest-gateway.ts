@@ -71,6 +71,20 @@ export function restApiKeyGateway(tokens: TokenService, matchAppKey: AppKeyMatch
   };
 }
 
+/**
+ * restKeyNow is what the gateway makes of an apikey when it knows at once (this instance's key, an app's current
+ * key in the cache), else null: an unknown key, or one to look up, is left to the gateway.
+ */
+export function restKeyNow(tokens: TokenService, matchAppKey: AppKeyMatcher, key: string): RestKey | null {
+  if (tokens.roleOfKey(key)) return INSTANCE;
+  const app = matchAppKey(key);
+  if (app instanceof Promise) {
+    app.catch(() => {});
+    return null;
+  }
+  return app ? { kind: 'app', ...app } : null;
+}
+
 const invalidToken = (code: string, message: string) =>
   new RestQueryError(401, code, message).withHeaders({
     'WWW-Authenticate': `Bearer error="invalid_token", error_description="${message.replaceAll('"', "'")}"`,

@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context.js';
+import type { FastReads } from '../../http/fast-reads.js';
 import { matchAppKey } from '../apps/apps.service.js';
 import { type RestMethod, type RestReply, rpcNotFound, serveRest, unsupportedMethod } from './rest.service.js';
-import { restActorOf, restApiKeyGateway } from './rest-gateway.js';
+import { restActorOf, restApiKeyGateway, restKeyNow } from './rest-gateway.js';
 import { parseRestQuery, queryPairs } from './rest-query.parse.js';
 
 // The PostgREST-compatible data API:
@@ -26,13 +27,38 @@ function paramsOf(request: FastifyRequest): { table: string; fn: string } {
   return { table, fn };
 }
 
+// A table's name in a path: what the fast reads take (anything else, rpc/ included, is Fastify's).
+const TABLE_PATH = /^\/rest\/v1\/([A-Za-z_][A-Za-z0-9_]*)$/;
+
 /** restRoutes registers /rest/v1. */
-export async function restRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
+export async function restRoutes(
+  app: FastifyInstance,
+  { ctx, fastReads }: { ctx: AppContext; fastReads?: FastReads },
+): Promise<void> {
+  const appKeyOf = (key: string) => matchAppKey(ctx.db, key);
   app.decorateRequest('restKey', null);
-  app.addHook(
-    'onRequest',
-    restApiKeyGateway(ctx.tokens, (key) => matchAppKey(ctx.db, key)),
-  );
+  app.addHook('onRequest', restApiKeyGateway(ctx.tokens, appKeyOf));
+
+  fastReads?.add({
+    route: '/rest/v1/:table',
+    params(path) {
+      const table = TABLE_PATH.exec(path)?.[1];
+      return table ? { table } : null;
+    },
+    async read({ principal, params, rawQuery, headers }) {
+      // The key as a query parameter is the gateway's to parse.
+      const apikey = headers.apikey;
+      if (typeof apikey !== 'string' || !apikey || rawQuery.includes('apikey=')) return null;
+      const key = restKeyNow(ctx.tokens, appKeyOf, apikey);
+      if (!key) return null;
+      const table = params.table ?? '';
+      const actor = restActorOf(principal, key, table);
+      const query = parseRestQuery(rawQuery, headers, { method: 'GET' });
+      const result = await serveRest(ctx.db, actor, { method: 'GET', resource: table, query, body: undefined });
+      const { status, headers: replyHeaders, body } = result;
+      return (status === 200 || status === 206) && body !== undefined ? { status, headers: replyHeaders, body } : null;
+    },
+  });
 
   app.route({
     method: ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE'],
