@@ -124,8 +124,13 @@ export function createFastReads(): FastReads {
     return null;
   }
 
-  function answer(res: ServerResponse, requestId: string, reply: FastReply, using: FastReadOptions): void {
-    const body = JSON.stringify(reply.body);
+  function answer(
+    res: ServerResponse,
+    requestId: string,
+    reply: FastReply,
+    body: string,
+    using: FastReadOptions,
+  ): void {
     const headers: Record<string, string | number> = {
       'x-request-id': requestId,
       'x-content-type-options': 'nosniff',
@@ -166,26 +171,31 @@ export function createFastReads(): FastReads {
       return false;
     }
     const caller = principal;
-    reading.then(
-      (reply) => {
-        if (!reply || !admitted(reply, caller, using)) return fastify(req, res);
-        const requestId = requestIdOf(req.headers);
-        answer(res, requestId, reply, using);
-        answered++;
-        const durationMs = Math.round((performance.now() - started) * 10) / 10;
-        using.answered({
-          method: 'GET',
-          url,
-          status: reply.status ?? 200,
-          route: route.route,
-          params,
-          principal: caller,
-          requestId,
-          durationMs,
-        });
-      },
-      () => fastify(req, res),
-    );
+    reading
+      .then(
+        (reply) => {
+          // Serialised before anything is counted: a value JSON cannot hold is Fastify's to refuse.
+          const body = reply ? jsonOf(reply.body) : null;
+          if (!reply || body === null || !admitted(reply, caller, using)) return fastify(req, res);
+          const requestId = requestIdOf(req.headers);
+          answer(res, requestId, reply, body, using);
+          answered++;
+          const durationMs = Math.round((performance.now() - started) * 10) / 10;
+          using.answered({
+            method: 'GET',
+            url,
+            status: reply.status ?? 200,
+            route: route.route,
+            params,
+            principal: caller,
+            requestId,
+            durationMs,
+          });
+        },
+        () => fastify(req, res),
+      )
+      // Nothing above should throw once the answer is known; if it did, the connection must not hang.
+      .catch(() => (res.headersSent ? res.destroy() : fastify(req, res)));
     return true;
   }
 
@@ -208,6 +218,14 @@ export function createFastReads(): FastReads {
       };
     },
   };
+}
+
+function jsonOf(value: unknown): string | null {
+  try {
+    return JSON.stringify(value) ?? null;
+  } catch {
+    return null;
+  }
 }
 
 // The route's limit and the plan's API calls, each counted only when both let the request through.
