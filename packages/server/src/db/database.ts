@@ -3,7 +3,7 @@ import { Kysely, type Transaction } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import type { Config } from '../config.js';
 import { type BusEvents, type BusTopic, createEventBus, type EventBus } from './bus/event-bus.js';
-import type { ConnectionStats, ReadRows, SqlDialect } from './dialect/dialect.js';
+import type { ConnectionStats, ReadRows, RunRows, SqlDialect } from './dialect/dialect.js';
 import { postgresDialect } from './dialect/postgres.js';
 import { sqliteDialect } from './dialect/sqlite.js';
 import { systemMigrations } from './migrations/index.js';
@@ -40,6 +40,11 @@ export interface Db {
   publish<K extends BusTopic>(topic: K, payload: BusEvents[K]): void;
   /** readRows runs a record API's read-only statement: outside any transaction at the root (the fastest way). */
   readRows: ReadRows;
+  /**
+   * run runs one statement of any kind and returns its rows: in a scope in its transaction, the fastest way the
+   * engine has (the hot statements of every record write use it); at the root on its own.
+   */
+  run: RunRows;
   /**
    * state returns this process's value for `key` on this database, made by `make` on first use: the per-process
    * caches (table definitions, keys, sessions) live here, shared by the root and every scope.
@@ -112,6 +117,7 @@ export function openDatabase(
     afterCommit: (fn) => runHooks([fn]),
     publish: (topic, payload) => bus.publish(topic, payload),
     readRows: dialect.reads(kysely, connection),
+    run: async (query) => (await kysely.executeQuery(query)).rows,
     close: async () => {
       await bus.close();
       await kysely.destroy();
@@ -119,6 +125,7 @@ export function openDatabase(
   };
 
   function scopeOf(trx: Transaction<SystemDatabase>, hooks: Array<() => void>): Db {
+    const run = dialect.transactionRows(trx, connection);
     const scope: Db = {
       ...common,
       kysely: trx,
@@ -131,7 +138,8 @@ export function openDatabase(
         hooks.push(() => bus.publish(topic, payload));
       },
       // On SQLite a read outside the transaction would wait for the connection the transaction holds.
-      readRows: async (query) => (await trx.executeQuery(query)).rows,
+      readRows: run,
+      run,
       close: root.close,
     };
     return scope;

@@ -1,5 +1,5 @@
 import { CompiledQuery } from 'kysely';
-import type { SqlDialect } from './dialect/dialect.js';
+import type { RunRows, SqlDialect } from './dialect/dialect.js';
 import type { Executor } from './user-tables.js';
 
 // How many history entries each account has of each table, kept in `change_history_counts` in the same
@@ -29,7 +29,7 @@ const ADD_TO_HISTORY_COUNT = {
 
 /** addToHistoryCount adds `delta` entries to one shard of an account's count for a table. */
 export async function addToHistoryCount(
-  db: Executor,
+  run: RunRows,
   dialect: SqlDialect,
   { accountId, tableId }: HistoryCountKey,
   delta: number,
@@ -37,7 +37,7 @@ export async function addToHistoryCount(
   if (delta === 0) return;
   const shard = Math.floor(Math.random() * dialect.userTables.rowCountShards);
   const text = dialect.userTables.numberedParameters ? ADD_TO_HISTORY_COUNT.numbered : ADD_TO_HISTORY_COUNT.positional;
-  await db.executeQuery(CompiledQuery.raw(text, [accountId, tableId, shard, delta]));
+  await run(CompiledQuery.raw(text, [accountId, tableId, shard, delta]));
 }
 
 /** readHistoryCount is how many entries an account has in history, of one table when tableId is given. */

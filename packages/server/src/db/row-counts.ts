@@ -1,5 +1,5 @@
 import { CompiledQuery, type Kysely, sql } from 'kysely';
-import type { ReadRows, SqlDialect } from './dialect/dialect.js';
+import type { ReadRows, RunRows, SqlDialect } from './dialect/dialect.js';
 import { quoteIdentifier, userTableName } from './identifiers.js';
 import type { SystemDatabase } from './schema.js';
 import { SqlText } from './sql-text.js';
@@ -77,16 +77,16 @@ const ADD_TO_ROW_COUNT = {
  * on; null for a table that has no count rows (none since migration 0016).
  */
 export async function addToRowCount(
-  db: Kysely<SystemDatabase>,
+  run: RunRows,
   dialect: SqlDialect,
   tableId: number,
   delta: number,
 ): Promise<RowCountWrite | null> {
   const shard = Math.floor(Math.random() * dialect.userTables.rowCountShards);
   const text = dialect.userTables.numberedParameters ? ADD_TO_ROW_COUNT.numbered : ADD_TO_ROW_COUNT.positional;
-  const query = CompiledQuery.raw(text, [delta, tableId, shard]) as CompiledQuery<{ version: number | string }>;
-  const { rows } = await db.executeQuery(query);
-  const row = rows[0];
+  const [row] = await run(
+    CompiledQuery.raw(text, [delta, tableId, shard]) as CompiledQuery<{ version: number | string }>,
+  );
   return row ? { shard, version: Number(row.version) } : null;
 }
 

@@ -24,6 +24,9 @@ export type WriteTransaction = <T>(fn: (trx: Transaction<SystemDatabase>) => Pro
 /** ReadRows runs one read-only statement outside any transaction and returns its rows. */
 export type ReadRows = <R>(query: CompiledQuery<R>) => Promise<R[]>;
 
+/** RunRows runs one statement of any kind and returns its rows (none for a statement that returns none). */
+export type RunRows = <R>(query: CompiledQuery<R>) => Promise<R[]>;
+
 /** DialectName names the two engines Basalt runs on. */
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -45,6 +48,11 @@ export interface SqlDialect {
   writeTransactions(kysely: Kysely<SystemDatabase>, connection: Dialect): WriteTransaction;
   /** reads makes the runner of the record APIs' reads (SQLite: straight to the connection when it is free). */
   reads(kysely: Kysely<SystemDatabase>, connection: Dialect): ReadRows;
+  /**
+   * transactionRows makes the runner of the statements of the open transaction `trx` (SQLite: straight to the
+   * connection, which the transaction holds).
+   */
+  transactionRows(trx: Transaction<SystemDatabase>, connection: Dialect): RunRows;
   /** autoIncrementId shapes an integer primary key that the database numbers. */
   autoIncrementId(column: ColumnDefinitionBuilder): ColumnDefinitionBuilder;
   /** autoIncrementType is the column type of such a key. */

@@ -1,12 +1,9 @@
-import { CompiledQuery, type Kysely } from 'kysely';
-import type { SqlDialect } from '../../db/dialect/dialect.js';
-import type { SystemDatabase } from '../../db/schema.js';
+import { CompiledQuery } from 'kysely';
+import type { RunRows, SqlDialect } from '../../db/dialect/dialect.js';
 import { SqlText } from '../../db/sql-text.js';
 
 // The SQL that appends to the change history. It runs in the transaction of the change it records, so a change
 // and its history commit or roll back together; features/history reads what it wrote.
-
-type Db = Kysely<SystemDatabase>;
 
 /** ChangeType is what a history entry records. */
 export type ChangeType =
@@ -66,7 +63,12 @@ function insertText(dialect: SqlDialect, rows: number): string {
  * insertChanges stores changes in order, in as few statements as the engines allow. It runs in every record
  * write, so the statement is written as text (db/sql-text.ts) rather than through the query builder.
  */
-export async function insertChanges(db: Db, dialect: SqlDialect, changes: ChangeInput[], now: string): Promise<void> {
+export async function insertChanges(
+  run: RunRows,
+  dialect: SqlDialect,
+  changes: ChangeInput[],
+  now: string,
+): Promise<void> {
   for (let i = 0; i < changes.length; i += INSERT_CHUNK) {
     const chunk = changes.slice(i, i + INSERT_CHUNK);
     const parameters: unknown[] = [];
@@ -84,6 +86,6 @@ export async function insertChanges(db: Db, dialect: SqlDialect, changes: Change
         change.revertOf ?? null,
       );
     }
-    await db.executeQuery(CompiledQuery.raw(insertText(dialect, chunk.length), parameters));
+    await run(CompiledQuery.raw(insertText(dialect, chunk.length), parameters));
   }
 }

@@ -56,7 +56,7 @@ export async function journal(
   if (changes.length === 0) return;
   const actorId = actorIdOf(actor);
   await insertChanges(
-    db.kysely,
+    db.run,
     db.dialect,
     changes.map((change) => ({
       ...change,
@@ -68,7 +68,7 @@ export async function journal(
     })),
     now.toISOString(),
   );
-  await addToHistoryCount(db.kysely, db.dialect, { accountId: table.accountId, tableId: table.id }, changes.length);
+  await addToHistoryCount(db.run, db.dialect, { accountId: table.accountId, tableId: table.id }, changes.length);
   // Who acted, beside the table in the activity feed: an app's caller (the end user and the app, or the app's
   // signed-out visitor), or a project member acting on another account's table.
   const by = {
@@ -81,7 +81,7 @@ export async function journal(
   for (const { changeType, recordId } of changes) {
     if (recordId === null) {
       await recordActivity(
-        db.kysely,
+        db,
         {
           accountId: table.accountId,
           action: ACTION_OF[changeType],
@@ -96,7 +96,7 @@ export async function journal(
   }
   for (const [changeType, count] of recordCounts) {
     await recordActivity(
-      db.kysely,
+      db,
       {
         accountId: table.accountId,
         action: ACTION_OF[changeType],
