@@ -6,6 +6,7 @@ import { type BusEvents, type BusTopic, createEventBus, type EventBus } from './
 import type { ConnectionStats, ReadRows, RunRows, SqlDialect } from './dialect/dialect.js';
 import { postgresDialect } from './dialect/postgres.js';
 import { sqliteDialect } from './dialect/sqlite.js';
+import { type GroupCounts, WriteCounts } from './group-counts.js';
 import { systemMigrations } from './migrations/index.js';
 import type { SystemDatabase } from './schema.js';
 
@@ -38,6 +39,12 @@ export interface Db {
   afterCommit(fn: () => void): void;
   /** publish sends an event on the bus after the open transaction commits (at the root, at once). */
   publish<K extends BusTopic>(topic: K, payload: BusEvents[K]): void;
+  /**
+   * counts is this write's part of the kept counts of its group of writes (db/group-counts.ts), written once for
+   * the whole group before it commits; null where each write writes its own (the root, PostgreSQL, any
+   * transaction that is not a group's).
+   */
+  readonly counts: WriteCounts | null;
   /** readRows runs a record API's read-only statement: outside any transaction at the root (the fastest way). */
   readRows: ReadRows;
   /**
@@ -107,9 +114,15 @@ export function openDatabase(
     ...common,
     kysely,
     inTransaction: false,
+    counts: null,
     async transaction(fn, transactionOptions = {}) {
       const hooks: Array<() => void> = [];
-      const run = (trx: Transaction<SystemDatabase>) => fn(scopeOf(trx, hooks));
+      const run = async (trx: Transaction<SystemDatabase>, group: GroupCounts | null = null) => {
+        const counts = group && new WriteCounts(group);
+        const result = await fn(scopeOf(trx, hooks, counts));
+        counts?.keep();
+        return result;
+      };
       const result = transactionOptions.group ? await groupWrite(run) : await kysely.transaction().execute(run);
       runHooks(hooks);
       return result;
@@ -124,12 +137,13 @@ export function openDatabase(
     },
   };
 
-  function scopeOf(trx: Transaction<SystemDatabase>, hooks: Array<() => void>): Db {
+  function scopeOf(trx: Transaction<SystemDatabase>, hooks: Array<() => void>, counts: WriteCounts | null): Db {
     const run = dialect.transactionRows(trx, connection);
     const scope: Db = {
       ...common,
       kysely: trx,
       inTransaction: true,
+      counts,
       transaction: (fn) => fn(scope),
       afterCommit: (fn) => {
         hooks.push(fn);

@@ -10,6 +10,7 @@ import type {
   Transaction,
 } from 'kysely';
 import type { BusTransport } from '../bus/event-bus.js';
+import type { GroupCounts } from '../group-counts.js';
 import type { JsonPath } from '../jsonb.js';
 import type { RegexRefusal } from '../regex-pattern.js';
 import type { SystemDatabase } from '../schema.js';
@@ -17,9 +18,12 @@ import type { SqlExpression, SqlOperand, SqlText } from '../sql-text.js';
 
 /**
  * WriteTransaction runs a record write in a transaction: it commits when fn resolves and rolls back when it
- * throws, and resolves only once the write is committed. An engine may commit several writes at once.
+ * throws, and resolves only once the write is committed. An engine may commit several writes at once: then fn
+ * also gets the group's kept counts (db/group-counts.ts), else null.
  */
-export type WriteTransaction = <T>(fn: (trx: Transaction<SystemDatabase>) => Promise<T>) => Promise<T>;
+export type WriteTransaction = <T>(
+  fn: (trx: Transaction<SystemDatabase>, counts: GroupCounts | null) => Promise<T>,
+) => Promise<T>;
 
 /** ReadRows runs one read-only statement outside any transaction and returns its rows. */
 export type ReadRows = <R>(query: CompiledQuery<R>) => Promise<R[]>;

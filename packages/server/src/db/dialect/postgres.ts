@@ -49,7 +49,7 @@ export const postgresDialect: SqlDialect = {
     return dialect;
   },
   // Each write has its own connection and transaction; PostgreSQL groups the WAL flushes of concurrent commits.
-  writeTransactions: (kysely) => (fn) => kysely.transaction().execute(fn),
+  writeTransactions: (kysely) => (fn) => kysely.transaction().execute((trx) => fn(trx, null)),
   reads: (kysely) => async (query) => (await kysely.executeQuery(query)).rows,
   transactionRows: (trx) => async (query) => (await trx.executeQuery(query)).rows,
   autoIncrementId: (column) => column.primaryKey(),

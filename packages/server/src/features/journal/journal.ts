@@ -68,7 +68,7 @@ export async function journal(
     })),
     now.toISOString(),
   );
-  await addToHistoryCount(db.run, db.dialect, { accountId: table.accountId, tableId: table.id }, changes.length);
+  await addToHistoryCount(db, { accountId: table.accountId, tableId: table.id }, changes.length);
   // Who acted, beside the table in the activity feed: an app's caller (the end user and the app, or the app's
   // signed-out visitor), or a project member acting on another account's table.
   const by = {
