@@ -16,16 +16,21 @@ export type ChangeType =
 
 /** ChangeInput is one change to record; states are JSON values (null where there is none). */
 export interface ChangeInput {
-  accountId: string;
-  tableId: number;
-  tableName: string;
   recordId: number | null;
   changeType: ChangeType;
   previousState: unknown;
   newState: unknown;
+}
+
+/** ChangeContext is what the changes stored together share: whose table, who acted, when, what they revert. */
+export interface ChangeContext {
+  accountId: string;
+  tableId: number;
+  tableName: string;
   actorId: string | null;
-  /** The change this one reverts (features/history revert and restore); absent for every other change. */
-  revertOf?: number | null;
+  createdAt: string;
+  /** The change these revert (features/history revert and restore); null for every other change. */
+  revertOf: number | null;
 }
 
 // Ten columns per row: 1,000 rows stay far below both engines' limit of bound values.
@@ -66,24 +71,25 @@ function insertText(dialect: SqlDialect, rows: number): string {
 export async function insertChanges(
   run: RunRows,
   dialect: SqlDialect,
-  changes: ChangeInput[],
-  now: string,
+  context: ChangeContext,
+  changes: readonly ChangeInput[],
 ): Promise<void> {
+  const { accountId, tableId, tableName, actorId, createdAt, revertOf } = context;
   for (let i = 0; i < changes.length; i += INSERT_CHUNK) {
     const chunk = changes.slice(i, i + INSERT_CHUNK);
     const parameters: unknown[] = [];
     for (const change of chunk) {
       parameters.push(
-        change.accountId,
-        change.tableId,
-        change.tableName,
+        accountId,
+        tableId,
+        tableName,
         change.recordId,
         change.changeType,
         stateText(change.previousState),
         stateText(change.newState),
-        change.actorId,
-        now,
-        change.revertOf ?? null,
+        actorId,
+        createdAt,
+        revertOf,
       );
     }
     await run(CompiledQuery.raw(insertText(dialect, chunk.length), parameters));
