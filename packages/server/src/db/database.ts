@@ -3,9 +3,10 @@ import { Kysely, type Transaction } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import type { Config } from '../config.js';
 import { type BusEvents, type BusTopic, createEventBus, type EventBus } from './bus/event-bus.js';
-import type { ConnectionStats, ReadRows, SqlDialect } from './dialect/dialect.js';
+import type { ConnectionStats, ReadRows, RunRows, SqlDialect } from './dialect/dialect.js';
 import { postgresDialect } from './dialect/postgres.js';
 import { sqliteDialect } from './dialect/sqlite.js';
+import { type GroupCounts, WriteCounts } from './group-counts.js';
 import { systemMigrations } from './migrations/index.js';
 import type { SystemDatabase } from './schema.js';
 
@@ -38,8 +39,19 @@ export interface Db {
   afterCommit(fn: () => void): void;
   /** publish sends an event on the bus after the open transaction commits (at the root, at once). */
   publish<K extends BusTopic>(topic: K, payload: BusEvents[K]): void;
+  /**
+   * counts is this write's part of the kept counts of its group of writes (db/group-counts.ts), written once for
+   * the whole group before it commits; null where each write writes its own (the root, PostgreSQL, any
+   * transaction that is not a group's).
+   */
+  readonly counts: WriteCounts | null;
   /** readRows runs a record API's read-only statement: outside any transaction at the root (the fastest way). */
   readRows: ReadRows;
+  /**
+   * run runs one statement of any kind and returns its rows: in a scope in its transaction, the fastest way the
+   * engine has (the hot statements of every record write use it); at the root on its own.
+   */
+  run: RunRows;
   /**
    * state returns this process's value for `key` on this database, made by `make` on first use: the per-process
    * caches (table definitions, keys, sessions) live here, shared by the root and every scope.
@@ -102,9 +114,15 @@ export function openDatabase(
     ...common,
     kysely,
     inTransaction: false,
+    counts: null,
     async transaction(fn, transactionOptions = {}) {
       const hooks: Array<() => void> = [];
-      const run = (trx: Transaction<SystemDatabase>) => fn(scopeOf(trx, hooks));
+      const run = async (trx: Transaction<SystemDatabase>, group: GroupCounts | null = null) => {
+        const counts = group && new WriteCounts(group);
+        const result = await fn(scopeOf(trx, hooks, counts));
+        counts?.keep();
+        return result;
+      };
       const result = transactionOptions.group ? await groupWrite(run) : await kysely.transaction().execute(run);
       runHooks(hooks);
       return result;
@@ -112,17 +130,20 @@ export function openDatabase(
     afterCommit: (fn) => runHooks([fn]),
     publish: (topic, payload) => bus.publish(topic, payload),
     readRows: dialect.reads(kysely, connection),
+    run: async (query) => (await kysely.executeQuery(query)).rows,
     close: async () => {
       await bus.close();
       await kysely.destroy();
     },
   };
 
-  function scopeOf(trx: Transaction<SystemDatabase>, hooks: Array<() => void>): Db {
+  function scopeOf(trx: Transaction<SystemDatabase>, hooks: Array<() => void>, counts: WriteCounts | null): Db {
+    const run = dialect.transactionRows(trx, connection);
     const scope: Db = {
       ...common,
       kysely: trx,
       inTransaction: true,
+      counts,
       transaction: (fn) => fn(scope),
       afterCommit: (fn) => {
         hooks.push(fn);
@@ -131,7 +152,8 @@ export function openDatabase(
         hooks.push(() => bus.publish(topic, payload));
       },
       // On SQLite a read outside the transaction would wait for the connection the transaction holds.
-      readRows: async (query) => (await trx.executeQuery(query)).rows,
+      readRows: run,
+      run,
       close: root.close,
     };
     return scope;

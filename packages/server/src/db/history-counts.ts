@@ -1,5 +1,5 @@
 import { CompiledQuery } from 'kysely';
-import type { SqlDialect } from './dialect/dialect.js';
+import type { Db } from './database.js';
 import type { Executor } from './user-tables.js';
 
 // How many history entries each account has of each table, kept in `change_history_counts` in the same
@@ -27,17 +27,24 @@ const ADD_TO_HISTORY_COUNT = {
   positional: `INSERT INTO change_history_counts (account_id, table_id, shard, change_count) VALUES (?, ?, ?, ?) ${UPSERT_TAIL}`,
 };
 
-/** addToHistoryCount adds `delta` entries to one shard of an account's count for a table. */
+/**
+ * addToHistoryCount adds `delta` entries to one shard of an account's count for a table, in the scope of the
+ * change (in a group of writes, to its sums: db/group-counts.ts).
+ */
 export async function addToHistoryCount(
-  db: Executor,
-  dialect: SqlDialect,
+  scope: Db,
   { accountId, tableId }: HistoryCountKey,
   delta: number,
 ): Promise<void> {
   if (delta === 0) return;
-  const shard = Math.floor(Math.random() * dialect.userTables.rowCountShards);
-  const text = dialect.userTables.numberedParameters ? ADD_TO_HISTORY_COUNT.numbered : ADD_TO_HISTORY_COUNT.positional;
-  await db.executeQuery(CompiledQuery.raw(text, [accountId, tableId, shard, delta]));
+  if (scope.counts) {
+    scope.counts.addHistory(accountId, tableId, delta);
+    return;
+  }
+  const { userTables } = scope.dialect;
+  const shard = Math.floor(Math.random() * userTables.rowCountShards);
+  const text = userTables.numberedParameters ? ADD_TO_HISTORY_COUNT.numbered : ADD_TO_HISTORY_COUNT.positional;
+  await scope.run(CompiledQuery.raw(text, [accountId, tableId, shard, delta]));
 }
 
 /** readHistoryCount is how many entries an account has in history, of one table when tableId is given. */

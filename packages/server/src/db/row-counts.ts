@@ -1,4 +1,5 @@
 import { CompiledQuery, type Kysely, sql } from 'kysely';
+import type { Db } from './database.js';
 import type { ReadRows, SqlDialect } from './dialect/dialect.js';
 import { quoteIdentifier, userTableName } from './identifiers.js';
 import type { SystemDatabase } from './schema.js';
@@ -74,20 +75,22 @@ const ADD_TO_ROW_COUNT = {
 
 /**
  * addToRowCount adds a write's inserted minus deleted rows to one shard of a table's count and moves its version
- * on; null for a table that has no count rows (none since migration 0016).
+ * on, in the write's scope (in a group of writes, through its sums: db/group-counts.ts); null for a table that has
+ * no count rows (none since migration 0016).
  */
-export async function addToRowCount(
-  db: Kysely<SystemDatabase>,
-  dialect: SqlDialect,
-  tableId: number,
-  delta: number,
-): Promise<RowCountWrite | null> {
-  const shard = Math.floor(Math.random() * dialect.userTables.rowCountShards);
-  const text = dialect.userTables.numberedParameters ? ADD_TO_ROW_COUNT.numbered : ADD_TO_ROW_COUNT.positional;
-  const query = CompiledQuery.raw(text, [delta, tableId, shard]) as CompiledQuery<{ version: number | string }>;
-  const { rows } = await db.executeQuery(query);
-  const row = rows[0];
-  return row ? { shard, version: Number(row.version) } : null;
+export async function addToRowCount(scope: Db, tableId: number, delta: number): Promise<RowCountWrite | null> {
+  const next = scope.counts?.nextRowVersion(tableId, delta);
+  if (next) return next;
+  const { userTables } = scope.dialect;
+  const shard = Math.floor(Math.random() * userTables.rowCountShards);
+  const text = userTables.numberedParameters ? ADD_TO_ROW_COUNT.numbered : ADD_TO_ROW_COUNT.positional;
+  const [row] = await scope.run(
+    CompiledQuery.raw(text, [delta, tableId, shard]) as CompiledQuery<{ version: number | string }>,
+  );
+  if (!row) return null;
+  const version = Number(row.version);
+  scope.counts?.countedRow(tableId, shard, version);
+  return { shard, version };
 }
 
 /** versionsSql starts a statement that reads a table's shards (shard, row_count, version), in shard order. */

@@ -10,6 +10,7 @@ import type {
   Transaction,
 } from 'kysely';
 import type { BusTransport } from '../bus/event-bus.js';
+import type { GroupCounts } from '../group-counts.js';
 import type { JsonPath } from '../jsonb.js';
 import type { RegexRefusal } from '../regex-pattern.js';
 import type { SystemDatabase } from '../schema.js';
@@ -17,12 +18,18 @@ import type { SqlExpression, SqlOperand, SqlText } from '../sql-text.js';
 
 /**
  * WriteTransaction runs a record write in a transaction: it commits when fn resolves and rolls back when it
- * throws, and resolves only once the write is committed. An engine may commit several writes at once.
+ * throws, and resolves only once the write is committed. An engine may commit several writes at once: then fn
+ * also gets the group's kept counts (db/group-counts.ts), else null.
  */
-export type WriteTransaction = <T>(fn: (trx: Transaction<SystemDatabase>) => Promise<T>) => Promise<T>;
+export type WriteTransaction = <T>(
+  fn: (trx: Transaction<SystemDatabase>, counts: GroupCounts | null) => Promise<T>,
+) => Promise<T>;
 
 /** ReadRows runs one read-only statement outside any transaction and returns its rows. */
 export type ReadRows = <R>(query: CompiledQuery<R>) => Promise<R[]>;
+
+/** RunRows runs one statement of any kind and returns its rows (none for a statement that returns none). */
+export type RunRows = <R>(query: CompiledQuery<R>) => Promise<R[]>;
 
 /** DialectName names the two engines Basalt runs on. */
 export type DialectName = 'sqlite' | 'postgres';
@@ -45,6 +52,11 @@ export interface SqlDialect {
   writeTransactions(kysely: Kysely<SystemDatabase>, connection: Dialect): WriteTransaction;
   /** reads makes the runner of the record APIs' reads (SQLite: straight to the connection when it is free). */
   reads(kysely: Kysely<SystemDatabase>, connection: Dialect): ReadRows;
+  /**
+   * transactionRows makes the runner of the statements of the open transaction `trx` (SQLite: straight to the
+   * connection, which the transaction holds).
+   */
+  transactionRows(trx: Transaction<SystemDatabase>, connection: Dialect): RunRows;
   /** autoIncrementId shapes an integer primary key that the database numbers. */
   autoIncrementId(column: ColumnDefinitionBuilder): ColumnDefinitionBuilder;
   /** autoIncrementType is the column type of such a key. */

@@ -49,8 +49,9 @@ export const postgresDialect: SqlDialect = {
     return dialect;
   },
   // Each write has its own connection and transaction; PostgreSQL groups the WAL flushes of concurrent commits.
-  writeTransactions: (kysely) => (fn) => kysely.transaction().execute(fn),
+  writeTransactions: (kysely) => (fn) => kysely.transaction().execute((trx) => fn(trx, null)),
   reads: (kysely) => async (query) => (await kysely.executeQuery(query)).rows,
+  transactionRows: (trx) => async (query) => (await trx.executeQuery(query)).rows,
   autoIncrementId: (column) => column.primaryKey(),
   autoIncrementType: 'bigserial',
   async serverVersion(db: Kysely<SystemDatabase>) {

@@ -1,7 +1,8 @@
 import type Database from 'better-sqlite3';
 import type { ControlledTransaction, Kysely, Transaction } from 'kysely';
+import { GroupCounts } from '../group-counts.js';
 import type { SystemDatabase } from '../schema.js';
-import type { WriteTransaction } from './dialect.js';
+import type { RunRows, WriteTransaction } from './dialect.js';
 
 // Group commit for SQLite's record writes.
 //
@@ -16,6 +17,8 @@ import type { WriteTransaction } from './dialect.js';
 //   runs, for up to JOIN_WINDOW_MS; a lone write waits for nothing;
 // - each write of a group runs inside its own SAVEPOINT: when it throws, ROLLBACK TO undoes exactly its
 //   statements and only its caller gets the error; the others go on;
+// - the writes' additions to the kept counts are summed and written once per count row, just before the COMMIT
+//   (db/group-counts.ts);
 // - a write's promise resolves only after the group's COMMIT, so no caller is answered (and no change event
 //   fires) before its write is durable; if the COMMIT fails, every write of the group fails;
 // - if SQLite abandoned the whole transaction (I/O error, disk full), ROLLBACK TO fails: the group's finished
@@ -30,13 +33,20 @@ const JOIN_WINDOW_MS = 1;
 const MAX_GROUP = 64;
 
 interface Pending {
-  fn: (trx: Transaction<SystemDatabase>) => Promise<unknown>;
+  fn: (trx: Transaction<SystemDatabase>, counts: GroupCounts) => Promise<unknown>;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
 
-/** groupCommit makes the write-transaction runner of one SQLite database, whose connection is `file`. */
-export function groupCommit(kysely: Kysely<SystemDatabase>, file: Database.Database): WriteTransaction {
+/**
+ * groupCommit makes the write-transaction runner of one SQLite database, whose connection is `file`; `runOf`
+ * runs statements in an open transaction (the group's kept counts before its COMMIT).
+ */
+export function groupCommit(
+  kysely: Kysely<SystemDatabase>,
+  file: Database.Database,
+  runOf: (trx: Transaction<SystemDatabase>) => RunRows,
+): WriteTransaction {
   const savepoint = file.prepare('SAVEPOINT basalt_write');
   const release = file.prepare('RELEASE basalt_write');
   const rollbackTo = file.prepare('ROLLBACK TO basalt_write');
@@ -57,6 +67,7 @@ export function groupCommit(kysely: Kysely<SystemDatabase>, file: Database.Datab
       return;
     }
     const startedAt = performance.now();
+    const counts = new GroupCounts();
     const done: Array<[Pending, unknown]> = [];
     let ran = 0;
     while (queue.length > 0 && ran < MAX_GROUP && (ran === 0 || performance.now() - startedAt < JOIN_WINDOW_MS)) {
@@ -65,7 +76,7 @@ export function groupCommit(kysely: Kysely<SystemDatabase>, file: Database.Datab
       if (ran === 1 && queue.length === 0) {
         // Alone so far: no savepoint; if it fails, the transaction ends with it.
         try {
-          done.push([p, await p.fn(trx)]);
+          done.push([p, await p.fn(trx, counts)]);
           continue;
         } catch (error) {
           await trx
@@ -78,7 +89,7 @@ export function groupCommit(kysely: Kysely<SystemDatabase>, file: Database.Datab
       }
       try {
         savepoint.run();
-        const value = await p.fn(trx);
+        const value = await p.fn(trx, counts);
         release.run();
         done.push([p, value]);
       } catch (error) {
@@ -99,6 +110,7 @@ export function groupCommit(kysely: Kysely<SystemDatabase>, file: Database.Datab
       }
     }
     try {
+      await counts.write(runOf(trx));
       await trx.commit().execute();
     } catch (error) {
       await trx
@@ -125,7 +137,7 @@ export function groupCommit(kysely: Kysely<SystemDatabase>, file: Database.Datab
     flushing = false;
   }
 
-  return <T>(fn: (trx: Transaction<SystemDatabase>) => Promise<T>) =>
+  return <T>(fn: (trx: Transaction<SystemDatabase>, counts: GroupCounts) => Promise<T>) =>
     new Promise<T>((resolve, reject) => {
       queue.push({ fn, resolve: resolve as (value: unknown) => void, reject });
       if (!flushing) {

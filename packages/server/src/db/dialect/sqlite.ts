@@ -1,14 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { type CompiledQuery, type Kysely, type SqliteDatabase, SqliteDialect, sql } from 'kysely';
+import { type CompiledQuery, type Kysely, type SqliteDatabase, SqliteDialect, sql, type Transaction } from 'kysely';
 import { quoteIdentifier } from '../identifiers.js';
 import { type JsonPathStep, jsonbSortKey, jsonContains, jsonEqual, jsonOverlaps, jsonPathValue } from '../jsonb.js';
 import { likeMatches } from '../like-pattern.js';
 import { compileLinearRegex, InvalidPatternError, linearRegexRefusal } from '../regex-pattern.js';
 import type { SystemDatabase } from '../schema.js';
 import { wrapOperand } from '../sql-text.js';
-import type { DatabaseErrorInfo, HealthDialect, SqlDialect, UserTableDialect } from './dialect.js';
+import type { DatabaseErrorInfo, HealthDialect, RunRows, SqlDialect, UserTableDialect } from './dialect.js';
 import { checkpointInBackground } from './sqlite-checkpoints.js';
 import { groupCommit } from './sqlite-group-commit.js';
 import { runIntegrityPragmas } from './sqlite-integrity.js';
@@ -71,6 +71,24 @@ function fileOf(connection: object) {
   return found;
 }
 
+// A write's statements are small: Kysely's layers of promises around each (its connection lock, its result
+// transform) cost about as much as the engine's work. The transaction holds the one connection until it ends, so a
+// statement of its own can go straight to it; once it has ended, statements go through Kysely again.
+function transactionRows(trx: Transaction<SystemDatabase>, connection: object): RunRows {
+  const { file, database } = fileOf(connection);
+  return <R>(query: CompiledQuery<R>) => {
+    if (!file.inTransaction) return trx.executeQuery(query).then((result) => result.rows as R[]);
+    try {
+      const statement = database.prepare(query.sql);
+      if (statement.reader) return Promise.resolve(statement.all(query.parameters) as R[]);
+      statement.run(query.parameters);
+      return Promise.resolve([]);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  };
+}
+
 /** sqliteDialect runs Basalt on an embedded SQLite file. */
 export const sqliteDialect: SqlDialect = {
   name: 'sqlite',
@@ -82,7 +100,7 @@ export const sqliteDialect: SqlDialect = {
     return dialect;
   },
   writeTransactions(kysely, connection) {
-    return groupCommit(kysely, fileOf(connection).file);
+    return groupCommit(kysely, fileOf(connection).file, (trx) => transactionRows(trx, connection));
   },
   // A read runs synchronously on the connection, without Kysely's layers, whenever no transaction is open on
   // it: better-sqlite3 runs a statement to its end, so nothing can interleave, and it sees only committed
@@ -99,6 +117,7 @@ export const sqliteDialect: SqlDialect = {
       }
     };
   },
+  transactionRows,
   autoIncrementId: (column) => column.primaryKey().autoIncrement(),
   autoIncrementType: 'integer',
   async serverVersion(db: Kysely<SystemDatabase>) {

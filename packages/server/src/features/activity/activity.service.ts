@@ -1,5 +1,6 @@
 import type { ActivityEntry, Pagination } from '@basalt/shared';
 import type { Kysely } from 'kysely';
+import type { Db } from '../../db/database.js';
 import type { SystemDatabase } from '../../db/schema.js';
 import { type ActivityRow, countActivity, insertActivity, listActivityPage } from './activity.store.js';
 
@@ -17,10 +18,10 @@ export interface ActivityInput {
 
 /**
  * recordActivity appends an entry to the account's activity feed. Pass the transaction of the change it
- * describes (a Transaction is a Kysely), so the entry commits or rolls back with it.
+ * describes (a Transaction is a Kysely) or its scope, so the entry commits or rolls back with it.
  */
 export async function recordActivity(
-  db: Kysely<SystemDatabase>,
+  db: Kysely<SystemDatabase> | Db,
   input: ActivityInput,
   now: Date = new Date(),
 ): Promise<void> {

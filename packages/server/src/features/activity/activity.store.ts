@@ -1,4 +1,5 @@
-import { CompiledQuery, type DialectAdapter, type Kysely, type Selectable, sql } from 'kysely';
+import { CompiledQuery, type DialectAdapter, Kysely, type Selectable, sql } from 'kysely';
+import type { Db } from '../../db/database.js';
 import type { ActivityLogsTable, SystemDatabase } from '../../db/schema.js';
 
 /** ActivityRow is one stored activity entry. */
@@ -20,13 +21,19 @@ function insertText(db: Kysely<SystemDatabase>): string {
 }
 
 /**
- * insertActivity stores one entry. It runs in every record write, so it is a plain statement: the query builder's
- * insert took several times as long to build as the engine took to run it.
+ * insertActivity stores one entry, through a Kysely or a scope's `run`. It runs in every record write, so it is a
+ * plain statement: the query builder's insert took several times as long to build as the engine took to run it.
  */
-export async function insertActivity(db: Kysely<SystemDatabase>, row: Omit<ActivityRow, 'id'>): Promise<void> {
-  await db.executeQuery(
-    CompiledQuery.raw(insertText(db), [row.account_id, row.action, row.resource, row.details, row.created_at]),
-  );
+export async function insertActivity(db: Kysely<SystemDatabase> | Db, row: Omit<ActivityRow, 'id'>): Promise<void> {
+  const kysely = db instanceof Kysely ? db : db.kysely;
+  const query = CompiledQuery.raw(insertText(kysely), [
+    row.account_id,
+    row.action,
+    row.resource,
+    row.details,
+    row.created_at,
+  ]);
+  await (db instanceof Kysely ? db.executeQuery(query) : db.run(query));
 }
 
 /** listActivityPage returns an account's entries, newest first. */

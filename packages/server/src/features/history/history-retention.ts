@@ -43,7 +43,7 @@ async function deleteBatch(db: Db, ids: number[]): Promise<number> {
   return db.transaction(async (scope) => {
     const deleted = await deleteUnneededChanges(scope.kysely, ids);
     for (const { key, n } of countsOf(deleted)) {
-      await addToHistoryCount(scope.kysely, scope.dialect, key, -n);
+      await addToHistoryCount(scope, key, -n);
     }
     return deleted.length;
   });

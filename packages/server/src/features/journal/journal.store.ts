@@ -1,12 +1,9 @@
-import { CompiledQuery, type Kysely } from 'kysely';
-import type { SqlDialect } from '../../db/dialect/dialect.js';
-import type { SystemDatabase } from '../../db/schema.js';
+import { CompiledQuery } from 'kysely';
+import type { RunRows, SqlDialect } from '../../db/dialect/dialect.js';
 import { SqlText } from '../../db/sql-text.js';
 
 // The SQL that appends to the change history. It runs in the transaction of the change it records, so a change
 // and its history commit or roll back together; features/history reads what it wrote.
-
-type Db = Kysely<SystemDatabase>;
 
 /** ChangeType is what a history entry records. */
 export type ChangeType =
@@ -19,16 +16,21 @@ export type ChangeType =
 
 /** ChangeInput is one change to record; states are JSON values (null where there is none). */
 export interface ChangeInput {
-  accountId: string;
-  tableId: number;
-  tableName: string;
   recordId: number | null;
   changeType: ChangeType;
   previousState: unknown;
   newState: unknown;
+}
+
+/** ChangeContext is what the changes stored together share: whose table, who acted, when, what they revert. */
+export interface ChangeContext {
+  accountId: string;
+  tableId: number;
+  tableName: string;
   actorId: string | null;
-  /** The change this one reverts (features/history revert and restore); absent for every other change. */
-  revertOf?: number | null;
+  createdAt: string;
+  /** The change these revert (features/history revert and restore); null for every other change. */
+  revertOf: number | null;
 }
 
 // Ten columns per row: 1,000 rows stay far below both engines' limit of bound values.
@@ -66,24 +68,30 @@ function insertText(dialect: SqlDialect, rows: number): string {
  * insertChanges stores changes in order, in as few statements as the engines allow. It runs in every record
  * write, so the statement is written as text (db/sql-text.ts) rather than through the query builder.
  */
-export async function insertChanges(db: Db, dialect: SqlDialect, changes: ChangeInput[], now: string): Promise<void> {
+export async function insertChanges(
+  run: RunRows,
+  dialect: SqlDialect,
+  context: ChangeContext,
+  changes: readonly ChangeInput[],
+): Promise<void> {
+  const { accountId, tableId, tableName, actorId, createdAt, revertOf } = context;
   for (let i = 0; i < changes.length; i += INSERT_CHUNK) {
     const chunk = changes.slice(i, i + INSERT_CHUNK);
     const parameters: unknown[] = [];
     for (const change of chunk) {
       parameters.push(
-        change.accountId,
-        change.tableId,
-        change.tableName,
+        accountId,
+        tableId,
+        tableName,
         change.recordId,
         change.changeType,
         stateText(change.previousState),
         stateText(change.newState),
-        change.actorId,
-        now,
-        change.revertOf ?? null,
+        actorId,
+        createdAt,
+        revertOf,
       );
     }
-    await db.executeQuery(CompiledQuery.raw(insertText(dialect, chunk.length), parameters));
+    await run(CompiledQuery.raw(insertText(dialect, chunk.length), parameters));
   }
 }

@@ -55,33 +55,28 @@ export async function journal(
 ): Promise<void> {
   if (changes.length === 0) return;
   const actorId = actorIdOf(actor);
-  await insertChanges(
-    db.kysely,
-    db.dialect,
-    changes.map((change) => ({
-      ...change,
-      accountId: table.accountId,
-      tableId: table.id,
-      tableName: table.name,
-      actorId,
-      revertOf,
-    })),
-    now.toISOString(),
-  );
-  await addToHistoryCount(db.kysely, db.dialect, { accountId: table.accountId, tableId: table.id }, changes.length);
+  const context = {
+    accountId: table.accountId,
+    tableId: table.id,
+    tableName: table.name,
+    actorId,
+    createdAt: now.toISOString(),
+    revertOf,
+  };
+  await insertChanges(db.run, db.dialect, context, changes);
+  await addToHistoryCount(db, { accountId: table.accountId, tableId: table.id }, changes.length);
   // Who acted, beside the table in the activity feed: an app's caller (the end user and the app, or the app's
   // signed-out visitor), or a project member acting on another account's table.
-  const by = {
-    ...(actor.app && actor.app.role !== 'service_role'
-      ? { by: { endUserId: actor.endUser?.id ?? null, app: actor.app.ref } }
-      : {}),
-    ...(actor.memberId === undefined ? {} : { actorId }),
-  };
+  const by: { by?: { endUserId: string | null; app: string }; actorId?: string } = {};
+  if (actor.app && actor.app.role !== 'service_role') {
+    by.by = { endUserId: actor.endUser?.id ?? null, app: actor.app.ref };
+  }
+  if (actor.memberId !== undefined) by.actorId = actorId;
   const recordCounts = new Map<ChangeType, number>();
   for (const { changeType, recordId } of changes) {
     if (recordId === null) {
       await recordActivity(
-        db.kysely,
+        db,
         {
           accountId: table.accountId,
           action: ACTION_OF[changeType],
@@ -96,7 +91,7 @@ export async function journal(
   }
   for (const [changeType, count] of recordCounts) {
     await recordActivity(
-      db.kysely,
+      db,
       {
         accountId: table.accountId,
         action: ACTION_OF[changeType],

@@ -1,8 +1,9 @@
 import type { ColumnType } from '@basalt/shared';
+import type { Db } from '../../db/database.js';
 import type { SqlDialect, StoredValue } from '../../db/dialect/dialect.js';
 import { jsonEqual } from '../../db/jsonb.js';
 import type { TableDefinition } from '../../db/user-tables.js';
-import { columnTypeIn, type Executor, isJsonType, storedValue } from '../../db/user-tables.js';
+import { columnTypeIn, isJsonType, storedValue } from '../../db/user-tables.js';
 import { ApiError } from '../../http/errors.js';
 import { unknownFilterColumn } from './record-errors.js';
 import { conflictOn } from './record-unique.js';
@@ -48,19 +49,19 @@ function withTimestamps(run: StoredRow[], now: Date, dialect: SqlDialect): Store
   return run.map((row) => ({ ...row, created_at: row.created_at ?? at, updated_at: at }));
 }
 
-/** insertStoredRows inserts rows in input order and returns them as stored. */
+/** insertStoredRows inserts rows in input order in a write's scope and returns them as stored. */
 export async function insertStoredRows(
-  db: Executor,
-  dialect: SqlDialect,
+  scope: Db,
   table: TableDefinition,
   rows: StoredRow[],
   now: Date,
 ): Promise<RawRow[]> {
+  const { dialect } = scope;
   const written: RawRow[] = [];
   for (const run of runsOf(rows)) {
-    written.push(...(await insertRows(db, dialect, table, columnsOf(run), withTimestamps(run, now, dialect))));
+    written.push(...(await insertRows(scope.run, dialect, table, columnsOf(run), withTimestamps(run, now, dialect))));
   }
-  if (rows.some((row) => 'id' in row)) await syncIdCounter(db, dialect, table);
+  if (rows.some((row) => 'id' in row)) await syncIdCounter(scope.kysely, dialect, table);
   return written;
 }
 
@@ -158,13 +159,13 @@ function slicesOf<T>(items: T[], size: number): T[][] {
  * is, from the state it had. SQLite runs one write at a time: there the second statement never runs.
  */
 export async function upsertStoredRows(
-  db: Executor,
-  dialect: SqlDialect,
+  scope: Db,
   table: TableDefinition,
   rows: StoredRow[],
   now: Date,
   settings: UpsertSettings,
 ): Promise<{ written: RawRow[]; previous: RawRow[] }> {
+  const { dialect, run: db } = scope;
   const onConflict = arbiterOf(table, settings.onConflict);
   const values = rows.map((row) => row[onConflict]).filter((v) => v !== undefined && v !== null);
   if (new Set(values.map(keyOf)).size !== values.length) {
@@ -219,6 +220,6 @@ export async function upsertStoredRows(
       );
     }
   }
-  if (rows.some((row) => 'id' in row)) await syncIdCounter(db, dialect, table);
+  if (rows.some((row) => 'id' in row)) await syncIdCounter(scope.kysely, dialect, table);
   return { written, previous: [...previous.values()] };
 }

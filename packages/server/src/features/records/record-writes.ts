@@ -82,7 +82,7 @@ export async function runWrite(
         await options.beforeCommit?.(written);
         if (log.events.length > 0) {
           // Last, so that PostgreSQL holds the lock on the count's shard row for as short a time as it can.
-          const counted = await addToRowCount(scope.kysely, db.dialect, table.id, rowDelta(log.events));
+          const counted = await addToRowCount(scope, table.id, rowDelta(log.events));
           scope.publish('records.changed', {
             accountId: table.accountId,
             tableId: table.id,

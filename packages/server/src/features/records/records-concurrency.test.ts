@@ -1,11 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../db/database.js';
+import { readHistoryCount } from '../../db/history-counts.js';
+import { readRowCount } from '../../db/row-counts.js';
 import { createItemsTable } from '../../testing/records.fixtures.js';
 import { type SignedInAccount, signIn } from '../../testing/tables.fixtures.js';
 import { startTestServer, type TestServer, testDialects } from '../../testing/test-server.js';
 import type { TableDefinition } from '../tables/tables.service.js';
-import type { RecordChange } from './record-events.js';
-import { createRecord, deleteRecords, listRecords, recordIdCondition, updateRecords } from './records.service.js';
+import type { RecordChange, RecordsChanged } from './record-events.js';
+import {
+  countRecords,
+  createRecord,
+  deleteRecords,
+  listRecords,
+  recordIdCondition,
+  updateRecords,
+} from './records.service.js';
+import { countRows } from './records.store.js';
 
 // Writes that arrive together may be committed together (SQLite's group commit, db/dialect/sqlite-group-commit.ts).
 // Each must still be its own unit: a failing write changes nothing and fails alone, the others commit with
@@ -71,6 +81,49 @@ describe.each(testDialects)('concurrent record writes on %s', (dialect) => {
       .sort((a, b) => Number(a[1]) - Number(b[1]));
     expect(byRecord).toEqual(rows.map((r) => ['RECORD_CREATE', r.id]));
     expect(await activityOf(alice.accountId, `table.${table.name}`)).toHaveLength(30);
+  });
+
+  it('keeps row and history counts exact, and each event its own next count version, across two tables', async () => {
+    const other = await createItemsTable(db, alice);
+    const both = [table, other];
+    const versionsOf = async (t: TableDefinition) => (await readRowCount(db.readRows, db.dialect, t.id))?.versions;
+    const before = await Promise.all(both.map(versionsOf));
+    const events: RecordsChanged[] = [];
+    const stop = db.bus.subscribe('records.changed', (event) => events.push(event));
+    try {
+      const writes = await Promise.allSettled([
+        createRecord(db, alice, other, { title: 'o1' }),
+        createRecord(db, alice, table, { title: 'n1' }),
+        createRecord(db, alice, other, { title: 'o1' }),
+        deleteRecords(db, alice, table, { kind: 'compare', column: 'title', op: 'eq', value: 'c1' }),
+        createRecord(db, alice, table, { qty: 3 }),
+        createRecord(db, alice, other, { title: 'o2' }),
+        deleteRecords(db, alice, other, { kind: 'compare', column: 'title', op: 'eq', value: 'o1' }),
+        createRecord(db, alice, table, { title: 'n2' }),
+      ]);
+      // One `o1` fails (which one depends on the engine's order), and the record without a title.
+      expect(writes.filter((w) => w.status === 'rejected')).toHaveLength(2);
+      expect(writes[4]?.status).toBe('rejected');
+    } finally {
+      stop();
+    }
+    for (const [i, t] of both.entries()) {
+      expect(await countRecords(db, alice, t)).toBe(await countRows(db.readRows, db.dialect, t, undefined));
+      const entries = await db.kysely
+        .selectFrom('change_history')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('table_id', '=', t.id)
+        .executeTakeFirstOrThrow();
+      expect(await readHistoryCount(db.kysely, { accountId: alice.accountId, tableId: t.id })).toBe(Number(entries.n));
+      // Every committed write's event holds one of the versions its shard moved through, each once.
+      const after = (await versionsOf(t)) ?? [];
+      const heard = events.filter((e) => e.tableId === t.id);
+      after.forEach((version, shard) => {
+        const from = before[i]?.[shard] ?? 0;
+        const given = heard.filter((e) => e.countShard === shard).map((e) => e.countVersion ?? 0);
+        expect(given.sort((a, b) => a - b)).toEqual(Array.from({ length: version - from }, (_, k) => from + 1 + k));
+      });
+    }
   });
 
   it('answers each caller after its write is committed and emits events only for committed writes', async () => {

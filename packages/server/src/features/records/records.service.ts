@@ -74,7 +74,7 @@ export async function createRecords(
   );
   if (rows.length === 0) return [];
   return runWrite(db, actor, table, options, rows, async (scope, log, now) => {
-    const written = (await insertStoredRows(scope.kysely, db.dialect, table, rows, now)).map((raw) =>
+    const written = (await insertStoredRows(scope, table, rows, now)).map((raw) =>
       toRecordRow(db.dialect.name, table, raw),
     );
     for (const row of written) logChange(log, 'RECORD_CREATE', null, row);
@@ -155,7 +155,7 @@ async function upsertOnce(
   const mayUpdate = [rowRuleOf(actor, table, 'update'), rowRuleOf(actor, table, 'select')];
   let inserted = 0;
   const written = await runWrite(db, actor, table, options, rows, async (scope, log, now) => {
-    const { written, previous } = await upsertStoredRows(scope.kysely, db.dialect, table, rows, now, {
+    const { written, previous } = await upsertStoredRows(scope, table, rows, now, {
       onConflict: typeof options.onConflict === 'string' ? [options.onConflict] : (options.onConflict ?? ['id']),
       ignoreDuplicates: options.ignoreDuplicates ?? false,
     });
@@ -193,11 +193,11 @@ export async function updateRecords(
   const values = storedInputRow(db.dialect.name, table, patch, { from: options.from ?? 'json', mode: 'update' });
   if (Object.keys(values).length === 0) return runWrite(db, actor, table, options, [], async () => []);
   return runWrite(db, actor, table, options, [values], async (scope, log, now) => {
-    const previous = await selectRowsForChange(scope.kysely, db.dialect, table, checked);
+    const previous = await selectRowsForChange(scope.run, db.dialect, table, checked);
     if (previous.length === 0) return [];
     const stored = { ...values, updated_at: now.toISOString() };
     const updated = await updateRowsById(
-      scope.kysely,
+      scope.run,
       db.dialect,
       table,
       previous.map((raw) => Number(raw.id)),
@@ -224,10 +224,10 @@ export async function deleteRecords(
     rowRuleOf(actor, table, 'select'),
   );
   return runWrite(db, actor, table, options, [], async (scope, log) => {
-    const previous = await selectRowsForChange(scope.kysely, db.dialect, table, checked);
+    const previous = await selectRowsForChange(scope.run, db.dialect, table, checked);
     if (previous.length === 0) return [];
     const deleted = await deleteRowsById(
-      scope.kysely,
+      scope.run,
       db.dialect,
       table,
       previous.map((raw) => Number(raw.id)),
@@ -265,7 +265,7 @@ async function insertAsTheyWere(
   const rows = saved.map((record) => storedAsItWas(db.dialect.name, table, record));
   if (rows.length === 0) return [];
   return runWrite(db, actor, table, options, rows, async (scope, log, now) => {
-    const written = (await insertStoredRows(scope.kysely, db.dialect, table, rows, now)).map((raw) =>
+    const written = (await insertStoredRows(scope, table, rows, now)).map((raw) =>
       toRecordRow(db.dialect.name, table, raw),
     );
     for (const row of written) logChange(log, 'RECORD_CREATE', null, row);

@@ -47,7 +47,7 @@ function writeWhere(out: SqlText, dialect: SqlDialect, shape: UserTableShape, wh
   return out;
 }
 
-/** RowSource runs statements: a connection or transaction, or a Db's readRows (reads outside transactions). */
+/** RowSource runs statements: a connection or transaction, or a Db's readRows (reads outside transactions) or run. */
 export type RowSource = Executor | ReadRows;
 
 async function rowsOf<R = RawRow>(db: RowSource, out: SqlText): Promise<R[]> {
@@ -174,7 +174,7 @@ export function plannedRowCount(
 
 /** selectRowsForChange reads the matching rows and locks them (PostgreSQL) for the update that follows. */
 export async function selectRowsForChange(
-  db: Executor,
+  db: RowSource,
   dialect: SqlDialect,
   shape: UserTableShape,
   where: Condition | undefined,
@@ -214,7 +214,7 @@ export function upsertRowsPerStatement(columnCount: number): number {
  * target it is an upsert (`ON CONFLICT … DO UPDATE | DO NOTHING`, which returns only the rows it wrote).
  */
 export async function insertRows(
-  db: Executor,
+  db: RowSource,
   dialect: SqlDialect,
   shape: UserTableShape,
   columns: string[],
@@ -257,7 +257,7 @@ function writeConflict(out: SqlText, shape: UserTableShape, upsert: UpsertTarget
 
 /** updateRowsById sets the same values on the rows with the given ids and returns them as stored. */
 export async function updateRowsById(
-  db: Executor,
+  db: RowSource,
   dialect: SqlDialect,
   shape: UserTableShape,
   ids: number[],
@@ -277,7 +277,7 @@ export async function updateRowsById(
 
 /** deleteRowsById deletes the rows with the given ids and returns them as they were. */
 export async function deleteRowsById(
-  db: Executor,
+  db: RowSource,
   dialect: SqlDialect,
   shape: UserTableShape,
   ids: number[],
@@ -293,7 +293,7 @@ export async function deleteRowsById(
 
 /** selectRowsByColumnValues reads (and locks) the rows whose column holds one of the values: an upsert's targets. */
 export async function selectRowsByColumnValues(
-  db: Executor,
+  db: RowSource,
   dialect: SqlDialect,
   shape: UserTableShape,
   column: string,
