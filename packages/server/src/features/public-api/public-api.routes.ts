@@ -37,9 +37,12 @@ function rawQueryOf(request: FastifyRequest): string {
   return at === -1 ? '' : request.url.slice(at + 1);
 }
 
-// The segments of a path under /api/table/ (`count` of them, none empty), or null.
+const TABLE_PREFIX = '/api/table/';
+
+// The segments of a path under /api/table/ (`count` of them, none empty), or null for any other path.
 function segmentsOf(path: string, count: number): string[] | null {
-  const segments = path.slice('/api/table/'.length).split('/');
+  if (!path.startsWith(TABLE_PREFIX)) return null;
+  const segments = path.slice(TABLE_PREFIX.length).split('/');
   return segments.length === count && segments.every((segment) => segment !== '') ? segments : null;
 }
 
