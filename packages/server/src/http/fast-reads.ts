@@ -53,8 +53,8 @@ export interface FastReadOptions {
   admitNow(accountId: string): boolean;
   /** answered is told about every fast answer, for the request log. */
   answered(facts: FastAnswerFacts): void;
-  /** exposedHeaders are CORS's Access-Control-Expose-Headers, joined; null when CORS is not `*`. */
-  corsExposedHeaders: string | null;
+  /** corsExposedHeaders are CORS's Access-Control-Expose-Headers, joined (fast reads run with `CORS_ORIGINS=*` only). */
+  corsExposedHeaders: string;
 }
 
 /** FastAnswerFacts are what the request log keeps of a fast answer. */
@@ -138,10 +138,8 @@ export function createFastReads(): FastReads {
     };
     for (const name in reply.headers) headers[name.toLowerCase()] = reply.headers[name] as string;
     headers['content-length'] = Buffer.byteLength(body);
-    if (using.corsExposedHeaders !== null) {
-      headers['access-control-allow-origin'] = '*';
-      headers['access-control-expose-headers'] = using.corsExposedHeaders;
-    }
+    headers['access-control-allow-origin'] = '*';
+    headers['access-control-expose-headers'] = using.corsExposedHeaders;
     res.writeHead(reply.status ?? 200, headers);
     res.end(body);
   }
