@@ -26,12 +26,21 @@ export function wrapOperand(before: string, operand: SqlOperand, after: string):
   return { texts, values: operand.values };
 }
 
+/**
+ * PLAIN_PARAMETER is SQLite's placeholder as Basalt writes it: `+?` rather than `?`. SQLite marks a statement to be
+ * compiled again whenever a new value is bound to a bare `?` whose value might change the plan (an equality on a
+ * column under an ORDER BY, an indexed column): a reused statement was re-planned on every run, which cost an
+ * owner-filtered list page more than the read itself. The unary plus changes nothing else: a parameter has no
+ * affinity and no collation either way, and an index on the column is still used.
+ */
+export const PLAIN_PARAMETER = '+?';
+
 /** SqlText accumulates one statement: its text and its bound values, with the engine's placeholders. */
 export class SqlText {
   text = '';
   readonly parameters: unknown[] = [];
 
-  /** numbered: `$1, $2…` (PostgreSQL); otherwise `?` (SQLite). */
+  /** numbered: `$1, $2…` (PostgreSQL); otherwise `+?` (SQLite: see PLAIN_PARAMETER). */
   constructor(private readonly numbered: boolean) {}
 
   /** raw appends SQL text: keywords and names that went through the identifier gate, never values. */
@@ -43,7 +52,7 @@ export class SqlText {
   /** value appends a bound parameter. */
   value(value: unknown): this {
     this.parameters.push(value);
-    this.text += this.numbered ? `$${this.parameters.length}` : '?';
+    this.text += this.numbered ? `$${this.parameters.length}` : PLAIN_PARAMETER;
     return this;
   }
 

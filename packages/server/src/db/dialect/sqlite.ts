@@ -1,13 +1,22 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { type CompiledQuery, type Kysely, type SqliteDatabase, SqliteDialect, sql, type Transaction } from 'kysely';
+import {
+  type CompiledQuery,
+  type Kysely,
+  type QueryCompiler,
+  type SqliteDatabase,
+  SqliteDialect,
+  SqliteQueryCompiler,
+  sql,
+  type Transaction,
+} from 'kysely';
 import { quoteIdentifier } from '../identifiers.js';
 import { type JsonPathStep, jsonbSortKey, jsonContains, jsonEqual, jsonOverlaps, jsonPathValue } from '../jsonb.js';
 import { likeMatches } from '../like-pattern.js';
 import { compileLinearRegex, InvalidPatternError, linearRegexRefusal } from '../regex-pattern.js';
 import type { SystemDatabase } from '../schema.js';
-import { wrapOperand } from '../sql-text.js';
+import { PLAIN_PARAMETER, wrapOperand } from '../sql-text.js';
 import type { DatabaseErrorInfo, HealthDialect, RunRows, SqlDialect, UserTableDialect } from './dialect.js';
 import { checkpointInBackground } from './sqlite-checkpoints.js';
 import { groupCommit } from './sqlite-group-commit.js';
@@ -89,13 +98,27 @@ function transactionRows(trx: Transaction<SystemDatabase>, connection: object): 
   };
 }
 
+// Kysely's statements take the same placeholder as Basalt's own (db/sql-text.ts): a statement reused from the
+// cache is not compiled again for each new value it is run with.
+class PlainParameterCompiler extends SqliteQueryCompiler {
+  protected override getCurrentParameterPlaceholder(): string {
+    return PLAIN_PARAMETER;
+  }
+}
+
+class BasaltSqliteDialect extends SqliteDialect {
+  override createQueryCompiler(): QueryCompiler {
+    return new PlainParameterCompiler();
+  }
+}
+
 /** sqliteDialect runs Basalt on an embedded SQLite file. */
 export const sqliteDialect: SqlDialect = {
   name: 'sqlite',
   createKyselyDialect({ dataDir }) {
     const file = openSqliteFile(dataDir);
     const database = withStatementCache(file, checkpointInBackground(file));
-    const dialect = new SqliteDialect({ database });
+    const dialect = new BasaltSqliteDialect({ database });
     files.set(dialect, { file, database });
     return dialect;
   },
