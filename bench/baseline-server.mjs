@@ -32,7 +32,9 @@ if (db.prepare('SELECT count(*) AS n FROM items').get().n === 0) {
     WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < ?)
     SELECT 'item ' || i, i % 1000, i % 2, ?, ? FROM s`).run(rows, now, now);
 }
-const list = db.prepare('SELECT * FROM items WHERE qty > ? ORDER BY id DESC LIMIT ? OFFSET ?');
+// `+?` rather than `?` for the limit and offset: SQLite compiles a statement again whenever a new value is bound to a
+// bare `?` in LIMIT (whose value could change the plan), and the limit must not pay that.
+const list = db.prepare('SELECT * FROM items WHERE qty > ? ORDER BY id DESC LIMIT +? OFFSET +?');
 const count = db.prepare('SELECT count(*) AS n FROM items WHERE qty > ?');
 const getOne = db.prepare('SELECT * FROM items WHERE id = ?');
 

@@ -1,6 +1,7 @@
 // `npm run bench:cpu`: the server's own CPU time per request, scenario by scenario, for comparing two versions of
 // Basalt on a machine that other work loads. Requests per second swing with whatever else runs; the CPU time the
-// server process spends on a fixed number of requests (user + system, from /proc) barely does. Linux only.
+// server process spends on a fixed number of requests (user + system, from /proc) swings less, though not nothing
+// (a neighbour sharing the CPU's caches slows every instruction): compare scenarios of the same round. Linux only.
 // Usage: node bench/cpu.mjs [--root DIR] [--requests 20000] [--rounds 3] [--ops get,create] [--targets rest/v1]
 //                           [--baseline]
 // --root runs the checkout in DIR (another version's worktree) with its own bench/setup.mjs, so two versions are
@@ -82,23 +83,31 @@ try {
     .filter(
       (s) => ops.includes(s.op) && (targets === undefined || s.target === 'baseline' || targets.includes(s.target)),
     );
-  const results = [];
-  for (const scenario of chosen) {
-    const pid = scenario.target === 'baseline' ? baseline.child.pid : server.child.pid;
-    // Warm-up: the JIT compiles the path before it is measured.
-    await run(scenario, Math.min(REQUESTS, 5000));
-    const perRequest = [];
-    for (let round = 0; round < ROUNDS; round++) {
+  // Warm-up: the JIT compiles each path before it is measured.
+  for (const scenario of chosen) await run(scenario, Math.min(REQUESTS, 5000));
+  // Rounds are interleaved (every scenario once per round): a spell of load from elsewhere on the machine then
+  // weighs on one round of every scenario rather than on all rounds of one.
+  const perRequest = chosen.map(() => []);
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [i, scenario] of chosen.entries()) {
+      const pid = scenario.target === 'baseline' ? baseline.child.pid : server.child.pid;
       const before = cpuMs(pid);
       const result = await run(scenario, REQUESTS);
       const spent = cpuMs(pid) - before;
       if (result.non2xx > 0 || result.errors > 0)
         throw new Error(`${scenario.target} ${scenario.op}: refused requests`);
-      perRequest.push((spent * 1000) / REQUESTS);
+      perRequest[i].push((spent * 1000) / REQUESTS);
     }
-    results.push({ target: scenario.target, op: scenario.op, microseconds: Math.round(median(perRequest)) });
+  }
+  const results = chosen.map((scenario, i) => ({
+    target: scenario.target,
+    op: scenario.op,
+    microseconds: Math.round(median(perRequest[i])),
+    rounds: perRequest[i].map((us) => Math.round(us * 10) / 10),
+  }));
+  for (const { target, op, rounds } of results) {
     console.log(
-      `${scenario.target.padEnd(16)} ${scenario.op.padEnd(7)} ${median(perRequest).toFixed(1)} µs CPU/request`,
+      `${target.padEnd(17)} ${op.padEnd(7)} ${median(rounds).toFixed(1)} µs CPU/request  (${rounds.join(', ')})`,
     );
   }
   fs.writeFileSync(

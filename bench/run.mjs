@@ -3,7 +3,10 @@
 // and the baseline share the cores); the ratios, taken in one run, are the result.
 // Usage: node bench/run.mjs [--rows 10000[,1000000]] [--engine sqlite|postgres] [--database-url postgres://…]
 //                           [--duration 5] [--warmup 3] [--connections 10] [--baseline-only] [--ops list,get]
-//                           [--no-pin]
+//                           [--no-pin] [--rounds 3]
+// --rounds runs every scenario that many times, interleaved (one operation at a time: each round measures every
+// target once), and reports the median of each round's ratio: a spell of load from elsewhere on this shared machine
+// then weighs on one round of every target instead of on one target.
 // On a machine of two or more CPUs the servers run on CPU 1 and the load generator on CPU 0 (--no-pin: anywhere).
 // Each table size in --rows gets fresh servers and a freshly seeded table; on PostgreSQL (--engine postgres, the
 // server from --database-url, BENCH_DATABASE_URL or TEST_DATABASE_URL, default the local one) Basalt and the
@@ -34,6 +37,7 @@ const { values } = parseArgs({
     'baseline-only': { type: 'boolean', default: false },
     ops: { type: 'string', default: 'list,counted,get,create' },
     pin: { type: 'boolean', default: true },
+    rounds: { type: 'string', default: '3' },
   },
   allowNegative: true,
 });
@@ -46,6 +50,8 @@ const DURATION = Number(values.duration);
 // scenario run again 2 ms.
 const WARMUP = Number(values.warmup);
 const CONNECTIONS = Number(values.connections);
+const ROUNDS = Number(values.rounds);
+if (!Number.isSafeInteger(ROUNDS) || ROUNDS < 1) throw new Error('--rounds takes a whole number ≥ 1');
 const SIZES = values.rows.split(',').map((n) => Number(n.replaceAll('_', '')));
 const ENGINE = values.engine;
 if (!['sqlite', 'postgres'].includes(ENGINE)) throw new Error('--engine is sqlite or postgres');
@@ -150,12 +156,17 @@ async function runSize(work, rows) {
       );
     }
     const results = [];
-    for (const scenario of scenarios(`http://127.0.0.1:${baseline.port}`, basalt, rows)) {
-      const r = await measure(scenario);
-      results.push({ rows, ...r });
-      console.log(
-        `${rows.toLocaleString('en-US').padStart(9)} ${r.target.padEnd(12)} ${r.op.padEnd(7)} ${String(r.requestsPerSecond).padStart(7)} req/s   p50 ${r.p50} ms   p99 ${r.p99} ms`,
-      );
+    const all = scenarios(`http://127.0.0.1:${baseline.port}`, basalt, rows);
+    for (const op of OPERATIONS) {
+      for (let round = 1; round <= ROUNDS; round++) {
+        for (const scenario of all.filter((s) => s.op === op)) {
+          const r = await measure(scenario);
+          results.push({ rows, round, ...r });
+          console.log(
+            `${rows.toLocaleString('en-US').padStart(9)} ${r.target.padEnd(12)} ${r.op.padEnd(7)} ${String(r.requestsPerSecond).padStart(7)} req/s   p50 ${r.p50} ms   p99 ${r.p99} ms${ROUNDS > 1 ? `   (round ${round})` : ''}`,
+          );
+        }
+      }
     }
     return results;
   } finally {
@@ -207,16 +218,42 @@ async function main() {
   }
 }
 
-const ratioOf = (r, of) => ({
-  rows: r.rows,
-  target: r.target,
-  op: r.op,
-  throughput: r.requestsPerSecond / of.requestsPerSecond,
-  p99: r.p99 / Math.max(of.p99, 1),
-});
+const median = (numbers) => {
+  const sorted = [...numbers].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
 
-function summarize(results) {
+function summarize(measured) {
+  // One entry per scenario: its median req/s and p99 over the rounds, and the rounds themselves.
+  const results = [];
+  for (const r of measured) {
+    if (results.some((s) => s.rows === r.rows && s.target === r.target && s.op === r.op)) continue;
+    const rounds = measured.filter((m) => m.rows === r.rows && m.target === r.target && m.op === r.op);
+    results.push({
+      rows: r.rows,
+      target: r.target,
+      op: r.op,
+      requestsPerSecond: median(rounds.map((m) => m.requestsPerSecond)),
+      p50: median(rounds.map((m) => m.p50)),
+      p99: median(rounds.map((m) => m.p99)),
+      rounds: rounds.map(({ round, requestsPerSecond, p50, p99 }) => ({ round, requestsPerSecond, p50, p99 })),
+    });
+  }
   const find = (rows, target, op) => results.find((r) => r.rows === rows && r.target === target && r.op === op);
+  // A ratio is the median of the rounds' ratios: each round's two measurements were taken close together.
+  const ratioOf = (r, of) => {
+    const pairs = r.rounds
+      .map((x) => [x, of.rounds.find((y) => y.round === x.round)])
+      .filter(([, y]) => y !== undefined);
+    return {
+      rows: r.rows,
+      target: r.target,
+      op: r.op,
+      throughput: median(pairs.map(([x, y]) => x.requestsPerSecond / y.requestsPerSecond)),
+      p99: median(pairs.map(([x, y]) => x.p99 / Math.max(y.p99, 1))),
+    };
+  };
   const ratios = results
     .filter((r) => r.target !== 'baseline' && r.target !== 'rest/v1 same rows')
     .map((r) => {
@@ -250,6 +287,7 @@ function summarize(results) {
     settings: {
       engine: ENGINE,
       rows: SIZES,
+      rounds: ROUNDS,
       durationSeconds: DURATION,
       warmupSeconds: WARMUP,
       connections: CONNECTIONS,
