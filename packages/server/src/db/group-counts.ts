@@ -1,5 +1,5 @@
-import { CompiledQuery } from 'kysely';
 import type { RunRows } from './dialect/dialect.js';
+import { textQuery } from './sql-text.js';
 
 // The kept counts of a group of writes committed together (SQLite's group commit,
 // db/dialect/sqlite-group-commit.ts). Every record write adds to its table's row count (db/row-counts.ts) and its
@@ -49,10 +49,10 @@ export class GroupCounts {
   /** write writes the group's sums, one statement per count row; run it last before the COMMIT. */
   async write(run: RunRows): Promise<void> {
     for (const [tableId, { shard, delta, writes }] of this.rows) {
-      if (writes > 0) await run(CompiledQuery.raw(ADD_GROUP_TO_ROW_COUNT, [delta, writes, tableId, shard]));
+      if (writes > 0) await run(textQuery(ADD_GROUP_TO_ROW_COUNT, [delta, writes, tableId, shard]));
     }
     for (const { accountId, tableId, delta } of this.history.values()) {
-      if (delta !== 0) await run(CompiledQuery.raw(ADD_GROUP_TO_HISTORY_COUNT, [accountId, tableId, delta]));
+      if (delta !== 0) await run(textQuery(ADD_GROUP_TO_HISTORY_COUNT, [accountId, tableId, delta]));
     }
   }
 }

@@ -1,5 +1,5 @@
-import { CompiledQuery } from 'kysely';
 import type { Db } from './database.js';
+import { textQuery } from './sql-text.js';
 import type { Executor } from './user-tables.js';
 
 // How many history entries each account has of each table, kept in `change_history_counts` in the same
@@ -44,7 +44,7 @@ export async function addToHistoryCount(
   const { userTables } = scope.dialect;
   const shard = Math.floor(Math.random() * userTables.rowCountShards);
   const text = userTables.numberedParameters ? ADD_TO_HISTORY_COUNT.numbered : ADD_TO_HISTORY_COUNT.positional;
-  await scope.run(CompiledQuery.raw(text, [accountId, tableId, shard, delta]));
+  await scope.run(textQuery(text, [accountId, tableId, shard, delta]));
 }
 
 /** readHistoryCount is how many entries an account has in history, of one table when tableId is given. */

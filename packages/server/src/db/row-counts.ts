@@ -1,9 +1,9 @@
-import { CompiledQuery, type Kysely, sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Db } from './database.js';
 import type { ReadRows, SqlDialect } from './dialect/dialect.js';
 import { quoteIdentifier, userTableName } from './identifiers.js';
 import type { SystemDatabase } from './schema.js';
-import { SqlText } from './sql-text.js';
+import { SqlText, textQuery } from './sql-text.js';
 import type { Executor } from './user-tables.js';
 
 // Each user table's exact row count, kept in `table_row_counts` in the same transaction as every write to the
@@ -85,7 +85,7 @@ export async function addToRowCount(scope: Db, tableId: number, delta: number): 
   const shard = Math.floor(Math.random() * userTables.rowCountShards);
   const text = userTables.numberedParameters ? ADD_TO_ROW_COUNT.numbered : ADD_TO_ROW_COUNT.positional;
   const [row] = await scope.run(
-    CompiledQuery.raw(text, [delta, tableId, shard]) as CompiledQuery<{ version: number | string }>,
+    textQuery<{ version: number | string }>(text, [delta, tableId, shard]),
   );
   if (!row) return null;
   const version = Number(row.version);

@@ -26,6 +26,16 @@ export function wrapOperand(before: string, operand: SqlOperand, after: string):
   return { texts, values: operand.values };
 }
 
+// Kysely's CompiledQuery.raw builds a frozen operation node, a frozen copy of the values and a lazy query id for
+// every statement, about a microsecond each time; the executors read only the text and the values (Basalt runs
+// Kysely without plugins, the only readers of the node and the id), so every text statement shares one of each.
+const TEXT_STATEMENT = CompiledQuery.raw('');
+
+/** textQuery is a statement written as text with its bound values, as Kysely's executors run it. */
+export function textQuery<R = unknown>(sql: string, parameters: readonly unknown[]): CompiledQuery<R> {
+  return { sql, parameters, query: TEXT_STATEMENT.query, queryId: TEXT_STATEMENT.queryId };
+}
+
 /**
  * PLAIN_PARAMETER is SQLite's placeholder as Basalt writes it: `+?` rather than `?`. SQLite marks a statement to be
  * compiled again whenever a new value is bound to a bare `?` whose value might change the plan (an equality on a
@@ -80,6 +90,6 @@ export class SqlText {
 
   /** compiled is the statement as Kysely's executors run it. */
   compiled<R>(): CompiledQuery<R> {
-    return CompiledQuery.raw(this.text, this.parameters) as CompiledQuery<R>;
+    return textQuery<R>(this.text, this.parameters);
   }
 }

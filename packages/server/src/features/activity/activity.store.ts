@@ -1,6 +1,7 @@
-import { CompiledQuery, type DialectAdapter, Kysely, type Selectable, sql } from 'kysely';
+import { type DialectAdapter, Kysely, type Selectable, sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { ActivityLogsTable, SystemDatabase } from '../../db/schema.js';
+import { textQuery } from '../../db/sql-text.js';
 
 /** ActivityRow is one stored activity entry. */
 export type ActivityRow = Selectable<ActivityLogsTable>;
@@ -26,13 +27,7 @@ function insertText(db: Kysely<SystemDatabase>): string {
  */
 export async function insertActivity(db: Kysely<SystemDatabase> | Db, row: Omit<ActivityRow, 'id'>): Promise<void> {
   const kysely = db instanceof Kysely ? db : db.kysely;
-  const query = CompiledQuery.raw(insertText(kysely), [
-    row.account_id,
-    row.action,
-    row.resource,
-    row.details,
-    row.created_at,
-  ]);
+  const query = textQuery(insertText(kysely), [row.account_id, row.action, row.resource, row.details, row.created_at]);
   await (db instanceof Kysely ? db.executeQuery(query) : db.run(query));
 }
 

@@ -1,6 +1,5 @@
-import { CompiledQuery } from 'kysely';
 import type { RunRows, SqlDialect } from '../../db/dialect/dialect.js';
-import { SqlText } from '../../db/sql-text.js';
+import { SqlText, textQuery } from '../../db/sql-text.js';
 
 // The SQL that appends to the change history. It runs in the transaction of the change it records, so a change
 // and its history commit or roll back together; features/history reads what it wrote.
@@ -92,6 +91,6 @@ export async function insertChanges(
         revertOf,
       );
     }
-    await run(CompiledQuery.raw(insertText(dialect, chunk.length), parameters));
+    await run(textQuery(insertText(dialect, chunk.length), parameters));
   }
 }

@@ -1,9 +1,9 @@
 import type { LogLevel, LogSource } from '@basalt/shared';
-import { CompiledQuery, type ExpressionBuilder, expressionBuilder, type Kysely, type Selectable, sql } from 'kysely';
+import { type ExpressionBuilder, expressionBuilder, type Kysely, type Selectable, sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { LoggedIds, SqlFragment } from '../../db/dialect/dialect.js';
 import type { SystemDatabase, SystemLogsTable } from '../../db/schema.js';
-import { SqlText } from '../../db/sql-text.js';
+import { SqlText, textQuery } from '../../db/sql-text.js';
 
 /** LogRow is one stored entry of system_logs. */
 export type LogRow = Selectable<SystemLogsTable>;
@@ -85,7 +85,7 @@ export async function insertLogRows(db: Db, rows: readonly NewLogRow[]): Promise
         while (rows.length - at >= size) {
           const parameters: unknown[] = [];
           for (let r = at; r < at + size; r++) for (const column of COLUMNS) parameters.push(rows[r]?.[column]);
-          const { insertId } = await trx.executeQuery(CompiledQuery.raw(insertText(size, numbered), parameters));
+          const { insertId } = await trx.executeQuery(textQuery(insertText(size, numbered), parameters));
           if (insertId !== undefined) {
             last = Number(insertId);
             first ??= last - size + 1;
