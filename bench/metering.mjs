@@ -20,6 +20,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { register } from 'tsx/esm/api';
 import { buildServer } from '../scripts/build.mjs';
+import { cpuMsOf, cpuRatio, interval, median, medianInterval } from './paired.mjs';
 import { basaltScenarios, load, pinCpus, root, seedBasalt, startProcess } from './setup.mjs';
 
 const { values } = parseArgs({
@@ -39,8 +40,6 @@ const DURATION = Number(values.duration);
 const WARMUP = Number(values.warmup);
 const CONNECTIONS = Number(values.connections);
 const TARGET = 0.97;
-// Resamples of the bootstrap interval of a median.
-const RESAMPLES = 2000;
 
 // The free plan without an API-call cap: the quota is still checked on every call, never reached.
 const PLANS = JSON.stringify({ free: { limits: { apiCalls: null, storageMb: null } } });
@@ -78,23 +77,6 @@ const pick = (server, i) => {
   const [op, target] = PICKED[i];
   return server.scenarios.find((s) => s.op === op && s.target === target);
 };
-
-// The CPU time a server process has used, in ms: /proc/<pid>/schedstat's run time in ns where the kernel keeps
-// it, else /proc/<pid>/stat's utime + stime (ticks of 10 ms). A server's CPU time per request hardly moves with
-// what else runs on the machine, where its requests/s swing by tens of %.
-async function cpuMsOf(pid) {
-  try {
-    return Number((await fs.readFile(`/proc/${pid}/schedstat`, 'utf8')).split(' ')[0]) / 1e6;
-  } catch {
-    try {
-      const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      return (Number(fields[11]) + Number(fields[12])) * 10;
-    } catch {
-      return Number.NaN;
-    }
-  }
-}
 
 const tally = () => ({ requests: 0, cpuMs: 0 });
 // Per round: the requests/s ratio, and each side's requests and CPU ms (for the ratio of CPU per request).
@@ -196,30 +178,6 @@ process.chdir(root);
 const firstHalf = Math.ceil(ROUNDS / 2);
 await runServers(['on', 'control A', 'off', 'control B'], 0, firstHalf);
 await runServers(['off', 'control B', 'on', 'control A'], firstHalf, ROUNDS - firstHalf);
-
-function median(list) {
-  const sorted = [...list].sort((x, y) => x - y);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-
-// A 95 % interval by resampling the rounds (their ratios are far from normal): of `statistic` over the rounds.
-function interval(list, statistic) {
-  const estimates = [];
-  for (let r = 0; r < RESAMPLES; r++) {
-    estimates.push(statistic(Array.from(list, () => list[Math.floor(Math.random() * list.length)])));
-  }
-  estimates.sort((x, y) => x - y);
-  return [estimates[Math.floor(RESAMPLES * 0.025)], estimates[Math.ceil(RESAMPLES * 0.975) - 1]];
-}
-const medianInterval = (list) => interval(list, median);
-
-// Requests per CPU-second of a ÷ of b over some rounds: what the CPU cost per request allows on a machine where the
-// servers have the cores to themselves.
-function cpuRatio(samples) {
-  const sum = (k) => samples.reduce((total, s) => total + s[k], 0);
-  return sum(0) / sum(1) / (sum(2) / sum(3));
-}
 
 const r3 = (n) => Math.round(n * 1000) / 1000;
 const summary = (t) => ({
