@@ -83,20 +83,25 @@ try {
     .filter(
       (s) => ops.includes(s.op) && (targets === undefined || s.target === 'baseline' || targets.includes(s.target)),
     );
-  // Warm-up: the JIT compiles each path before it is measured.
-  for (const scenario of chosen) await run(scenario, Math.min(REQUESTS, 5000));
-  // Rounds are interleaved (every scenario once per round): a spell of load from elsewhere on the machine then
-  // weighs on one round of every scenario rather than on all rounds of one.
+  // Rounds are interleaved (every scenario of an operation once per round): a spell of load from elsewhere on the
+  // machine then weighs on one round of every scenario rather than on all rounds of one. Creates come last, so that
+  // no read round runs on a table an earlier create round grew.
   const perRequest = chosen.map(() => []);
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const [i, scenario] of chosen.entries()) {
-      const pid = scenario.target === 'baseline' ? baseline.child.pid : server.child.pid;
-      const before = cpuMs(pid);
-      const result = await run(scenario, REQUESTS);
-      const spent = cpuMs(pid) - before;
-      if (result.non2xx > 0 || result.errors > 0)
-        throw new Error(`${scenario.target} ${scenario.op}: refused requests`);
-      perRequest[i].push((spent * 1000) / REQUESTS);
+  const byOperation = [...new Set(chosen.map((s) => s.op))].sort((a, b) => (a === 'create') - (b === 'create'));
+  for (const op of byOperation) {
+    // Warm-up: the JIT compiles each path before it is measured.
+    for (const scenario of chosen.filter((s) => s.op === op)) await run(scenario, Math.min(REQUESTS, 5000));
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [i, scenario] of chosen.entries()) {
+        if (scenario.op !== op) continue;
+        const pid = scenario.target === 'baseline' ? baseline.child.pid : server.child.pid;
+        const before = cpuMs(pid);
+        const result = await run(scenario, REQUESTS);
+        const spent = cpuMs(pid) - before;
+        if (result.non2xx > 0 || result.errors > 0)
+          throw new Error(`${scenario.target} ${scenario.op}: refused requests`);
+        perRequest[i].push((spent * 1000) / REQUESTS);
+      }
     }
   }
   const results = chosen.map((scenario, i) => ({
