@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '../../http/principal.js';
 import type { LogInput, LogWriter } from './log-writer.js';
+import type { RequestSample } from './request-summaries.js';
 
 // What Basalt logs about itself, one function per kind of event. Each builds its entry from safe facts only:
 // a path without its query string, never a header, a body, a password or a token.
@@ -91,30 +92,53 @@ export interface AnsweredRequest {
 
 /** recordAnswered is recordRequest for a request answered by the fast reads (http/fast-reads.ts). */
 export function recordAnswered(logs: LogWriter, answered: AnsweredRequest, options: RequestLogOptions): void {
-  const { method, url, status, durationMs, principal, requestId, route, params } = answered;
-  const path = pathOf(url);
-  if (UNLOGGED_PATHS.has(path)) return;
-  const at = Date.now();
+  if (UNLOGGED_PATHS.has(pathOf(answered.url))) return;
+  const sample = new AnsweredSample(answered, Date.now());
+  if (options.everyRequest || answered.status >= 400 || answered.route === undefined) logs.write(sample.entry());
+  else logs.countRequest(sample);
+}
+
+// One object per request, read by the summaries: its route and its own entry are only built when a summary asks
+// (for its first request), which most requests never are. Closures and spreads per request cost a get measurably.
+// Only the request's facts are kept, not the principal: a summary holds its first request's sample for a window.
+class AnsweredSample implements RequestSample {
+  readonly method: string;
+  readonly routeKey: string;
+  readonly status: number;
   // An app's callers are the owning account's traffic.
-  const accountId = 'accountId' in principal ? principal.accountId : null;
-  const keyId = principal.kind === 'apiKey' ? principal.keyId : undefined;
-  // Only primitives are captured: a summary keeps its first request's entry for up to a window.
-  const entry = () => requestEntry({ at, method, path, status, accountId, durationMs, requestId, keyId });
-  if (options.everyRequest || status >= 400 || route === undefined) {
-    logs.write(entry());
-    return;
+  readonly accountId: string | null;
+  readonly keyId: number | undefined;
+  readonly durationMs: number;
+  private readonly url: string;
+  private readonly requestId: string;
+  private readonly pattern: string | undefined;
+  private readonly params: Record<string, string | undefined> | undefined;
+
+  constructor(
+    answered: AnsweredRequest,
+    readonly at: number,
+  ) {
+    const { principal, route } = answered;
+    this.method = answered.method;
+    this.routeKey = route === undefined ? '' : routeKeyOf(route, answered.params);
+    this.status = answered.status;
+    this.accountId = 'accountId' in principal ? principal.accountId : null;
+    this.keyId = principal.kind === 'apiKey' ? principal.keyId : undefined;
+    this.durationMs = answered.durationMs;
+    this.url = answered.url;
+    this.requestId = answered.requestId;
+    this.pattern = route;
+    this.params = answered.params;
   }
-  logs.countRequest({
-    method,
-    routeKey: routeKeyOf(route, params),
-    route: () => routeWithParams(route, params),
-    status,
-    accountId,
-    ...(keyId !== undefined ? { keyId } : {}),
-    durationMs,
-    at,
-    entry,
-  });
+
+  route(): string {
+    return this.pattern === undefined ? pathOf(this.url) : routeWithParams(this.pattern, this.params);
+  }
+
+  entry(): LogInput {
+    const { at, method, status, accountId, durationMs, requestId, keyId } = this;
+    return requestEntry({ at, method, path: pathOf(this.url), status, accountId, durationMs, requestId, keyId });
+  }
 }
 
 // What tells two requests' routes apart: the pattern and its parameters but :id (one summary for every id).
