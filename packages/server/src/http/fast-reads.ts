@@ -99,6 +99,7 @@ export function requestIdOf(headers: IncomingHttpHeaders): string {
 
 const PREFIXES = ['/api/table/', '/rest/v1/'];
 const JSON_TYPE = 'application/json; charset=utf-8';
+const CONTENT_TYPE = 'content-type';
 
 const ANONYMOUS: Principal = { kind: 'anonymous' };
 
@@ -131,17 +132,65 @@ export function createFastReads(): FastReads {
     body: string,
     using: FastReadOptions,
   ): void {
-    const headers: Record<string, string | number> = {
-      'x-request-id': requestId,
-      'x-content-type-options': 'nosniff',
-      'content-type': JSON_TYPE,
-    };
-    for (const name in reply.headers) headers[name.toLowerCase()] = reply.headers[name] as string;
-    headers['content-length'] = Buffer.byteLength(body);
-    headers['access-control-allow-origin'] = '*';
-    headers['access-control-expose-headers'] = using.corsExposedHeaders;
+    // A flat list of names and values, as Node writes it: no object keyed by lowercased names per request.
+    const headers: string[] = ['x-request-id', requestId, 'x-content-type-options', 'nosniff'];
+    let typed = false;
+    for (const name in reply.headers) {
+      typed ||= name.length === CONTENT_TYPE.length && name.toLowerCase() === CONTENT_TYPE;
+      headers.push(name, reply.headers[name] as string);
+    }
+    if (!typed) headers.push(CONTENT_TYPE, JSON_TYPE);
+    headers.push(
+      'content-length',
+      String(Buffer.byteLength(body)),
+      'access-control-allow-origin',
+      '*',
+      'access-control-expose-headers',
+      using.corsExposedHeaders,
+    );
     res.writeHead(reply.status ?? 200, headers);
     res.end(body);
+  }
+
+  // Answers once the read is done, or hands the request to Fastify; never rejects.
+  async function respond(
+    req: IncomingMessage,
+    res: ServerResponse,
+    fastify: Handler,
+    using: FastReadOptions,
+    read: { reading: Promise<FastReply | null>; route: FastReadRoute; params: Record<string, string> },
+    caller: Principal,
+    started: number,
+  ): Promise<void> {
+    let reply: FastReply | null;
+    try {
+      reply = await read.reading;
+    } catch {
+      return fastify(req, res);
+    }
+    try {
+      // Serialised before anything is counted: a value JSON cannot hold is Fastify's to refuse.
+      const body = reply ? jsonOf(reply.body) : null;
+      if (!reply || body === null || !admitted(reply, caller, using)) return fastify(req, res);
+      const requestId = requestIdOf(req.headers);
+      answer(res, requestId, reply, body, using);
+      answered++;
+      const durationMs = Math.round((performance.now() - started) * 10) / 10;
+      using.answered({
+        method: 'GET',
+        url: req.url ?? '',
+        status: reply.status ?? 200,
+        route: read.route.route,
+        params: read.params,
+        principal: caller,
+        requestId,
+        durationMs,
+      });
+    } catch {
+      // Nothing above should throw once the answer is known; if it did, the connection must not hang.
+      if (res.headersSent) res.destroy();
+      else fastify(req, res);
+    }
   }
 
   // True when the request was taken: answered here, or handed to Fastify once its read fell through.
@@ -168,32 +217,7 @@ export function createFastReads(): FastReads {
     } catch {
       return false;
     }
-    const caller = principal;
-    reading
-      .then(
-        (reply) => {
-          // Serialised before anything is counted: a value JSON cannot hold is Fastify's to refuse.
-          const body = reply ? jsonOf(reply.body) : null;
-          if (!reply || body === null || !admitted(reply, caller, using)) return fastify(req, res);
-          const requestId = requestIdOf(req.headers);
-          answer(res, requestId, reply, body, using);
-          answered++;
-          const durationMs = Math.round((performance.now() - started) * 10) / 10;
-          using.answered({
-            method: 'GET',
-            url,
-            status: reply.status ?? 200,
-            route: route.route,
-            params,
-            principal: caller,
-            requestId,
-            durationMs,
-          });
-        },
-        () => fastify(req, res),
-      )
-      // Nothing above should throw once the answer is known; if it did, the connection must not hang.
-      .catch(() => (res.headersSent ? res.destroy() : fastify(req, res)));
+    void respond(req, res, fastify, using, { reading, route, params }, principal, started);
     return true;
   }
 
