@@ -131,21 +131,26 @@ export function createAppLookup(
     return null;
   };
 
+  // A key that matched is known from then on (while the bus is trusted): no JWT to decode next time.
+  const remembered = (key: string, ref: string, app: AppRecord | null, known: boolean) => {
+    const matched = match(key, app);
+    if (matched && !known && trusted()) {
+      if (knownKeys.size >= MAX_ENTRIES) knownKeys.clear();
+      knownKeys.set(key, ref);
+    }
+    return matched;
+  };
+
   return {
     byRef,
     matchKey(key) {
-      const ref = knownKeys.get(key) ?? refOfKey(key);
+      const known = knownKeys.has(key);
+      const ref = known ? (knownKeys.get(key) as string) : refOfKey(key);
       if (ref === null) return null;
-      const remembered = (app: AppRecord | null) => {
-        const matched = match(key, app);
-        if (matched && trusted()) {
-          if (knownKeys.size >= MAX_ENTRIES) knownKeys.clear();
-          knownKeys.set(key, ref);
-        }
-        return matched;
-      };
       const found = byRef(ref);
-      return found instanceof Promise ? found.then(remembered) : remembered(found);
+      return found instanceof Promise
+        ? found.then((app) => remembered(key, ref, app, known))
+        : remembered(key, ref, found, known);
     },
     evict(ref) {
       generation++;
