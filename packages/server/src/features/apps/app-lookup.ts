@@ -144,8 +144,9 @@ export function createAppLookup(
   return {
     byRef,
     matchKey(key) {
-      const known = knownKeys.has(key);
-      const ref = known ? (knownKeys.get(key) as string) : refOfKey(key);
+      const knownRef = knownKeys.get(key);
+      const known = knownRef !== undefined;
+      const ref = knownRef ?? refOfKey(key);
       if (ref === null) return null;
       const found = byRef(ref);
       return found instanceof Promise
