@@ -158,7 +158,7 @@ export function createFastReads(): FastReads {
     res: ServerResponse,
     fastify: Handler,
     using: FastReadOptions,
-    read: { reading: Promise<FastReply | null>; route: FastReadRoute; params: Record<string, string> },
+    read: { url: string; reading: Promise<FastReply | null>; route: FastReadRoute; params: Record<string, string> },
     caller: Principal,
     started: number,
   ): Promise<void> {
@@ -178,7 +178,7 @@ export function createFastReads(): FastReads {
       const durationMs = Math.round((performance.now() - started) * 10) / 10;
       using.answered({
         method: 'GET',
-        url: req.url ?? '',
+        url: read.url,
         status: reply.status ?? 200,
         route: read.route.route,
         params: read.params,
@@ -217,7 +217,7 @@ export function createFastReads(): FastReads {
     } catch {
       return false;
     }
-    void respond(req, res, fastify, using, { reading, route, params }, principal, started);
+    void respond(req, res, fastify, using, { url, reading, route, params }, principal, started);
     return true;
   }
 
