@@ -3,7 +3,11 @@
 // and the baseline share the cores); the ratios, taken in one run, are the result.
 // Usage: node bench/run.mjs [--rows 10000[,1000000]] [--engine sqlite|postgres] [--database-url postgres://…]
 //                           [--duration 5] [--warmup 3] [--connections 10] [--baseline-only] [--ops list,get]
-//                           [--no-pin] [--rounds 3]
+//                           [--no-pin] [--rounds 3] [--client wrk|autocannon]
+// --client is the load generator: wrk (the default when it is installed: Debian's package `wrk`) with 32
+// connections, as the issue "Speed at scale" measured, or autocannon with 10. autocannon, a Node.js program, is
+// slower than the bare baseline it loads: its ratios come out closer to 1 than wrk's, and it times in whole
+// milliseconds.
 // --rounds runs every scenario that many times, interleaved (one operation at a time: each round measures every
 // target once), and reports the median of each round's ratio: a spell of load from elsewhere on this shared machine
 // then weighs on one round of every target instead of on one target.
@@ -18,6 +22,7 @@ import { parseArgs } from 'node:util';
 import {
   basaltScenarios,
   baselineScenarios,
+  hasWrk,
   load,
   pinCpus,
   root,
@@ -33,7 +38,8 @@ const { values } = parseArgs({
     'database-url': { type: 'string' },
     duration: { type: 'string', default: '5' },
     warmup: { type: 'string', default: '3' },
-    connections: { type: 'string', default: '10' },
+    connections: { type: 'string' },
+    client: { type: 'string' },
     'baseline-only': { type: 'boolean', default: false },
     ops: { type: 'string', default: 'list,counted,get,create' },
     pin: { type: 'boolean', default: true },
@@ -49,7 +55,11 @@ const DURATION = Number(values.duration);
 // (its WAL file growing to its working size): with 1 s, the first create scenario's p99 was 3–4 ms, the same
 // scenario run again 2 ms.
 const WARMUP = Number(values.warmup);
-const CONNECTIONS = Number(values.connections);
+const CLIENT = values.client ?? (hasWrk() ? 'wrk' : 'autocannon');
+if (!['wrk', 'autocannon'].includes(CLIENT)) throw new Error('--client is wrk or autocannon');
+const CONNECTIONS = Number(values.connections ?? (CLIENT === 'wrk' ? 32 : 10));
+// The smallest latency the client tells apart: a p99 ratio divides by no less.
+const LATENCY_RESOLUTION_MS = CLIENT === 'wrk' ? 0.001 : 1;
 const ROUNDS = Number(values.rounds);
 if (!Number.isSafeInteger(ROUNDS) || ROUNDS < 1) throw new Error('--rounds takes a whole number ≥ 1');
 const SIZES = values.rows.split(',').map((n) => Number(n.replaceAll('_', '')));
@@ -78,8 +88,8 @@ function scenarios(baseline, basalt, rows) {
 }
 
 async function measure(scenario) {
-  if (WARMUP > 0) await load(scenario, { duration: WARMUP, connections: CONNECTIONS });
-  const result = await load(scenario, { duration: DURATION, connections: CONNECTIONS });
+  if (WARMUP > 0) await load(scenario, { duration: WARMUP, connections: CONNECTIONS, client: CLIENT });
+  const result = await load(scenario, { duration: DURATION, connections: CONNECTIONS, client: CLIENT });
   const ok = result['2xx'];
   if (result.non2xx > 0 || result.errors > 0) {
     throw new Error(
@@ -163,7 +173,7 @@ async function runSize(work, rows) {
           const r = await measure(scenario);
           results.push({ rows, round, ...r });
           console.log(
-            `${rows.toLocaleString('en-US').padStart(9)} ${r.target.padEnd(12)} ${r.op.padEnd(7)} ${String(r.requestsPerSecond).padStart(7)} req/s   p50 ${r.p50} ms   p99 ${r.p99} ms${ROUNDS > 1 ? `   (round ${round})` : ''}`,
+            `${rows.toLocaleString('en-US').padStart(9)} ${r.target.padEnd(12)} ${r.op.padEnd(7)} ${String(r.requestsPerSecond).padStart(7)} req/s   p50 ${msText(r.p50)}   p99 ${msText(r.p99)}${ROUNDS > 1 ? `   (round ${round})` : ''}`,
           );
         }
       }
@@ -176,7 +186,10 @@ async function runSize(work, rows) {
   }
 }
 
+const msText = (ms) => (CLIENT === 'wrk' ? `${ms.toFixed(2)} ms` : `${ms} ms`);
+
 async function main() {
+  console.log(`Load: ${CLIENT}, ${CONNECTIONS} connections${PINNED ? ', servers on CPU 1, the client on CPU 0' : ''}`);
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'basalt-bench-'));
   try {
     const results = [];
@@ -251,7 +264,7 @@ function summarize(measured) {
       target: r.target,
       op: r.op,
       throughput: median(pairs.map(([x, y]) => x.requestsPerSecond / y.requestsPerSecond)),
-      p99: median(pairs.map(([x, y]) => x.p99 / Math.max(y.p99, 1))),
+      p99: median(pairs.map(([x, y]) => x.p99 / Math.max(y.p99, LATENCY_RESOLUTION_MS))),
     };
   };
   const ratios = results
@@ -290,6 +303,7 @@ function summarize(measured) {
       rounds: ROUNDS,
       durationSeconds: DURATION,
       warmupSeconds: WARMUP,
+      client: CLIENT,
       connections: CONNECTIONS,
       pinned: PINNED,
     },
