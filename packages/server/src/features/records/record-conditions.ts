@@ -92,31 +92,33 @@ function checkLeaf(dialect: SqlDialect, table: TableDefinition, condition: Condi
   const columnType = typeOf(table, condition.column);
   if (condition.path) checkJsonPath(condition.column, columnType, condition.path);
   const type = operandType(table, condition.column, condition.path) ?? columnType;
-  const field = pathText(condition.column, condition.path);
-  const json = isJsonType(type);
-  const typeName = columnTypeOf(type).pgTypeName;
   switch (condition.kind) {
     case 'compare':
       // JSON values compare in jsonb's order (`meta->size=gt.5`), as on PostgreSQL.
       return { ...condition, value: filterValue(type, condition.value) };
     case 'pattern':
       if (type !== 'text') {
-        throw invalidFilter(`operator ${condition.op} needs a text column; "${field}" is ${type} (${typeName})`);
+        const typeName = columnTypeOf(type).pgTypeName;
+        throw invalidFilter(
+          `operator ${condition.op} needs a text column; "${pathText(condition.column, condition.path)}" is ${type} (${typeName})`,
+        );
       }
       checkPattern(dialect, condition);
       return condition;
     case 'is':
       if (typeof condition.value === 'boolean' && type !== 'boolean') {
-        throw invalidFilter(`is.${condition.value} needs a boolean column; "${field}" is ${type}`);
+        throw invalidFilter(
+          `is.${condition.value} needs a boolean column; "${pathText(condition.column, condition.path)}" is ${type}`,
+        );
       }
       return condition;
     case 'in':
       if (!Array.isArray(condition.values)) throw invalidFilter('in needs a list of values', '22P02');
       return { ...condition, values: condition.values.map((v) => filterValue(type, v)) };
     case 'contains': {
-      if (!json || (condition.op === 'ov' && type !== 'array')) {
+      if (!isJsonType(type) || (condition.op === 'ov' && type !== 'array')) {
         throw invalidFilter(
-          `operator ${condition.op} needs ${condition.op === 'ov' ? 'an array' : 'a json or array'} column; "${field}" is ${type}`,
+          `operator ${condition.op} needs ${condition.op === 'ov' ? 'an array' : 'a json or array'} column; "${pathText(condition.column, condition.path)}" is ${type}`,
         );
       }
       const value = filterValue(type === 'array' || condition.op === 'ov' ? 'array' : 'json', condition.value);

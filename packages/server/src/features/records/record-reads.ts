@@ -8,7 +8,7 @@ import { invalidFilter } from './record-errors.js';
 import { rowRuleOf, ruleCondition, withRules } from './record-rules.js';
 import { type RecordRow, toRecordRow } from './record-values.js';
 import { translated } from './record-writes.js';
-import { type RawRow, selectRowById, selectRows } from './records.store.js';
+import { selectRowById, selectRows } from './records.store.js';
 
 // The records service's reads, for every API: only tables the actor may read (record-access.ts), conditions and order checked
 // against its schema, and a point read (one id) as its own statement, the record APIs' most frequent one.
@@ -21,9 +21,11 @@ export interface ReadOptions {
   offset?: number;
 }
 
-async function read<T>(db: Db, table: TableDefinition, run: () => Promise<T>): Promise<T> {
+// A read's database error in the records service's words. It takes the read's promise, not a function making it:
+// no closure per read.
+async function read<T>(db: Db, table: TableDefinition, reading: Promise<T>): Promise<T> {
   try {
-    return await run();
+    return await reading;
   } catch (error) {
     throw translated(db, error, table);
   }
@@ -51,7 +53,9 @@ export async function listRecords(
   const where = withRules(checked, rule);
   // One id selects at most one row, whatever the order: a point read (a get, PostgREST's `id=eq.5`).
   const id = offset === 0 && limit !== 0 ? pointId(checked) : null;
-  const rows: RawRow[] = await read(db, table, () =>
+  const rows = await read(
+    db,
+    table,
     id !== null
       ? selectRowById(db.readRows, db.dialect, table, id, ruleCondition(rule))
       : selectRows(db.readRows, db.dialect, table, { where, order, limit, offset }),
@@ -84,7 +88,7 @@ export async function countRecords(
   assertCan(actor, 'read', table);
   const checked = where ? checkCondition(db.dialect, table, where) : undefined;
   const ruled = withRules(checked, rowRuleOf(actor, table, 'select'));
-  return read(db, table, () => COUNTERS[kind](db, table, ruled));
+  return read(db, table, COUNTERS[kind](db, table, ruled));
 }
 
 /** getRecord reads one record by id, or null. */

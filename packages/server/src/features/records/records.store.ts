@@ -1,7 +1,8 @@
+import type { CompiledQuery } from 'kysely';
 import type { ReadRows, SqlDialect, StoredValue } from '../../db/dialect/dialect.js';
 import { userTableName } from '../../db/identifiers.js';
 import { type RowCountState, type ShardRow, stateOf, versionsSql } from '../../db/row-counts.js';
-import { SqlText } from '../../db/sql-text.js';
+import { SqlText, textQuery } from '../../db/sql-text.js';
 import {
   type Condition,
   type Executor,
@@ -50,9 +51,12 @@ function writeWhere(out: SqlText, dialect: SqlDialect, shape: UserTableShape, wh
 /** RowSource runs statements: a connection or transaction, or a Db's readRows (reads outside transactions) or run. */
 export type RowSource = Executor | ReadRows;
 
-async function rowsOf<R = RawRow>(db: RowSource, out: SqlText): Promise<R[]> {
-  const query = out.compiled<R>();
-  return typeof db === 'function' ? db(query) : ((await db.executeQuery(query)).rows as R[]);
+function rowsOf<R = RawRow>(db: RowSource, out: SqlText): Promise<R[]> {
+  return run(db, out.compiled<R>());
+}
+
+function run<R>(db: RowSource, query: CompiledQuery<R>): Promise<R[]> {
+  return typeof db === 'function' ? db(query) : db.executeQuery(query).then((result) => result.rows as R[]);
 }
 
 // LIMIT and OFFSET are written as literals (both are checked safe integers): a bound LIMIT made SQLite's
@@ -95,15 +99,27 @@ export function selectRowById(
   id: number,
   also?: Condition,
 ): Promise<RawRow[]> {
-  const out = statement(dialect)
+  if (!also) return run(db, textQuery<RawRow>(pointReadText(dialect, shape), [id]));
+  const out = pointRead(dialect, shape, id).raw(' AND (');
+  writeCondition(out, dialect, shape, also);
+  return rowsOf(db, out.raw(')'));
+}
+
+const pointRead = (dialect: SqlDialect, shape: UserTableShape, id: number) =>
+  statement(dialect)
     .raw(`SELECT * FROM ${quotedTable(shape.id)} WHERE "id" = `)
     .value(id);
-  if (also) {
-    out.raw(' AND (');
-    writeCondition(out, dialect, shape, also);
-    out.raw(')');
-  }
-  return rowsOf(db, out);
+
+// A table's point read without a rule is one text for as long as its definition lasts: written once, and found in
+// the driver's statement cache by a string whose hash is already known.
+const pointReadTexts = new WeakMap<UserTableShape, { dialect: SqlDialect; text: string }>();
+
+function pointReadText(dialect: SqlDialect, shape: UserTableShape): string {
+  const known = pointReadTexts.get(shape);
+  if (known?.dialect === dialect) return known.text;
+  const { text } = pointRead(dialect, shape, 0);
+  pointReadTexts.set(shape, { dialect, text });
+  return text;
 }
 
 /** countRows counts the rows matching a condition. */

@@ -100,7 +100,6 @@ describe('checkProfile', () => {
   it('accepts public or no profile', () => {
     expect(() => checkProfile({ 'accept-profile': 'public', 'content-profile': 'public' })).not.toThrow();
     expect(() => checkProfile({})).not.toThrow();
-    expect(() => checkProfile(undefined)).not.toThrow();
   });
 
   it.each(['accept-profile', 'content-profile'])('refuses another schema in %s with PGRST106', (name) => {

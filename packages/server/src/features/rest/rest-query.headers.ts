@@ -112,13 +112,14 @@ export function parseAccept(header: string | undefined): ResponseFormat {
 }
 
 /** checkProfile refuses an Accept-Profile or Content-Profile other than `public` (PGRST106). */
-export function checkProfile(headers: RestHeaders | undefined): void {
-  const lower = lowerCased(headers);
-  for (const name of ['accept-profile', 'content-profile']) {
-    const value = readHeader(lower, name)?.trim();
+export function checkProfile(headers: LowerCaseHeaders): void {
+  for (const name of PROFILE_HEADERS) {
+    const value = readHeader(headers, name)?.trim();
     if (value !== undefined && value !== '' && value !== 'public') throw invalidSchema(value);
   }
 }
+
+const PROFILE_HEADERS = ['accept-profile', 'content-profile'];
 
 /** HeaderRange is the rows a Range header asks for: from `lower` to `upper` (inclusive) or to the end. */
 export interface HeaderRange {

@@ -93,6 +93,9 @@ export function combineRange(limit: number | null, offset: number, header: Heade
   return { offset: lower, limit: upper === null ? null : Math.max(0, upper - lower + 1) };
 }
 
+// A single-valued parameter's text, or null when it is absent, empty or blank.
+const given = (value: string | undefined) => (value === undefined || value.trim() === '' ? null : value);
+
 /** ParseRestQueryOptions tells the parser the request's method (Range headers count for GET and HEAD only). */
 export interface ParseRestQueryOptions {
   method?: string;
@@ -112,8 +115,16 @@ export function parseRestQuery(
   const format = parseAccept(readHeader(lower, 'accept'));
   const prefer = parsePrefer(readHeader(lower, 'prefer'));
 
-  // The first of each single-valued parameter counts; an empty or blank one is as if absent.
-  const single: Partial<Record<SingleKey, string>> = {};
+  // The first of each single-valued parameter counts; an empty or blank one is as if absent (given).
+  // Every key present from the start: one shape, not a new one per parameter seen.
+  const single: Record<SingleKey, string | undefined> = {
+    select: undefined,
+    order: undefined,
+    limit: undefined,
+    offset: undefined,
+    on_conflict: undefined,
+    columns: undefined,
+  };
   const filters: Filter[] = [];
   const logic: LogicTree[] = [];
   for (const [key, value] of queryPairs(query)) {
@@ -141,16 +152,12 @@ export function parseRestQuery(
     }
   }
 
-  const text = (key: SingleKey) => {
-    const value = single[key];
-    return value === undefined || value.trim() === '' ? null : value;
-  };
-  const limitText = text('limit');
-  const offsetText = text('offset');
-  const selectText = text('select');
-  const orderText = text('order');
-  const onConflictText = text('on_conflict');
-  const columnsText = text('columns');
+  const limitText = given(single.limit);
+  const offsetText = given(single.offset);
+  const selectText = given(single.select);
+  const orderText = given(single.order);
+  const onConflictText = given(single.on_conflict);
+  const columnsText = given(single.columns);
   const method = (options.method ?? 'GET').toUpperCase();
   const header =
     method === 'GET' || method === 'HEAD'

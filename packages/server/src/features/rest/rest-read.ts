@@ -66,7 +66,8 @@ export async function readRows(
     returned = rowsAfter(total, offset, limit);
   } else {
     const list = listRecords(db, actor, table, { where, order, offset, limit });
-    [rows, total] = await Promise.all([list, counting ? countRecords(db, actor, table, where, kind) : null]);
+    if (counting) [rows, total] = await Promise.all([list, countRecords(db, actor, table, where, kind)]);
+    else rows = await list;
     returned = rows.length;
   }
 
