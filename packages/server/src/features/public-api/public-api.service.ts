@@ -16,7 +16,7 @@ import {
   updateRecords,
 } from '../records/records.service.js';
 import type { TableDefinition } from '../tables/table-definition.js';
-import { findTableByName, whenGone } from '../tables/tables.service.js';
+import { cachedTableByName, findTableByName, whenGone } from '../tables/tables.service.js';
 import { publicErrorOf, recordNotFound, tableNotFound } from './public-api.errors.js';
 import { parseListQuery } from './public-api.query.js';
 
@@ -105,9 +105,10 @@ function withEveryFieldError(
 
 // Runs one operation on the actor's table of that name, and words its errors for this API.
 async function onTable<T>(db: Db, actor: Actor, name: string, run: (table: TableDefinition) => Promise<T>): Promise<T> {
-  let table: TableDefinition | null = null;
+  // A table in this process's cache is used without waiting for a lookup.
+  let table: TableDefinition | null = cachedTableByName(db, actor, name);
   try {
-    table = await tableOf(db, actor, name);
+    table ??= await tableOf(db, actor, name);
     return await run(table);
   } catch (error) {
     throw publicErrorOf(table ? await whenGone(db, table, error, () => tableNotFound(name)) : error);

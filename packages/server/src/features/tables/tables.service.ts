@@ -143,9 +143,12 @@ export async function findTableByName(db: Db, actor: Actor, name: string): Promi
   return table;
 }
 
-/** cachedTableByName is findTableByName's answer when this process's cache holds it, without waiting; else null. */
+/**
+ * cachedTableByName is findTableByName's answer when this process's cache holds it, without waiting; else null
+ * (always inside a transaction, which reads the definition as the transaction sees it).
+ */
 export function cachedTableByName(db: Db, actor: Actor, name: string): TableDefinition | null {
-  return tableCacheOf(db).byName(actor.accountId, name);
+  return db.inTransaction ? null : tableCacheOf(db).byName(actor.accountId, name);
 }
 
 /**
