@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TokenService } from '../features/auth/tokens.service.js';
 import { TokenError } from '../features/auth/tokens.service.js';
 import { type Actor, accountActor } from '../lib/actor/actor.js';
-import { sha256 } from '../lib/crypto/tokens.js';
+import { jwtSignatureOf, sha256 } from '../lib/crypto/tokens.js';
 import type { CsrfTokens } from './csrf.js';
 import { ApiError } from './errors.js';
 
@@ -111,8 +111,7 @@ const isPromise = <T>(value: MaybePromise<T>): value is Promise<T> => value inst
 // Verified JWTs are remembered as principals until their own expiry, so that a signed-in user's request is
 // decided without waiting (the token service's own cache answers through a promise). Access tokens are
 // stateless until exp, so nothing is lost; a refused token is not remembered. At most TOKEN_CACHE_SIZE tokens,
-// the oldest dropped first. An entry is found by the token's signature, whose few dozen characters hash far
-// faster than the whole token, and holds only for exactly the token it was verified for.
+// the oldest dropped first, found by their signatures (jwtSignatureOf).
 const TOKEN_CACHE_SIZE = 10_000;
 
 interface TokenCache {
@@ -120,13 +119,11 @@ interface TokenCache {
   remember(token: string, principal: Principal, expiresAtMs: number): void;
 }
 
-const signatureOf = (token: string) => token.slice(token.lastIndexOf('.') + 1);
-
 function createTokenCache(): TokenCache {
   const entries = new Map<string, { token: string; principal: Principal; expiresAtMs: number }>();
   return {
     get(token) {
-      const signature = signatureOf(token);
+      const signature = jwtSignatureOf(token);
       const entry = entries.get(signature);
       if (!entry || entry.token !== token) return null;
       if (entry.expiresAtMs > Date.now()) return entry.principal;
@@ -138,7 +135,7 @@ function createTokenCache(): TokenCache {
         const oldest = entries.keys().next().value;
         if (oldest !== undefined) entries.delete(oldest);
       }
-      entries.set(signatureOf(token), { token, principal, expiresAtMs });
+      entries.set(jwtSignatureOf(token), { token, principal, expiresAtMs });
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { AppSettings } from '@basalt/shared';
 import type { Db } from '../../db/database.js';
+import { jwtSignatureOf } from '../../lib/crypto/tokens.js';
 import { readAppSettings, readStoredProviders, type SettingsDefaults, type StoredProvider } from './app-settings.js';
 import { type AppRow, findAppByRef } from './apps.store.js';
 import { appsConfigOf } from './apps-config.js';
@@ -88,8 +89,9 @@ export function createAppLookup(
   { now = Date.now, trusted = () => true }: { now?: () => number; trusted?: () => boolean } = {},
 ): AppLookup {
   const entries = new Map<string, Entry>();
-  // Keys seen to be some app's current key, by their text: no JWT to decode on the next request with them.
-  const knownKeys = new Map<string, string>();
+  // Keys seen to be some app's current key, by their signatures (jwtSignatureOf): no JWT to decode on the next
+  // request with them.
+  const knownKeys = new Map<string, { key: string; ref: string }>();
   let generation = 0;
 
   const load = (ref: string): Entry => {
@@ -136,7 +138,7 @@ export function createAppLookup(
     const matched = match(key, app);
     if (matched && !known && trusted()) {
       if (knownKeys.size >= MAX_ENTRIES) knownKeys.clear();
-      knownKeys.set(key, ref);
+      knownKeys.set(jwtSignatureOf(key), { key, ref });
     }
     return matched;
   };
@@ -144,7 +146,8 @@ export function createAppLookup(
   return {
     byRef,
     matchKey(key) {
-      const knownRef = knownKeys.get(key);
+      const entry = knownKeys.get(jwtSignatureOf(key));
+      const knownRef = entry?.key === key ? entry.ref : undefined;
       const known = knownRef !== undefined;
       const ref = knownRef ?? refOfKey(key);
       if (ref === null) return null;

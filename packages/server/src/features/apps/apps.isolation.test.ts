@@ -73,6 +73,11 @@ describe.each(testDialects)('apps are isolated on %s', (dialect) => {
       headers: { apikey: y.app.anonKey, authorization: `Bearer ${x.app.serviceKey}` },
     });
     expect(keyMix.status).toBe(401);
+    // Known keys are looked up by their signatures: Y's claims under X's signature, once X's key is known, are no key.
+    expect((await server.request('GET', '/rest/v1/posts', { headers: appKeyHeaders(x.app.anonKey) })).status).toBe(200);
+    const forged = `${y.app.anonKey.slice(0, y.app.anonKey.lastIndexOf('.'))}${x.app.anonKey.slice(x.app.anonKey.lastIndexOf('.'))}`;
+    const forgedRead = await server.request('GET', '/rest/v1/posts', { headers: appKeyHeaders(forged) });
+    expect(forgedRead.status).toBe(401);
     // X's service key cannot administer Y's users.
     const admin = await server.request('GET', '/auth/v1/admin/users', {
       headers: { apikey: y.app.anonKey, authorization: `Bearer ${x.app.serviceKey}` },

@@ -37,3 +37,9 @@ export function uuidFromHash(value: string): string {
   const h = hex.join('');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
+
+/**
+ * jwtSignatureOf is a JWT's last part. A cache of tokens is keyed by it: its few dozen characters hash far faster
+ * than the whole token (a fresh string per request), and an entry holds only for exactly the token it was made for.
+ */
+export const jwtSignatureOf = (token: string) => token.slice(token.lastIndexOf('.') + 1);
