@@ -69,6 +69,9 @@ describe.each(testDialects)('MFA (TOTP) on %s', (dialect) => {
     const password = users.alice.password;
     let secret = '';
     let factorId = '';
+    // The code the first test verified with: replayed as it was, not recomputed, since the time step may have
+    // moved on by the next test.
+    let usedCode = '';
     const signIn = async () => {
       const client = authClient(server, pool(name).anonKey);
       const { error } = await client.auth.signInWithPassword({ email, password });
@@ -93,10 +96,11 @@ describe.each(testDialects)('MFA (TOTP) on %s', (dialect) => {
       expect(challenge.data).toMatchObject({ type: 'totp', expires_at: expect.any(Number) });
       const wrong = await client.auth.mfa.verify({ factorId, challengeId: challenge.data?.id ?? '', code: '000000' });
       expect(wrong.error).toMatchObject({ status: 422, code: 'mfa_verification_failed' });
+      usedCode = totpCode(secret);
       const verified = await client.auth.mfa.verify({
         factorId,
         challengeId: challenge.data?.id ?? '',
-        code: totpCode(secret),
+        code: usedCode,
       });
       expect(verified.error).toBeNull();
       const level = await client.auth.mfa.getAuthenticatorAssuranceLevel();
@@ -119,7 +123,7 @@ describe.each(testDialects)('MFA (TOTP) on %s', (dialect) => {
       expect(password1.error).toMatchObject({ status: 401, code: 'insufficient_aal' });
 
       // The code of the first test's time step was used: replaying it is refused.
-      const replay = await client.auth.mfa.challengeAndVerify({ factorId, code: totpCode(secret) });
+      const replay = await client.auth.mfa.challengeAndVerify({ factorId, code: usedCode });
       expect(replay.error).toMatchObject({ code: 'mfa_verification_failed' });
       const next = await client.auth.mfa.challengeAndVerify({ factorId, code: totpCode(secret, 1) });
       expect(next.error).toBeNull();
