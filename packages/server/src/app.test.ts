@@ -73,6 +73,21 @@ describe.each(testDialects)('server core on %s', (dialect) => {
     expect(get.headers.get('access-control-expose-headers')).toContain('Content-Range');
   });
 
+  it('sends CORS headers only to a request with an Origin, and says every answer varies by it', async () => {
+    for (const path of ['/api/health', '/rest/v1/']) {
+      const plain = await server.request('GET', path, { headers: { apikey: server.anonKey } });
+      expect(plain.headers.get('access-control-allow-origin')).toBeNull();
+      expect(plain.headers.get('access-control-expose-headers')).toBeNull();
+      expect(plain.headers.get('vary')).toContain('Origin');
+      const browser = await server.request('GET', path, {
+        headers: { apikey: server.anonKey, origin: 'http://app.example' },
+      });
+      expect(browser.status).toBe(plain.status);
+      expect(browser.headers.get('access-control-allow-origin')).toBe('*');
+      expect(browser.headers.get('vary')).toContain('Origin');
+    }
+  });
+
   it('issues a CSRF token and keeps it stable within the browser session', async () => {
     const first = await server.request('GET', '/api/csrf-token');
     expect(first.status).toBe(200);

@@ -103,6 +103,12 @@ const CORS_EXPOSED_HEADERS = [
   'Retry-After',
 ];
 
+// With CORS_ORIGINS=*, CORS headers go only to a request that names its Origin, as every browser's cross-origin
+// request does: other clients have no use for them. The answer then differs by Origin, so every answer says
+// `Vary: Origin` (the plugin adds it for a function), and a shared cache keeps the two apart.
+const corsForAnyOrigin = (origin: string | undefined, done: (error: Error | null, allow: string | false) => void) =>
+  done(null, origin === undefined ? false : '*');
+
 const KEEP_ALIVE_TIMEOUT_MS = 72_000;
 
 const pathOf = (url: string) => {
@@ -221,7 +227,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   const indexHtml = consoleIndexHtml(config.consoleDir);
   installSecurityHeaders(app, { csp: contentSecurityPolicy(indexHtml ? inlineScriptHashes(indexHtml) : []) });
   await app.register(fastifyCors, {
-    origin: config.corsOrigins.includes('*') ? '*' : config.corsOrigins,
+    origin: config.corsOrigins.includes('*') ? corsForAnyOrigin : config.corsOrigins,
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
     // Joined once here: the plugin would join an array on every response.
     allowedHeaders: CORS_ALLOWED_HEADERS.join(', '),

@@ -130,6 +130,7 @@ export function createFastReads(): FastReads {
     requestId: string,
     reply: FastReply,
     body: string,
+    origin: string | undefined,
     using: FastReadOptions,
   ): void {
     // A flat list of names and values, as Node writes it: no object keyed by lowercased names per request.
@@ -140,14 +141,10 @@ export function createFastReads(): FastReads {
       headers.push(name, reply.headers[name] as string);
     }
     if (!typed) headers.push(CONTENT_TYPE, JSON_TYPE);
-    headers.push(
-      'content-length',
-      String(Buffer.byteLength(body)),
-      'access-control-allow-origin',
-      '*',
-      'access-control-expose-headers',
-      using.corsExposedHeaders,
-    );
+    headers.push('content-length', String(Buffer.byteLength(body)), 'vary', 'Origin');
+    // CORS only for a request with an Origin, as Fastify's path answers (app.ts).
+    if (origin !== undefined)
+      headers.push('access-control-allow-origin', '*', 'access-control-expose-headers', using.corsExposedHeaders);
     res.writeHead(reply.status ?? 200, headers);
     res.end(body);
   }
@@ -173,7 +170,7 @@ export function createFastReads(): FastReads {
       const body = reply ? jsonOf(reply.body) : null;
       if (!reply || body === null || !admitted(reply, caller, using)) return fastify(req, res);
       const requestId = requestIdOf(req.headers);
-      answer(res, requestId, reply, body, using);
+      answer(res, requestId, reply, body, req.headers.origin, using);
       answered++;
       const durationMs = Math.round((performance.now() - started) * 10) / 10;
       using.answered({
