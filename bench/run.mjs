@@ -25,6 +25,7 @@ import {
   hasWrk,
   load,
   pinCpus,
+  postgresDatabase,
   root,
   seedBasalt,
   startBasalt,
@@ -105,27 +106,6 @@ async function measure(scenario) {
   };
 }
 
-/** PostgreSQL databases made for one run, each on the server of SERVER_URL; dropped at the end. */
-async function postgresDatabase(name) {
-  const { default: pg } = await import('pg');
-  const admin = new pg.Client({ connectionString: SERVER_URL });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(SERVER_URL);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const client = new pg.Client({ connectionString: SERVER_URL });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    },
-  };
-}
-
 async function runSize(work, rows) {
   const children = [];
   const databases = [];
@@ -134,7 +114,7 @@ async function runSize(work, rows) {
   try {
     let baseline;
     if (ENGINE === 'postgres') {
-      const database = await postgresDatabase(`basalt_bench_baseline_${process.pid}`);
+      const database = await postgresDatabase(SERVER_URL, `basalt_bench_baseline_${process.pid}`);
       databases.push(database);
       baseline = await startProcess(['bench/baseline-server-pg.mjs', '0', database.url, String(rows)], {
         pattern: /listening (\d+)/,
@@ -152,7 +132,7 @@ async function runSize(work, rows) {
       const dataDir = path.join(dir, 'basalt');
       let databaseUrl = '';
       if (ENGINE === 'postgres') {
-        const database = await postgresDatabase(`basalt_bench_basalt_${process.pid}`);
+        const database = await postgresDatabase(SERVER_URL, `basalt_bench_basalt_${process.pid}`);
         databases.push(database);
         databaseUrl = database.url;
       }

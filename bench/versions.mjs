@@ -8,9 +8,13 @@
 // --against TARGET has the "before" server run that target's scenario of each operation instead of the same one:
 // with both versions this checkout (the default), two identical servers tell what one target costs against
 // another (an app's end user against the owner: `--targets "rest/v1 user" --against rest/v1`).
+// --before-env NAME=VALUE (repeatable) starts the "before" server with that environment: one checkout against itself
+// with a setting changed (`--before-env FAST_READS=off`).
+// --engine postgres runs both on PostgreSQL (the server of BENCH_DATABASE_URL or TEST_DATABASE_URL, default the
+// local one), each in a database of its own, dropped at the end.
 // Usage: node bench/versions.mjs [--before DIR] [--after DIR] [--rounds 12] [--duration 1] [--warmup 2]
 //                                [--connections 10] [--ops get,create] [--targets api/table,rest/v1]
-//                                [--against TARGET] [--no-pin]
+//                                [--against TARGET] [--before-env NAME=VALUE] [--engine sqlite|postgres] [--no-pin]
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -18,7 +22,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { cpuMsOf, cpuRatio, interval, median, medianInterval } from './paired.mjs';
-import { load, root } from './setup.mjs';
+import { load, postgresDatabase, root } from './setup.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -31,6 +35,8 @@ const { values } = parseArgs({
     ops: { type: 'string', default: 'get,create' },
     targets: { type: 'string', default: 'api/table,rest/v1' },
     against: { type: 'string' },
+    'before-env': { type: 'string', multiple: true, default: [] },
+    engine: { type: 'string', default: 'sqlite' },
     pin: { type: 'boolean', default: true },
   },
   allowNegative: true,
@@ -42,6 +48,16 @@ const CONNECTIONS = Number(values.connections);
 const OPS = values.ops.split(',');
 const TARGETS = values.targets.split(',');
 const PINNED = values.pin && os.availableParallelism() >= 2;
+if (!['sqlite', 'postgres'].includes(values.engine)) throw new Error('--engine is sqlite or postgres');
+const SERVER_URL =
+  process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const BEFORE_ENV = Object.fromEntries(
+  values['before-env'].map((pair) => {
+    const at = pair.indexOf('=');
+    if (at < 1) throw new Error(`--before-env takes NAME=VALUE, not ${pair}`);
+    return [pair.slice(0, at), pair.slice(at + 1)];
+  }),
+);
 // An older setup.mjs may not pin its servers: they are pinned here once started, this process on the other CPU.
 const pin = (pid, cpu) => {
   if (!PINNED) return;
@@ -50,17 +66,35 @@ const pin = (pid, cpu) => {
 };
 pin(process.pid, '0');
 
-async function startVersion(name, dir) {
+// The server reads its environment when it starts: the overrides hold for that moment only.
+async function withEnv(env, start) {
+  const saved = Object.fromEntries(Object.keys(env).map((name) => [name, process.env[name]]));
+  Object.assign(process.env, env);
+  try {
+    return await start();
+  } finally {
+    for (const [name, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  }
+}
+
+async function startVersion(name, dir, env = {}) {
   const setup = await import(pathToFileURL(path.join(path.resolve(dir), 'bench/setup.mjs')).href);
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), `basalt-versions-${name}-`));
-  const { child, port } = await setup.startBasalt(path.join(dataDir, 'data'));
+  const database =
+    values.engine === 'postgres' ? await postgresDatabase(SERVER_URL, `basalt_versions_${name}_${process.pid}`) : null;
+  const { child, port } = await withEnv(env, () =>
+    setup.startBasalt(path.join(dataDir, 'data'), [], { databaseUrl: database?.url ?? '' }),
+  );
   pin(child.pid, '1');
   const url = `http://127.0.0.1:${port}`;
   const scenarios = setup.basaltScenarios({ url, ...(await setup.seedBasalt(url)) });
-  return { name, child, dataDir, scenarios };
+  return { name, child, dataDir, database, scenarios };
 }
 
-const before = await startVersion('before', values.before);
+const before = await startVersion('before', values.before, BEFORE_ENV);
 const after = await startVersion('after', values.after);
 const picked = [];
 for (const op of OPS) {
@@ -102,6 +136,7 @@ try {
     version.child.kill('SIGTERM');
     await exited;
     await fs.rm(version.dataDir, { recursive: true, force: true });
+    await version.database?.drop();
   }
 }
 
@@ -130,9 +165,9 @@ for (const r of rows) {
   );
 }
 console.log(
-  `\n(${ROUNDS} rounds of ${DURATION} s; load average ${os.loadavg()[0].toFixed(1)}; ${PINNED ? 'servers on CPU 1, load generator on CPU 0' : 'not pinned'})`,
+  `\n(${values.engine}; ${ROUNDS} rounds of ${DURATION} s; load average ${os.loadavg()[0].toFixed(1)}; ${PINNED ? 'servers on CPU 1, load generator on CPU 0' : 'not pinned'})`,
 );
 await fs.writeFile(
   path.join(root, 'bench/results/versions.json'),
-  `${JSON.stringify({ at: new Date().toISOString(), before: values.before, after: values.after, rounds: ROUNDS, duration: DURATION, connections: CONNECTIONS, pinned: PINNED, rows }, null, 2)}\n`,
+  `${JSON.stringify({ at: new Date().toISOString(), engine: values.engine, before: values.before, beforeEnv: BEFORE_ENV, after: values.after, rounds: ROUNDS, duration: DURATION, connections: CONNECTIONS, pinned: PINNED, rows }, null, 2)}\n`,
 );
