@@ -37,6 +37,23 @@ export function textQuery<R = unknown>(sql: string, parameters: readonly unknown
 }
 
 /**
+ * PreparedQuery is a read the engine may keep prepared under `preparedName` (PostgreSQL: parsed and planned once per
+ * connection). A name stands for one text, for good: a changed text needs a new name.
+ */
+export interface PreparedQuery<R = unknown> extends CompiledQuery<R> {
+  readonly preparedName: string;
+}
+
+/** preparedQuery is textQuery's statement under a name the engine may keep it prepared by. */
+export function preparedQuery<R = unknown>(
+  sql: string,
+  parameters: readonly unknown[],
+  name: string,
+): PreparedQuery<R> {
+  return { sql, parameters, query: TEXT_STATEMENT.query, queryId: TEXT_STATEMENT.queryId, preparedName: name };
+}
+
+/**
  * PLAIN_PARAMETER is SQLite's placeholder as Basalt writes it: `+?` rather than `?`. SQLite marks a statement to be
  * compiled again whenever a new value is bound to a bare `?` whose value might change the plan (an equality on a
  * column under an ORDER BY, an indexed column): a reused statement was re-planned on every run, which cost an

@@ -22,6 +22,8 @@ export type Executor = Kysely<SystemDatabase>;
 export interface UserTableShape {
   id: number;
   schema: TableSchema;
+  /** schemaVersion grows with every change of the schema; a shape without one is never prepared by name. */
+  schemaVersion?: number;
 }
 
 /**

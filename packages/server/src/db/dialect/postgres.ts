@@ -4,6 +4,7 @@ import { createPostgresTransport } from '../bus/postgres-notify.js';
 import { quoteIdentifier } from '../identifiers.js';
 import { tooLong } from '../regex-pattern.js';
 import type { SystemDatabase } from '../schema.js';
+import type { PreparedQuery } from '../sql-text.js';
 import type { DatabaseErrorInfo, HealthDialect, SqlDialect, UserTableDialect } from './dialect.js';
 import { postgresLogSearch } from './postgres-log-search.js';
 
@@ -50,7 +51,24 @@ export const postgresDialect: SqlDialect = {
   },
   // Each write has its own connection and transaction; PostgreSQL groups the WAL flushes of concurrent commits.
   writeTransactions: (kysely) => (fn) => kysely.transaction().execute((trx) => fn(trx, null)),
-  reads: (kysely) => async (query) => (await kysely.executeQuery(query)).rows,
+  reads: (kysely, connection) => {
+    const pool = pools.get(connection);
+    // Names whose prepared statement stopped working on some connection: read unprepared from then on.
+    const failed = new Set<string>();
+    return async (query) => {
+      const name = (query as Partial<PreparedQuery>).preparedName;
+      if (pool === undefined || name === undefined || failed.has(name)) return (await kysely.executeQuery(query)).rows;
+      try {
+        return (await pool.query({ name, text: query.sql, values: [...query.parameters] })).rows;
+      } catch (error) {
+        // A statement prepared before its table was dropped and made again with other columns refuses to run
+        // ("cached plan must not change result type"); the same read unprepared answers as the table is now.
+        if ((error as PgError).code !== CACHED_PLAN_CHANGED) throw error;
+        failed.add(name);
+        return (await kysely.executeQuery(query)).rows;
+      }
+    };
+  },
   transactionRows: (trx) => async (query) => (await trx.executeQuery(query)).rows,
   autoIncrementId: (column) => column.primaryKey(),
   autoIncrementType: 'bigserial',
@@ -69,6 +87,8 @@ export const postgresDialect: SqlDialect = {
     return createPostgresTransport({ databaseUrl, onError });
   },
 };
+
+const CACHED_PLAN_CHANGED = '0A000';
 
 const INVALID_VALUE_CODES = new Set(['22P02', '22007', '22008', '22003', '22023', '22P05', '2202E', '22021']);
 

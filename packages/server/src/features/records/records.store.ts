@@ -2,7 +2,7 @@ import type { CompiledQuery } from 'kysely';
 import type { ReadRows, SqlDialect, StoredValue } from '../../db/dialect/dialect.js';
 import { userTableName } from '../../db/identifiers.js';
 import { type RowCountState, type ShardRow, stateOf, versionsSql } from '../../db/row-counts.js';
-import { SqlText, textQuery } from '../../db/sql-text.js';
+import { preparedQuery, SqlText, textQuery } from '../../db/sql-text.js';
 import {
   type Condition,
   type Executor,
@@ -99,7 +99,10 @@ export function selectRowById(
   id: number,
   also?: Condition,
 ): Promise<RawRow[]> {
-  if (!also) return run(db, textQuery<RawRow>(pointReadText(dialect, shape), [id]));
+  if (!also) {
+    const { text, name } = pointReadText(dialect, shape);
+    return run(db, name === null ? textQuery<RawRow>(text, [id]) : preparedQuery<RawRow>(text, [id], name));
+  }
   const out = pointRead(dialect, shape, id).raw(' AND (');
   writeCondition(out, dialect, shape, also);
   return rowsOf(db, out.raw(')'));
@@ -111,15 +114,25 @@ const pointRead = (dialect: SqlDialect, shape: UserTableShape, id: number) =>
     .value(id);
 
 // A table's point read without a rule is one text for as long as its definition lasts: written once, and found in
-// the driver's statement cache by a string whose hash is already known.
-const pointReadTexts = new WeakMap<UserTableShape, { dialect: SqlDialect; text: string }>();
+// the driver's statement cache by a string whose hash is already known. Named by the table and its schema version,
+// it is prepared once per connection (PostgreSQL): a changed schema brings a new name, as `SELECT *` then answers
+// other columns.
+interface PointRead {
+  dialect: SqlDialect;
+  text: string;
+  name: string | null;
+}
 
-function pointReadText(dialect: SqlDialect, shape: UserTableShape): string {
-  const known = pointReadTexts.get(shape);
-  if (known?.dialect === dialect) return known.text;
+const pointReads = new WeakMap<UserTableShape, PointRead>();
+
+function pointReadText(dialect: SqlDialect, shape: UserTableShape): PointRead {
+  const known = pointReads.get(shape);
+  if (known?.dialect === dialect) return known;
   const { text } = pointRead(dialect, shape, 0);
-  pointReadTexts.set(shape, { dialect, text });
-  return text;
+  const name = shape.schemaVersion === undefined ? null : `basalt_get_${shape.id}_${shape.schemaVersion}`;
+  const made = { dialect, text, name };
+  pointReads.set(shape, made);
+  return made;
 }
 
 /** countRows counts the rows matching a condition. */
