@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Developer, type EndUserClient, signUpEndUser, startDeveloper } from '../../testing/apps.fixtures.js';
 import { users } from '../../testing/auth.fixtures.js';
 import { createTable, type KeyedUser, signUpWithKey } from '../../testing/public-api.fixtures.js';
 import { openTestDb, startTestServer, type TestServer, testDialects } from '../../testing/test-server.js';
@@ -77,5 +78,72 @@ describe.runIf(testDialects.includes('postgres'))('a get by id after a schema ch
     expect(changed.status).toBe(200);
     for (let i = 0; i < 3; i++) expect((await get()).body).toMatchObject({ id: 1, name: 'first', size: null });
     expect((await rest()).body[0]).toMatchObject({ id: 1, name: 'first', size: null });
+  });
+});
+
+describe.runIf(testDialects.includes('postgres'))('an end user’s get under a rule on postgres', () => {
+  let server: TestServer;
+  let developer: Developer;
+  let ann: EndUserClient;
+  let ben: EndUserClient;
+  let tableId = 0;
+  const todoIds: Record<string, number> = {};
+
+  beforeAll(async () => {
+    server = await startTestServer('postgres');
+    developer = await startDeveloper(server, users.bob);
+    const created = await server.request('POST', '/api/tables', {
+      headers: developer.headers,
+      json: {
+        name: 'todos',
+        schema: { title: { type: 'text' }, owner: { type: 'text' } },
+        access: { select: 'own', insert: 'own', update: 'own', delete: 'own', ownerColumn: 'owner' },
+      },
+    });
+    expect(created.status).toBe(201);
+    tableId = created.body.id;
+    ann = await signUpEndUser(server, developer, 'ann@example.com');
+    ben = await signUpEndUser(server, developer, 'ben@example.com');
+    for (const [name, user] of [
+      ['ann', ann],
+      ['ben', ben],
+    ] as const) {
+      const res = await server.request('POST', '/rest/v1/todos', {
+        headers: { ...user.headers, prefer: 'return=representation' },
+        json: { title: name },
+      });
+      expect(res.status).toBe(201);
+      todoIds[name] = res.body[0].id;
+    }
+  });
+  afterAll(() => server.close());
+
+  const titlesSeenBy = async (user: EndUserClient, todo: string) => {
+    const res = await server.request('GET', `/rest/v1/todos?select=title&id=eq.${todoIds[todo]}`, {
+      headers: user.headers,
+    });
+    expect(res.status).toBe(200);
+    return res.body.map((row: { title: string }) => row.title);
+  };
+
+  it('sees only its own rows, read after read, and what a changed rule allows', async () => {
+    for (let i = 0; i < 3; i++) {
+      expect(await titlesSeenBy(ann, 'ann')).toEqual(['ann']);
+      expect(await titlesSeenBy(ann, 'ben')).toEqual([]);
+      expect(await titlesSeenBy(ben, 'ben')).toEqual(['ben']);
+    }
+    const opened = await server.request('PATCH', `/api/tables/${tableId}`, {
+      headers: developer.headers,
+      json: { access: { select: 'authenticated', insert: 'own', update: 'own', delete: 'own', ownerColumn: 'owner' } },
+    });
+    expect(opened.status).toBe(200);
+    expect(await titlesSeenBy(ann, 'ben')).toEqual(['ben']);
+    const closed = await server.request('PATCH', `/api/tables/${tableId}`, {
+      headers: developer.headers,
+      json: { access: { select: 'own', insert: 'own', update: 'own', delete: 'own', ownerColumn: 'owner' } },
+    });
+    expect(closed.status).toBe(200);
+    for (let i = 0; i < 3; i++) expect(await titlesSeenBy(ann, 'ben')).toEqual([]);
+    expect(await titlesSeenBy(ben, 'ben')).toEqual(['ben']);
   });
 });

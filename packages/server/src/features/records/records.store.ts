@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { CompiledQuery } from 'kysely';
 import type { ReadRows, SqlDialect, StoredValue } from '../../db/dialect/dialect.js';
 import { userTableName } from '../../db/identifiers.js';
@@ -105,7 +106,9 @@ export function selectRowById(
   }
   const out = pointRead(dialect, shape, id).raw(' AND (');
   writeCondition(out, dialect, shape, also);
-  return rowsOf(db, out.raw(')'));
+  out.raw(')');
+  const name = ruledPointReadName(shape, out.text);
+  return run(db, name === null ? out.compiled<RawRow>() : preparedQuery<RawRow>(out.text, out.parameters, name));
 }
 
 const pointRead = (dialect: SqlDialect, shape: UserTableShape, id: number) =>
@@ -133,6 +136,28 @@ function pointReadText(dialect: SqlDialect, shape: UserTableShape): PointRead {
   const made = { dialect, text, name };
   pointReads.set(shape, made);
   return made;
+}
+
+// A point read under an access rule (an end user's get) is one text per rule of a table; each gets a name beside
+// the plain one's. A rule's values are bound, so a table has only a few such texts; beyond RULED_NAMES_PER_TABLE
+// the rest are read unprepared rather than filling every connection with statements.
+const RULED_NAMES_PER_TABLE = 8;
+const ruledPointReads = new WeakMap<UserTableShape, Map<string, string>>();
+
+function ruledPointReadName(shape: UserTableShape, text: string): string | null {
+  if (shape.schemaVersion === undefined) return null;
+  let names = ruledPointReads.get(shape);
+  if (!names) {
+    names = new Map();
+    ruledPointReads.set(shape, names);
+  }
+  const known = names.get(text);
+  if (known !== undefined || names.size >= RULED_NAMES_PER_TABLE) return known ?? null;
+  // Named after the text itself: a later definition of the same version (a cache refresh) must give the same text
+  // the same name, as a connection refuses one name for two texts.
+  const name = `basalt_get_${shape.id}_${shape.schemaVersion}_${createHash('sha256').update(text).digest('hex').slice(0, 16)}`;
+  names.set(text, name);
+  return name;
 }
 
 /** countRows counts the rows matching a condition. */
