@@ -86,6 +86,11 @@ describe.each(testDialects)('server core on %s', (dialect) => {
       expect(browser.headers.get('access-control-allow-origin')).toBe('*');
       expect(browser.headers.get('vary')).toContain('Origin');
     }
+    // OPTIONS is still answered as a preflight: without an Origin it is not a valid one, and says so.
+    const options = await server.request('OPTIONS', '/rest/v1/todos', {
+      headers: { 'access-control-request-method': 'GET' },
+    });
+    expect({ status: options.status, text: options.text }).toEqual({ status: 400, text: 'Invalid Preflight Request' });
   });
 
   it('issues a CSRF token and keeps it stable within the browser session', async () => {

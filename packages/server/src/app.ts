@@ -1,7 +1,7 @@
 import http from 'node:http';
 import fastifyCookie from '@fastify/cookie';
 import fastifyCors from '@fastify/cors';
-import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest, LogController } from 'fastify';
 import pino from 'pino';
 import type { AppContext } from './app-context.js';
 import type { Config } from './config.js';
@@ -103,11 +103,26 @@ const CORS_EXPOSED_HEADERS = [
   'Retry-After',
 ];
 
+const CORS_OPTIONS = {
+  methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+  // Joined once here: the plugin would join an array on every response.
+  allowedHeaders: CORS_ALLOWED_HEADERS.join(', '),
+  exposedHeaders: CORS_EXPOSED_HEADERS.join(', '),
+  maxAge: 86400,
+};
 // With CORS_ORIGINS=*, CORS headers go only to a request that names its Origin, as every browser's cross-origin
-// request does: other clients have no use for them. The answer then differs by Origin, so every answer says
-// `Vary: Origin` (the plugin adds it for a function), and a shared cache keeps the two apart.
-const corsForAnyOrigin = (origin: string | undefined, done: (error: Error | null, allow: string | false) => void) =>
-  done(null, origin === undefined ? false : '*');
+// request does: other clients have no use for them. OPTIONS keeps the plugin's preflight handling, so that one
+// without an Origin is refused as before. The answer then differs by Origin, so every answer says `Vary: Origin`
+// (the plugin adds it to options chosen per request), and a shared cache keeps the two apart.
+const CORS_FOR_ANY_ORIGIN = { ...CORS_OPTIONS, origin: '*' };
+const NO_CORS = { ...CORS_OPTIONS, origin: false };
+const corsForAnyOrigin =
+  () =>
+  (
+    request: FastifyRequest,
+    done: (error: Error | null, options: typeof CORS_FOR_ANY_ORIGIN | typeof NO_CORS) => void,
+  ) =>
+    done(null, request.headers.origin !== undefined || request.method === 'OPTIONS' ? CORS_FOR_ANY_ORIGIN : NO_CORS);
 
 const KEEP_ALIVE_TIMEOUT_MS = 72_000;
 
@@ -226,14 +241,8 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
 
   const indexHtml = consoleIndexHtml(config.consoleDir);
   installSecurityHeaders(app, { csp: contentSecurityPolicy(indexHtml ? inlineScriptHashes(indexHtml) : []) });
-  await app.register(fastifyCors, {
-    origin: config.corsOrigins.includes('*') ? corsForAnyOrigin : config.corsOrigins,
-    methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-    // Joined once here: the plugin would join an array on every response.
-    allowedHeaders: CORS_ALLOWED_HEADERS.join(', '),
-    exposedHeaders: CORS_EXPOSED_HEADERS.join(', '),
-    maxAge: 86400,
-  });
+  if (config.corsOrigins.includes('*')) await app.register(fastifyCors, corsForAnyOrigin);
+  else await app.register(fastifyCors, { ...CORS_OPTIONS, origin: config.corsOrigins });
   // Cookies are parsed where they are read (http/principal.ts), not on every request: only the console's
   // session uses them, and the record APIs never do.
   await app.register(fastifyCookie, { hook: false });
