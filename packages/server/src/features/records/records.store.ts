@@ -101,7 +101,7 @@ export function selectRowById(
   also?: Condition,
 ): Promise<RawRow[]> {
   if (!also) {
-    const { text, name } = pointReadText(dialect, shape);
+    const { text, name } = pointReadOf(dialect, shape);
     return run(db, name === null ? textQuery<RawRow>(text, [id]) : preparedQuery<RawRow>(text, [id], name));
   }
   const out = pointRead(dialect, shape, id).raw(' AND (');
@@ -128,7 +128,7 @@ interface PointRead {
 
 const pointReads = new WeakMap<UserTableShape, PointRead>();
 
-function pointReadText(dialect: SqlDialect, shape: UserTableShape): PointRead {
+function pointReadOf(dialect: SqlDialect, shape: UserTableShape): PointRead {
   const known = pointReads.get(shape);
   if (known?.dialect === dialect) return known;
   const { text } = pointRead(dialect, shape, 0);
