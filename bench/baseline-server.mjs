@@ -16,7 +16,7 @@ db.pragma('journal_mode = WAL');
 db.pragma('synchronous = NORMAL');
 db.exec(`CREATE TABLE IF NOT EXISTS items (
   id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL, qty REAL, done INTEGER,
-  created_at TEXT NOT NULL, updated_at TEXT NOT NULL)`);
+  owner TEXT, created_at TEXT NOT NULL, updated_at TEXT NOT NULL)`);
 
 const insertStatement = db.prepare(
   'INSERT INTO items (name, qty, done, created_at, updated_at) VALUES (?, ?, ?, ?, ?) RETURNING *',
@@ -26,11 +26,16 @@ const insertStatement = db.prepare(
 // skips the checkpoint work that a server running for long, Basalt included, has to do.
 const insert = (...values) => insertStatement.all(...values)[0];
 if (db.prepare('SELECT count(*) AS n FROM items').get().n === 0) {
-  // One statement, as Basalt's table is seeded (bench/setup.mjs): row i has qty i % 1000, done i % 2.
+  // One statement, as Basalt's table is seeded (bench/setup.mjs): row i has qty i % 1000, done i % 2, and an owner
+  // (a text of a user id's length) of ten, as Basalt's rows have the ids of ten end users.
   const now = new Date().toISOString();
-  db.prepare(`INSERT INTO items (name, qty, done, created_at, updated_at)
+  db.prepare(`INSERT INTO items (name, qty, done, owner, created_at, updated_at)
     WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < ?)
-    SELECT 'item ' || i, i % 1000, i % 2, ?, ? FROM s`).run(rows, now, now);
+    SELECT 'item ' || i, i % 1000, i % 2, printf('00000000-0000-4000-8000-%012d', i % 10), ?, ? FROM s`).run(
+    rows,
+    now,
+    now,
+  );
 }
 // `+?` rather than `?` for the limit and offset: SQLite compiles a statement again whenever a new value is bound to a
 // bare `?` in LIMIT (whose value could change the plan), and the limit must not pay that.
