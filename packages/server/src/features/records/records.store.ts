@@ -8,6 +8,7 @@ import {
   type Condition,
   type Executor,
   type OrderTerm,
+  operandType,
   quotedColumn,
   quotedTable,
   type UserTableShape,
@@ -104,6 +105,12 @@ export function selectRowById(
     const { text, name } = pointReadOf(dialect, shape);
     return run(db, name === null ? textQuery<RawRow>(text, [id]) : preparedQuery<RawRow>(text, [id], name));
   }
+  const owned = ownerPointReadOf(dialect, shape, also);
+  if (owned) {
+    const parameters = [id, (also as { value: string }).value];
+    const { text, name } = owned;
+    return run(db, name === null ? textQuery<RawRow>(text, parameters) : preparedQuery<RawRow>(text, parameters, name));
+  }
   const out = pointRead(dialect, shape, id).raw(' AND (');
   writeCondition(out, dialect, shape, also);
   out.raw(')');
@@ -158,6 +165,30 @@ function ruledPointReadName(shape: UserTableShape, text: string): string | null 
   const name = `basalt_get_${shape.id}_${shape.schemaVersion}_${createHash('sha256').update(text).digest('hex').slice(0, 16)}`;
   names.set(text, name);
   return name;
+}
+
+// An end user's get under an `own rows` rule (a text column equal to the user's id, record-rules.ts) is the most
+// frequent ruled read: its text, the same for every user, is written once per table and column, like the plain
+// point read's, and the user's id is bound.
+const ownerPointReads = new WeakMap<UserTableShape, Map<string, PointRead>>();
+
+function ownerPointReadOf(dialect: SqlDialect, shape: UserTableShape, also: Condition): PointRead | null {
+  if (also.kind !== 'compare' || also.op !== 'eq' || also.path !== undefined || typeof also.value !== 'string')
+    return null;
+  if (operandType(shape, also.column, undefined) !== 'text') return null;
+  let byColumn = ownerPointReads.get(shape);
+  if (!byColumn) {
+    byColumn = new Map();
+    ownerPointReads.set(shape, byColumn);
+  }
+  const known = byColumn.get(also.column);
+  if (known?.dialect === dialect) return known;
+  const out = pointRead(dialect, shape, 0).raw(' AND (');
+  writeCondition(out, dialect, shape, also);
+  out.raw(')');
+  const made = { dialect, text: out.text, name: ruledPointReadName(shape, out.text) };
+  byColumn.set(also.column, made);
+  return made;
 }
 
 /** countRows counts the rows matching a condition. */
