@@ -1,5 +1,5 @@
 import type { IntegrityCheck } from '@basalt/shared';
-import { Kysely, type Transaction } from 'kysely';
+import { type CompiledQuery, Kysely, type Transaction } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import type { Config } from '../config.js';
 import { type BusEvents, type BusTopic, createEventBus, type EventBus } from './bus/event-bus.js';
@@ -52,6 +52,13 @@ export interface Db {
    * engine has (the hot statements of every record write use it); at the root on its own.
    */
   run: RunRows;
+  /**
+   * defer runs a statement whose result nobody reads (a write's history and activity entries) before the open
+   * transaction commits: on PostgreSQL the statements deferred in a row go as one, just before the next statement
+   * that runs through `run` or `readRows`, or before the commit, saving a round trip each. At the root, and on
+   * SQLite, it runs at once. Only for rows that nothing reads back through `kysely` in the same transaction.
+   */
+  defer(query: CompiledQuery): Promise<void>;
   /**
    * state returns this process's value for `key` on this database, made by `make` on first use: the per-process
    * caches (table definitions, keys, sessions) live here, shared by the root and every scope.
@@ -119,7 +126,9 @@ export function openDatabase(
       const hooks: Array<() => void> = [];
       const run = async (trx: Transaction<SystemDatabase>, group: GroupCounts | null = null) => {
         const counts = group && new WriteCounts(group);
-        const result = await fn(scopeOf(trx, hooks, counts));
+        const { scope, flush } = scopeOf(trx, hooks, counts);
+        const result = await fn(scope);
+        await flush();
         counts?.keep();
         return result;
       };
@@ -131,14 +140,33 @@ export function openDatabase(
     publish: (topic, payload) => bus.publish(topic, payload),
     readRows: dialect.reads(kysely, connection),
     run: async (query) => (await kysely.executeQuery(query)).rows,
+    defer: async (query) => {
+      await kysely.executeQuery(query);
+    },
     close: async () => {
       await bus.close();
       await kysely.destroy();
     },
   };
 
-  function scopeOf(trx: Transaction<SystemDatabase>, hooks: Array<() => void>, counts: WriteCounts | null): Db {
-    const run = dialect.transactionRows(trx, connection);
+  function scopeOf(
+    trx: Transaction<SystemDatabase>,
+    hooks: Array<() => void>,
+    counts: WriteCounts | null,
+  ): { scope: Db; flush: () => Promise<void> } {
+    const runNow = dialect.transactionRows(trx, connection);
+    const { combined } = dialect;
+    let deferred: CompiledQuery[] = [];
+    const flush = async () => {
+      if (deferred.length === 0) return;
+      const queries = deferred;
+      deferred = [];
+      const joined = queries.length === 1 ? queries[0] : combined?.(queries);
+      if (joined) await runNow(joined);
+      else for (const query of queries) await runNow(query);
+    };
+    // Nothing deferred (always so on SQLite): the statement goes straight to the transaction.
+    const run: RunRows = (query) => (deferred.length === 0 ? runNow(query) : flush().then(() => runNow(query)));
     const scope: Db = {
       ...common,
       kysely: trx,
@@ -154,9 +182,19 @@ export function openDatabase(
       // On SQLite a read outside the transaction would wait for the connection the transaction holds.
       readRows: run,
       run,
+      defer: async (query) => {
+        if (combined === null) {
+          await runNow(query);
+          return;
+        }
+        // One statement may not change a row twice: the same statement again (the same count's upsert) waits
+        // for those before it to run.
+        if (deferred.some((pending) => pending.sql === query.sql)) await flush();
+        deferred.push(query);
+      },
       close: root.close,
     };
-    return scope;
+    return { scope, flush };
   }
 
   return root;

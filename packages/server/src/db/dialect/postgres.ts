@@ -24,6 +24,25 @@ const types = {
  */
 const STATEMENT_TIMEOUT_MS = 30_000;
 
+// Statements joined as data-modifying WITH clauses of one statement: PostgreSQL runs each to completion, whether or
+// not anything reads it, all in one snapshot (none sees another's rows, which is why only statements whose results
+// nobody reads are joined). Their `$n` placeholders are numbered on; a text with a quote could hold a `$n` that is
+// not a placeholder, so such a statement is not joined; nor are more values than one statement may bind (65,535).
+const MAX_COMBINED_PARAMETERS = 30_000;
+
+function combinedStatements(queries: readonly CompiledQuery[]): CompiledQuery | null {
+  if (queries.some((query) => query.sql.includes("'") || query.sql.includes('$$'))) return null;
+  if (queries.reduce((n, query) => n + query.parameters.length, 0) > MAX_COMBINED_PARAMETERS) return null;
+  const parameters: unknown[] = [];
+  const clauses = queries.map((query, i) => {
+    const offset = parameters.length;
+    parameters.push(...query.parameters);
+    const text = offset === 0 ? query.sql : query.sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`);
+    return `basalt_${i} AS (${text})`;
+  });
+  return CompiledQuery.raw(`WITH ${clauses.join(', ')} SELECT 1`, parameters);
+}
+
 // The pool behind each Kysely dialect made here (the health check reads its counters).
 const pools = new WeakMap<object, pg.Pool>();
 
@@ -70,6 +89,7 @@ export const postgresDialect: SqlDialect = {
     };
   },
   transactionRows: (trx) => async (query) => (await trx.executeQuery(query)).rows,
+  combined: combinedStatements,
   autoIncrementId: (column) => column.primaryKey(),
   autoIncrementType: 'bigserial',
   async serverVersion(db: Kysely<SystemDatabase>) {

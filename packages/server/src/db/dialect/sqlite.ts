@@ -141,6 +141,7 @@ export const sqliteDialect: SqlDialect = {
     };
   },
   transactionRows,
+  combined: null,
   autoIncrementId: (column) => column.primaryKey().autoIncrement(),
   autoIncrementType: 'integer',
   async serverVersion(db: Kysely<SystemDatabase>) {

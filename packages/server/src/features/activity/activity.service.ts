@@ -18,20 +18,26 @@ export interface ActivityInput {
 
 /**
  * recordActivity appends an entry to the account's activity feed. Pass the transaction of the change it
- * describes (a Transaction is a Kysely) or its scope, so the entry commits or rolls back with it.
+ * describes (a Transaction is a Kysely) or its scope, so the entry commits or rolls back with it (`deferred`: see
+ * insertActivity).
  */
 export async function recordActivity(
   db: Kysely<SystemDatabase> | Db,
   input: ActivityInput,
   now: Date = new Date(),
+  options: { deferred?: boolean } = {},
 ): Promise<void> {
-  await insertActivity(db, {
-    account_id: input.accountId,
-    action: input.action,
-    resource: input.resource,
-    details: input.details ? JSON.stringify(input.details) : null,
-    created_at: now.toISOString(),
-  });
+  await insertActivity(
+    db,
+    {
+      account_id: input.accountId,
+      action: input.action,
+      resource: input.resource,
+      details: input.details ? JSON.stringify(input.details) : null,
+      created_at: now.toISOString(),
+    },
+    options,
+  );
 }
 
 /** toActivityEntry renders a stored row as the shared ActivityEntry. */

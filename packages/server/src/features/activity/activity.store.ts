@@ -22,13 +22,19 @@ function insertText(db: Kysely<SystemDatabase>): string {
 }
 
 /**
- * insertActivity stores one entry, through a Kysely or a scope's `run`. It runs in every record write, so it is a
- * plain statement: the query builder's insert took several times as long to build as the engine took to run it.
+ * insertActivity stores one entry, through a Kysely or a scope (`deferred`: with Db.defer, where nothing reads it
+ * back before its change commits). It runs in every record write, so it is a plain statement: the query builder's
+ * insert took several times as long to build as the engine took to run it.
  */
-export async function insertActivity(db: Kysely<SystemDatabase> | Db, row: Omit<ActivityRow, 'id'>): Promise<void> {
+export async function insertActivity(
+  db: Kysely<SystemDatabase> | Db,
+  row: Omit<ActivityRow, 'id'>,
+  { deferred = false }: { deferred?: boolean } = {},
+): Promise<void> {
   const kysely = db instanceof Kysely ? db : db.kysely;
   const query = textQuery(insertText(kysely), [row.account_id, row.action, row.resource, row.details, row.created_at]);
-  await (db instanceof Kysely ? db.executeQuery(query) : db.run(query));
+  if (db instanceof Kysely) await db.executeQuery(query);
+  else await (deferred ? db.defer(query) : db.run(query));
 }
 
 /** listActivityPage returns an account's entries, newest first. */

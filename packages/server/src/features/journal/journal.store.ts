@@ -1,4 +1,5 @@
-import type { RunRows, SqlDialect } from '../../db/dialect/dialect.js';
+import type { CompiledQuery } from 'kysely';
+import type { SqlDialect } from '../../db/dialect/dialect.js';
 import { SqlText, textQuery } from '../../db/sql-text.js';
 
 // The SQL that appends to the change history. It runs in the transaction of the change it records, so a change
@@ -64,11 +65,12 @@ function insertText(dialect: SqlDialect, rows: number): string {
 }
 
 /**
- * insertChanges stores changes in order, in as few statements as the engines allow. It runs in every record
- * write, so the statement is written as text (db/sql-text.ts) rather than through the query builder.
+ * insertChanges stores changes in order, in as few statements as the engines allow, through `run` (a scope's
+ * `defer` in a write: nothing reads them back before it commits). It runs in every record write, so the statement
+ * is written as text (db/sql-text.ts) rather than through the query builder.
  */
 export async function insertChanges(
-  run: RunRows,
+  run: (query: CompiledQuery) => Promise<unknown>,
   dialect: SqlDialect,
   context: ChangeContext,
   changes: readonly ChangeInput[],

@@ -30,6 +30,11 @@ export interface Change {
 export interface JournalOptions {
   now: Date;
   revertOf?: number | null;
+  /**
+   * deferred: nothing reads these entries back before the change commits (a record write), so they may travel
+   * with the transaction's next statement (Db.defer) instead of making round trips of their own.
+   */
+  deferred?: boolean;
 }
 
 const ACTION_OF: Record<ChangeType, ActivityAction> = {
@@ -51,7 +56,7 @@ export async function journal(
   actor: Actor,
   table: JournalTable,
   changes: readonly Change[],
-  { now, revertOf = null }: JournalOptions,
+  { now, revertOf = null, deferred = false }: JournalOptions,
 ): Promise<void> {
   if (changes.length === 0) return;
   const actorId = actorIdOf(actor);
@@ -63,8 +68,9 @@ export async function journal(
     createdAt: now.toISOString(),
     revertOf,
   };
-  await insertChanges(db.run, db.dialect, context, changes);
-  await addToHistoryCount(db, { accountId: table.accountId, tableId: table.id }, changes.length);
+  const write = deferred ? db.defer : db.run;
+  await insertChanges(write, db.dialect, context, changes);
+  await addToHistoryCount(db, { accountId: table.accountId, tableId: table.id }, changes.length, write);
   // Who acted, beside the table in the activity feed: an app's caller (the end user and the app, or the app's
   // signed-out visitor), or a project member acting on another account's table.
   const by: { by?: { endUserId: string | null; app: string }; actorId?: string } = {};
@@ -84,6 +90,7 @@ export async function journal(
           details: { name: table.name, ...by },
         },
         now,
+        { deferred },
       );
     } else {
       recordCounts.set(changeType, (recordCounts.get(changeType) ?? 0) + 1);
@@ -99,6 +106,7 @@ export async function journal(
         details: { tableName: table.name, ...(count === 1 ? {} : { count }), ...by },
       },
       now,
+      { deferred },
     );
   }
 }

@@ -77,7 +77,8 @@ export async function runWrite(
         const log: WriteLog = { changes: [], events: [] };
         const written = await write(scope, log, now);
         if (options.journaled !== false) {
-          await journal(scope, actor, table, log.changes, { now, revertOf: options.revertOf ?? null });
+          // Nothing reads a record write's entries back before it commits: on PostgreSQL they go as one statement.
+          await journal(scope, actor, table, log.changes, { now, revertOf: options.revertOf ?? null, deferred: true });
         }
         await options.beforeCommit?.(written);
         if (log.events.length > 0) {
