@@ -82,6 +82,43 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two nodes on one PostgreSQL', (
     expect((await onB('GET', '/rest/v1/notes?note=eq.n&select=note', user.headers)).body).toEqual([{ note: 'n' }]);
   });
 
+  // B prepares a get by id on its connections under a name made of the table and its schema version. Until A's
+  // event reaches it, B still reads with the old definition, so the old name, whose statement PostgreSQL refuses
+  // once the columns changed ("cached plan must not change result type"): B must read it again unprepared.
+  it('answers gets by id on B while A changes the columns, then with the new column', async () => {
+    const user = await signUp();
+    const table = await tableOn(user, 'memos');
+    const created = await onA(
+      'POST',
+      '/rest/v1/memos',
+      { ...user.headers, prefer: 'return=representation' },
+      {
+        title: 'first',
+      },
+    );
+    expect(created.status).toBe(201);
+    const path = `/rest/v1/memos?select=*&id=eq.${created.body[0].id}`;
+    const get = () => onB('GET', path, { ...user.headers, accept: 'application/vnd.pgrst.object+json' });
+    // Concurrent gets, so that several of B's pooled connections hold the prepared statement.
+    for (const res of await Promise.all(Array.from({ length: 8 }, get))) expect(res.status).toBe(200);
+
+    const statuses: number[] = [];
+    let changing = true;
+    const reading = (async () => {
+      while (changing) statuses.push(...(await Promise.all(Array.from({ length: 4 }, get))).map((res) => res.status));
+    })();
+    const change = await onA('PUT', `/api/tables/${table.id}/schema`, user.headers, {
+      schema: { ...table.schema, mood: { type: 'text' } },
+    });
+    expect(change.status).toBe(200);
+    await seenWithin(WITHIN_MS, async () => 'mood' in (await get()).body);
+    changing = false;
+    await reading;
+    expect(statuses.length).toBeGreaterThan(0);
+    expect(statuses.filter((status) => status !== 200)).toEqual([]);
+    expect((await get()).body).toMatchObject({ title: 'first', mood: null });
+  });
+
   it('sees a table renamed and deleted on A at once on B (404, never 409)', async () => {
     const user = await signUp();
     const table = await tableOn(user, 'drafts');
