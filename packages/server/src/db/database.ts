@@ -60,6 +60,12 @@ export interface Db {
    */
   defer(query: CompiledQuery): Promise<void>;
   /**
+   * runAfterDeferred runs a statement that returns rows (`RETURNING`) as `run` does, after the deferred ones: on
+   * PostgreSQL in the same statement, which saves their round trip. It must not read what they write: it runs in
+   * their snapshot. A record write's count update is the one.
+   */
+  runAfterDeferred: RunRows;
+  /**
    * state returns this process's value for `key` on this database, made by `make` on first use: the per-process
    * caches (table definitions, keys, sessions) live here, shared by the root and every scope.
    */
@@ -143,6 +149,7 @@ export function openDatabase(
     defer: async (query) => {
       await kysely.executeQuery(query);
     },
+    runAfterDeferred: async (query) => (await kysely.executeQuery(query)).rows,
     close: async () => {
       await bus.close();
       await kysely.destroy();
@@ -191,6 +198,12 @@ export function openDatabase(
         // for those before it to run.
         if (deferred.some((pending) => pending.sql === query.sql)) await flush();
         deferred.push(query);
+      },
+      runAfterDeferred: <R>(query: CompiledQuery<R>) => {
+        const joined = deferred.length === 0 ? null : combined?.(deferred, query);
+        if (!joined) return run(query);
+        deferred = [];
+        return runNow(joined as CompiledQuery<R>);
       },
       close: root.close,
     };

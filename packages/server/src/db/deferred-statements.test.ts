@@ -33,10 +33,38 @@ describe.each(testDialects)('deferred statements on %s', (dialect) => {
     await sql`CREATE TABLE deferred_probe (k integer PRIMARY KEY, n integer NOT NULL, note text NOT NULL)`.execute(
       db.kysely,
     );
+    await sql`CREATE TABLE deferred_total (k integer PRIMARY KEY, n integer NOT NULL)`.execute(db.kysely);
+    await sql`INSERT INTO deferred_total (k, n) VALUES (1, 0)`.execute(db.kysely);
+    // Triggers write down the order in which rows are written.
+    if (postgres) {
+      await sql`CREATE TABLE deferred_log (seq serial PRIMARY KEY, what text NOT NULL)`.execute(db.kysely);
+      await sql
+        .raw(`CREATE FUNCTION deferred_note() RETURNS trigger LANGUAGE plpgsql AS $$
+          BEGIN INSERT INTO deferred_log (what) VALUES (TG_TABLE_NAME || ' ' || TG_OP); RETURN NEW; END $$`)
+        .execute(db.kysely);
+      for (const table of ['deferred_probe', 'deferred_total'])
+        await sql
+          .raw(`CREATE TRIGGER ${table}_note BEFORE INSERT OR UPDATE ON ${table}
+            FOR EACH ROW EXECUTE FUNCTION deferred_note()`)
+          .execute(db.kysely);
+    } else {
+      await sql`CREATE TABLE deferred_log (seq INTEGER PRIMARY KEY AUTOINCREMENT, what TEXT NOT NULL)`.execute(
+        db.kysely,
+      );
+      for (const [table, operation] of [
+        ['deferred_probe', 'INSERT'],
+        ['deferred_total', 'UPDATE'],
+      ])
+        await sql
+          .raw(`CREATE TRIGGER ${table}_note_${operation} AFTER ${operation} ON ${table}
+            BEGIN INSERT INTO deferred_log (what) VALUES ('${table} ${operation}'); END`)
+          .execute(db.kysely);
+    }
   });
   afterAll(() => server.close());
   beforeEach(async () => {
     await sql`DELETE FROM deferred_probe`.execute(db.kysely);
+    await sql`DELETE FROM deferred_log`.execute(db.kysely);
   });
 
   it('runs them by the commit, and before the next statement the scope runs', async () => {
@@ -87,6 +115,31 @@ describe.each(testDialects)('deferred statements on %s', (dialect) => {
     expect(await rows()).toEqual([
       { k: 1, n: 1, note: 'none' },
       { k: 2, n: 2, note: '$1 stays' },
+    ]);
+  });
+
+  it('runs a statement after the deferred ones, in their order, and answers its own rows', async () => {
+    const answered = await db.transaction(async (scope) => {
+      await scope.defer(insert(1, 1));
+      await scope.defer(
+        textQuery(`INSERT INTO deferred_probe (k, n, note) VALUES (${p(1)}, ${p(2)}, ${p(3)})`, [2, 2, 'x']),
+      );
+      return scope.runAfterDeferred(
+        textQuery<{ n: number }>(`UPDATE deferred_total SET n = n + ${p(1)} WHERE k = 1 RETURNING n`, [5]),
+      );
+    });
+    expect(answered).toHaveLength(1);
+    const total = await sql<{ n: number }>`SELECT n FROM deferred_total WHERE k = 1`.execute(db.kysely);
+    expect(answered[0]?.n).toBe(total.rows[0]?.n);
+    expect(await rows()).toEqual([
+      { k: 1, n: 1, note: 'none' },
+      { k: 2, n: 2, note: 'x' },
+    ]);
+    const log = await sql<{ what: string }>`SELECT what FROM deferred_log ORDER BY seq`.execute(db.kysely);
+    expect(log.rows.map((row) => row.what)).toEqual([
+      'deferred_probe INSERT',
+      'deferred_probe INSERT',
+      'deferred_total UPDATE',
     ]);
   });
 

@@ -84,7 +84,8 @@ export async function addToRowCount(scope: Db, tableId: number, delta: number): 
   const { userTables } = scope.dialect;
   const shard = Math.floor(Math.random() * userTables.rowCountShards);
   const text = userTables.numberedParameters ? ADD_TO_ROW_COUNT.numbered : ADD_TO_ROW_COUNT.positional;
-  const [row] = await scope.run(textQuery<{ version: number | string }>(text, [delta, tableId, shard]));
+  // After the write's deferred history and activity entries, in one statement with them on PostgreSQL.
+  const [row] = await scope.runAfterDeferred(textQuery<{ version: number | string }>(text, [delta, tableId, shard]));
   if (!row) return null;
   const version = Number(row.version);
   scope.counts?.countedRow(tableId, shard, version);

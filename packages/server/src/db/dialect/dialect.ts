@@ -59,10 +59,11 @@ export interface SqlDialect {
   transactionRows(trx: Transaction<SystemDatabase>, connection: Dialect): RunRows;
   /**
    * combined joins statements whose results nobody reads into one, run in their order's stead (PostgreSQL: each a
-   * WITH clause of one statement, one round trip instead of one each), or answers null for statements it cannot
-   * join; null where statements are not worth joining (SQLite: no round trips to save).
+   * WITH clause of one statement, one round trip instead of one each), and then `last`, if given, whose rows the
+   * joined statement answers; null for statements it cannot join. Null where statements are not worth joining
+   * (SQLite: no round trips to save).
    */
-  combined: ((queries: readonly CompiledQuery[]) => CompiledQuery | null) | null;
+  combined: ((queries: readonly CompiledQuery[], last?: CompiledQuery) => CompiledQuery | null) | null;
   /** autoIncrementId shapes an integer primary key that the database numbers. */
   autoIncrementId(column: ColumnDefinitionBuilder): ColumnDefinitionBuilder;
   /** autoIncrementType is the column type of such a key. */

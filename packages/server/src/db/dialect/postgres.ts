@@ -29,18 +29,30 @@ const STATEMENT_TIMEOUT_MS = 30_000;
 // nobody reads are joined). Their `$n` placeholders are numbered on; a text with a quote could hold a `$n` that is
 // not a placeholder, so such a statement is not joined; nor are more values than one statement may bind (65,535).
 const MAX_COMBINED_PARAMETERS = 30_000;
+const RETURNING = /\bRETURNING\b/i;
 
-function combinedStatements(queries: readonly CompiledQuery[]): CompiledQuery | null {
-  if (queries.some((query) => query.sql.includes("'") || query.sql.includes('$$'))) return null;
-  if (queries.reduce((n, query) => n + query.parameters.length, 0) > MAX_COMBINED_PARAMETERS) return null;
+function combinedStatements(queries: readonly CompiledQuery[], last?: CompiledQuery): CompiledQuery | null {
+  const all = last ? [...queries, last] : queries;
+  if (all.some((query) => query.sql.includes("'") || query.sql.includes('$$'))) return null;
+  if (all.reduce((n, query) => n + query.parameters.length, 0) > MAX_COMBINED_PARAMETERS) return null;
+  // With a last statement, the others are made to run before it: each returns its rows, and a condition on all of
+  // them that PostgreSQL evaluates once, before reading the last one's, counts them. (Left unread, they would run
+  // after it: a lock they take would then be taken after the last one's, against the order every write keeps.)
+  if (last && (!RETURNING.test(last.sql) || queries.some((query) => RETURNING.test(query.sql)))) return null;
   const parameters: unknown[] = [];
-  const clauses = queries.map((query, i) => {
+  const clauses = all.map((query, i) => {
     const offset = parameters.length;
     parameters.push(...query.parameters);
     const text = offset === 0 ? query.sql : query.sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`);
-    return `basalt_${i} AS (${text})`;
+    if (query === last) return `basalt_last AS (${text})`;
+    return last ? `basalt_${i} AS (${text} RETURNING 1)` : `basalt_${i} AS (${text})`;
   });
-  return CompiledQuery.raw(`WITH ${clauses.join(', ')} SELECT 1`, parameters);
+  if (!last) return CompiledQuery.raw(`WITH ${clauses.join(', ')} SELECT 1`, parameters);
+  const before = queries.map((_, i) => `(SELECT count(*) FROM basalt_${i})`).join(' + ');
+  return CompiledQuery.raw(
+    `WITH ${clauses.join(', ')} SELECT basalt_last.* FROM basalt_last WHERE ${before} >= 0`,
+    parameters,
+  );
 }
 
 // The pool behind each Kysely dialect made here (the health check reads its counters).
