@@ -1,4 +1,3 @@
-import type { CompiledQuery } from 'kysely';
 import type { Db } from './database.js';
 import { textQuery } from './sql-text.js';
 import type { Executor } from './user-tables.js';
@@ -30,14 +29,14 @@ const ADD_TO_HISTORY_COUNT = {
 
 /**
  * addToHistoryCount adds `delta` entries to one shard of an account's count for a table, in the scope of the
- * change (in a group of writes, to its sums: db/group-counts.ts), through `run` (the scope's `defer` where nothing
- * reads the count before the change commits).
+ * change (in a group of writes, to its sums: db/group-counts.ts); `deferred` where nothing reads the count before
+ * the change commits (Db.defer).
  */
 export async function addToHistoryCount(
   scope: Db,
   { accountId, tableId }: HistoryCountKey,
   delta: number,
-  run: (query: CompiledQuery) => Promise<unknown> = scope.run,
+  { deferred = false }: { deferred?: boolean } = {},
 ): Promise<void> {
   if (delta === 0) return;
   if (scope.counts) {
@@ -47,7 +46,8 @@ export async function addToHistoryCount(
   const { userTables } = scope.dialect;
   const shard = Math.floor(Math.random() * userTables.rowCountShards);
   const text = userTables.numberedParameters ? ADD_TO_HISTORY_COUNT.numbered : ADD_TO_HISTORY_COUNT.positional;
-  await run(textQuery(text, [accountId, tableId, shard, delta]));
+  const query = textQuery(text, [accountId, tableId, shard, delta]);
+  await (deferred ? scope.defer(query) : scope.run(query));
 }
 
 /** readHistoryCount is how many entries an account has in history, of one table when tableId is given. */

@@ -68,9 +68,8 @@ export async function journal(
     createdAt: now.toISOString(),
     revertOf,
   };
-  const write = deferred ? db.defer : db.run;
-  await insertChanges(write, db.dialect, context, changes);
-  await addToHistoryCount(db, { accountId: table.accountId, tableId: table.id }, changes.length, write);
+  await insertChanges(deferred ? db.defer : db.run, db.dialect, context, changes);
+  await addToHistoryCount(db, { accountId: table.accountId, tableId: table.id }, changes.length, { deferred });
   // Who acted, beside the table in the activity feed: an app's caller (the end user and the app, or the app's
   // signed-out visitor), or a project member acting on another account's table.
   const by: { by?: { endUserId: string | null; app: string }; actorId?: string } = {};

@@ -111,9 +111,7 @@ export function selectRowById(
     const { text, name } = owned;
     return run(db, name === null ? textQuery<RawRow>(text, parameters) : preparedQuery<RawRow>(text, parameters, name));
   }
-  const out = pointRead(dialect, shape, id).raw(' AND (');
-  writeCondition(out, dialect, shape, also);
-  out.raw(')');
+  const out = ruledPointRead(dialect, shape, id, also);
   const name = ruledPointReadName(shape, out.text);
   return run(db, name === null ? out.compiled<RawRow>() : preparedQuery<RawRow>(out.text, out.parameters, name));
 }
@@ -122,6 +120,12 @@ const pointRead = (dialect: SqlDialect, shape: UserTableShape, id: number) =>
   statement(dialect)
     .raw(`SELECT * FROM ${quotedTable(shape.id)} WHERE "id" = `)
     .value(id);
+
+function ruledPointRead(dialect: SqlDialect, shape: UserTableShape, id: number, also: Condition): SqlText {
+  const out = pointRead(dialect, shape, id).raw(' AND (');
+  writeCondition(out, dialect, shape, also);
+  return out.raw(')');
+}
 
 // A table's point read without a rule is one text for as long as its definition lasts: written once, and found in
 // the driver's statement cache by a string whose hash is already known. Named by the table and its schema version,
@@ -183,10 +187,8 @@ function ownerPointReadOf(dialect: SqlDialect, shape: UserTableShape, also: Cond
   }
   const known = byColumn.get(also.column);
   if (known?.dialect === dialect) return known;
-  const out = pointRead(dialect, shape, 0).raw(' AND (');
-  writeCondition(out, dialect, shape, also);
-  out.raw(')');
-  const made = { dialect, text: out.text, name: ruledPointReadName(shape, out.text) };
+  const { text } = ruledPointRead(dialect, shape, 0, also);
+  const made = { dialect, text, name: ruledPointReadName(shape, text) };
   byColumn.set(also.column, made);
   return made;
 }
