@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Developer, type EndUserClient, signUpEndUser, startDeveloper } from '../testing/apps.fixtures.js';
 import { users } from '../testing/auth.fixtures.js';
@@ -192,6 +193,22 @@ describe.each(testDialects)('reads without Fastify (%s)', (dialect) => {
     }
   });
 
+  it('answers requests read together in order, each with its own answer, when one in between goes to Fastify', async () => {
+    // Pipelined on one connection, the requests are read in one turn; fast answers are sent at its end together
+    // (http/fast-reads.ts), and the missing record's 404 comes later from Fastify, in its place.
+    const ids = [1, 2, 999, 3, 4, 5, 2];
+    const authorization = fast.alice.keyHeaders.authorization as string;
+    const raw = ids
+      .map((id) => `GET /api/table/items/${id} HTTP/1.1\r\nhost: x\r\nauthorization: ${authorization}\r\n\r\n`)
+      .join('');
+    const before = fast.server.app.fastReads.answered;
+    const answers = await pipelined(fast.server.url, raw, ids.length);
+    expect(answers.map((a) => [a.status, a.status === 200 ? JSON.parse(a.body).id : null])).toEqual(
+      ids.map((id) => (id === 999 ? [404, null] : [200, id])),
+    );
+    expect(fast.server.app.fastReads.answered - before).toBe(ids.length - 1);
+  });
+
   it('refuses a deleted key on the next read', async () => {
     const created = await fast.server.request('POST', '/api/keys', {
       headers: fast.alice.tokenHeaders,
@@ -231,3 +248,34 @@ describe.each(testDialects)('reads without Fastify (%s)', (dialect) => {
     }
   });
 });
+
+// pipelined writes raw HTTP/1.1 requests at once on one connection and reads `count` answers back, in order.
+function pipelined(url: string, raw: string, count: number): Promise<{ status: number; body: string }[]> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), hostname, () => socket.write(raw));
+    let received = Buffer.alloc(0);
+    const answers: { status: number; body: string }[] = [];
+    socket.on('data', (chunk) => {
+      received = Buffer.concat([received, chunk]);
+      for (;;) {
+        const end = received.indexOf('\r\n\r\n');
+        if (end === -1) break;
+        const head = received.subarray(0, end).toString('latin1');
+        const length = Number(/\r\ncontent-length: *(\d+)/i.exec(head)?.[1] ?? 0);
+        if (received.length < end + 4 + length) break;
+        answers.push({
+          status: Number(head.split(' ')[1]),
+          body: received.subarray(end + 4, end + 4 + length).toString('utf8'),
+        });
+        received = received.subarray(end + 4 + length);
+      }
+      if (answers.length === count) {
+        socket.end();
+        resolve(answers);
+      }
+    });
+    socket.on('error', reject);
+    socket.setTimeout(10_000, () => reject(new Error(`only ${answers.length} of ${count} answers`)));
+  });
+}
