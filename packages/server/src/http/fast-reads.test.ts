@@ -256,7 +256,7 @@ function pipelined(url: string, raw: string, count: number): Promise<{ status: n
     const socket = net.connect(Number(port), hostname, () => socket.write(raw));
     let received = Buffer.alloc(0);
     const answers: { status: number; body: string }[] = [];
-    socket.on('data', (chunk) => {
+    socket.on('data', (chunk: Buffer) => {
       received = Buffer.concat([received, chunk]);
       for (;;) {
         const end = received.indexOf('\r\n\r\n');
