@@ -7,8 +7,14 @@ import { APP_TABLES, CONSOLE_TABLES, type PoolTables } from './user-pool.js';
 // on every request would cost a query per request, so each process remembers what it read: an entry holds until
 // `sessions.ended` for its account arrives on the bus (this node at once, the others within milliseconds), or
 // for TTL_MS as a backstop for a lost event. While the bus may be missing events nothing is remembered.
+//
+// A session in use is read again in the background during its entry's last REFRESH_MS, while the entry still
+// answers: were the entry let lapse, every request arriving until the read came back would wait for it (and a
+// fast read would take Fastify's slower path), thousands at once under load, a stall every TTL_MS. One read per
+// session is in flight at a time, whoever asks.
 
 const TTL_MS = 60_000;
+const REFRESH_MS = 10_000;
 const MAX_ENTRIES = 50_000;
 
 interface Entry {
@@ -47,12 +53,14 @@ export function endUserSessionLivenessOf(db: Db): SessionLiveness {
   });
 }
 
-function createSessionLiveness(
+/** createSessionLiveness is one process's liveness of the sessions in `tables` (exported for its tests' clock). */
+export function createSessionLiveness(
   db: Db,
   tables: PoolTables,
   now: () => number = Date.now,
 ): SessionLiveness & { forget(userId: string | null): void } {
   const entries = new Map<string, Entry>();
+  const reading = new Map<string, Promise<boolean>>();
   const byAccount = new Map<string, Set<string>>();
   let generation = 0;
 
@@ -79,18 +87,34 @@ function createSessionLiveness(
     sessions.add(sessionId);
   };
 
-  return {
-    forget: (userId) => (userId === null ? forgetAll() : forgetAccount(userId)),
-    isLive(sessionId, accountId) {
-      const entry = entries.get(sessionId);
-      if (entry && entry.expiresAt > now() && db.bus.reliable) return entry.live;
-      const seen = generation;
-      return findSessionById(db.kysely, tables, sessionId).then((session) => {
+  // Reads a session (or joins the read in flight) and remembers what it found.
+  const read = (sessionId: string, accountId: string): Promise<boolean> => {
+    const key = `${sessionId} ${accountId}`;
+    const pending = reading.get(key);
+    if (pending) return pending;
+    const seen = generation;
+    const made = findSessionById(db.kysely, tables, sessionId)
+      .then((session) => {
         // A session belongs to one account: a token naming another account's session is not live.
         const live = session !== undefined && session.account_id === accountId;
         if (seen === generation && db.bus.reliable) remember(sessionId, { accountId, live, expiresAt: now() + TTL_MS });
         return live;
-      });
+      })
+      .finally(() => reading.delete(key));
+    reading.set(key, made);
+    return made;
+  };
+
+  return {
+    forget: (userId) => (userId === null ? forgetAll() : forgetAccount(userId)),
+    isLive(sessionId, accountId) {
+      const entry = entries.get(sessionId);
+      const at = now();
+      if (entry && entry.expiresAt > at && db.bus.reliable && entry.accountId === accountId) {
+        if (entry.expiresAt - at < REFRESH_MS) read(sessionId, accountId).catch(() => {});
+        return entry.live;
+      }
+      return read(sessionId, accountId);
     },
   };
 }
