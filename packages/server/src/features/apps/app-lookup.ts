@@ -10,9 +10,12 @@ import './app-events.js';
 // on the hot path, so each process caches apps by ref and recognises their current keys by their text. Rolling
 // the keys or changing the settings publishes `app.changed`, which evicts the app on every node (this one at
 // once, the others within milliseconds), so an old key is refused everywhere at once. TTL_MS is a backstop for
-// a lost event; while the bus may be missing events nothing is trusted, as in the other caches.
+// a lost event; while the bus may be missing events nothing is trusted, as in the other caches. An app in use is
+// read again in the background during its entry's last REFRESH_MS, while the entry still answers: let lapse, every
+// request with its keys would wait for the read together.
 
 const TTL_MS = 60_000;
+const REFRESH_MS = 10_000;
 const MAX_ENTRIES = 10_000;
 
 /** AppRecord is an app as the APIs use it: its owner, ref, keys and settings (defaults filled in). */
@@ -120,9 +123,30 @@ export function createAppLookup(
     return entry;
   };
 
+  const refreshing = new Set<string>();
+  // Reads an app again and replaces its entry once read.
+  const refresh = (ref: string, stale: Entry) => {
+    if (refreshing.has(ref)) return;
+    refreshing.add(ref);
+    findAppByRef(db.kysely, ref)
+      .then(
+        (row) => {
+          // An eviction meanwhile removed the entry: the row read may be the old one.
+          if (entries.get(ref) === stale) {
+            entries.set(ref, { found: row ? toAppRecord(row, defaults) : null, expiresAt: now() + TTL_MS });
+          }
+        },
+        // The entry answers until it ends; then a read in the request's path tries again.
+        () => {},
+      )
+      .finally(() => refreshing.delete(ref));
+  };
+
   const byRef = (ref: string): MaybePromise<AppRecord | null> => {
     let entry = entries.get(ref);
-    if (!entry || entry.expiresAt <= now() || !trusted()) entry = load(ref);
+    const at = now();
+    if (!entry || entry.expiresAt <= at || !trusted()) entry = load(ref);
+    else if (entry.expiresAt - at < REFRESH_MS && !(entry.found instanceof Promise)) refresh(ref, entry);
     return entry.found;
   };
 
