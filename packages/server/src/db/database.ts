@@ -48,6 +48,11 @@ export interface Db {
   /** readRows runs a record API's read-only statement: outside any transaction at the root (the fastest way). */
   readRows: ReadRows;
   /**
+   * readInBackground runs a read-only statement that scans much (an account's storage) without stopping the event
+   * loop for it (SQLite: on a worker thread's connection); in a scope, in its transaction.
+   */
+  readInBackground: ReadRows;
+  /**
    * run runs one statement of any kind and returns its rows: in a scope in its transaction, the fastest way the
    * engine has (the hot statements of every record write use it); at the root on its own.
    */
@@ -145,6 +150,7 @@ export function openDatabase(
     afterCommit: (fn) => runHooks([fn]),
     publish: (topic, payload) => bus.publish(topic, payload),
     readRows: dialect.reads(kysely, connection),
+    readInBackground: dialect.backgroundReads(kysely, connection),
     run: async (query) => (await kysely.executeQuery(query)).rows,
     defer: async (query) => {
       await kysely.executeQuery(query);
@@ -188,6 +194,7 @@ export function openDatabase(
       },
       // On SQLite a read outside the transaction would wait for the connection the transaction holds.
       readRows: run,
+      readInBackground: run,
       run,
       defer: async (query) => {
         if (combined === null) {

@@ -53,6 +53,11 @@ export interface SqlDialect {
   /** reads makes the runner of the record APIs' reads (SQLite: straight to the connection when it is free). */
   reads(kysely: Kysely<SystemDatabase>, connection: Dialect): ReadRows;
   /**
+   * backgroundReads makes the runner of reads that scan much (an account's storage): SQLite runs them on a worker
+   * thread's connection, so that the event loop does not stop for them; PostgreSQL on the pool, like any read.
+   */
+  backgroundReads(kysely: Kysely<SystemDatabase>, connection: Dialect): ReadRows;
+  /**
    * transactionRows makes the runner of the statements of the open transaction `trx` (SQLite: straight to the
    * connection, which the transaction holds).
    */
@@ -185,7 +190,7 @@ export interface UserTableDialect {
   /** describeError reads an engine error, or returns null for one that is not about the data. */
   describeError(error: unknown): DatabaseErrorInfo | null;
   /** tablesSizeBytes is the storage the given user tables (SQL names) take, indexes included. */
-  tablesSizeBytes(db: Kysely<SystemDatabase>, tables: string[]): Promise<number>;
+  tablesSizeBytes(read: ReadRows, tables: string[]): Promise<number>;
 }
 
 /** RequiredChange is a NOT NULL change of one column, with what a rebuild of the table needs. */

@@ -4,7 +4,7 @@ import { createPostgresTransport } from '../bus/postgres-notify.js';
 import { quoteIdentifier } from '../identifiers.js';
 import { tooLong } from '../regex-pattern.js';
 import type { SystemDatabase } from '../schema.js';
-import type { PreparedQuery } from '../sql-text.js';
+import { type PreparedQuery, textQuery } from '../sql-text.js';
 import type { DatabaseErrorInfo, HealthDialect, SqlDialect, UserTableDialect } from './dialect.js';
 import { postgresLogSearch } from './postgres-log-search.js';
 
@@ -100,6 +100,7 @@ export const postgresDialect: SqlDialect = {
       }
     };
   },
+  backgroundReads: (kysely) => async (query) => (await kysely.executeQuery(query)).rows,
   transactionRows: (trx) => async (query) => (await trx.executeQuery(query)).rows,
   combined: combinedStatements,
   autoIncrementId: (column) => column.primaryKey(),
@@ -243,13 +244,15 @@ function postgresUserTables(): UserTableDialect {
       await sql.raw(`LOCK TABLE ${quoteIdentifier(table)} IN ACCESS EXCLUSIVE MODE`).execute(db);
     },
     describeError: describePostgresError,
-    async tablesSizeBytes(db, tables) {
+    async tablesSizeBytes(read, tables) {
       if (tables.length === 0) return 0;
-      const { rows } = await sql<{
-        n: number | string | null;
-      }>`SELECT COALESCE(SUM(pg_total_relation_size(to_regclass(t))), 0) AS n
-        FROM unnest(CAST(${tables} AS text[])) AS t`.execute(db);
-      return Number(rows[0]?.n ?? 0);
+      const [row] = await read(
+        textQuery<{ n: number | string | null }>(
+          'SELECT COALESCE(SUM(pg_total_relation_size(to_regclass(t))), 0) AS n FROM unnest(CAST($1 AS text[])) AS t',
+          [tables],
+        ),
+      );
+      return Number(row?.n ?? 0);
     },
   };
 }

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
+import type { CompiledQuery } from 'kysely';
 
 // WAL checkpoints off the event loop.
 //
@@ -24,6 +25,10 @@ import type Database from 'better-sqlite3';
 // backstop the WAL grew by hundreds of MB under a sustained write load. With it, the server's own checkpoint
 // finds all but the last ~100 ms of frames already copied, so it is short, and it comes every 64 MB of
 // writes instead of every 4 MB. Closing the database still checkpoints on the server's connection.
+//
+// The same worker runs the reads that scan a whole table or more (readInBackground: measuring an account's
+// storage walks every page of its tables, 90 ms for a table of a million rows): on the server's connection the
+// event loop would stop for them, and every request in flight would wait.
 
 /** CHECKPOINT_EVERY_MS is how often the worker copies the WAL back into the database. */
 const CHECKPOINT_EVERY_MS = 100;
@@ -37,11 +42,20 @@ const WORKER_SOURCE = `(async () => {
   const { parentPort, workerData } = await import('node:worker_threads');
   const { default: Database } = await import(workerData.driverUrl);
   const files = new Map();
-  parentPort.on('message', ({ open, close }) => {
+  parentPort.on('message', ({ open, close, read }) => {
     if (open && !files.has(open)) {
       try { files.set(open, new Database(open, { fileMustExist: true })); } catch { parentPort.postMessage({ failed: open }); }
     }
     if (close) { files.get(close)?.close(); files.delete(close); }
+    if (read) {
+      try {
+        const db = files.get(read.file);
+        if (!db) throw new Error('the database is not open in the background worker');
+        parentPort.postMessage({ read: read.id, rows: db.prepare(read.sql).all(read.parameters) });
+      } catch (error) {
+        parentPort.postMessage({ read: read.id, error: String(error?.message ?? error) });
+      }
+    }
   });
   setInterval(() => {
     for (const [name, db] of files) {
@@ -53,6 +67,8 @@ const WORKER_SOURCE = `(async () => {
 let worker: Worker | null = null;
 let workerBroken = false;
 const served = new Map<string, Database.Database>();
+const reading = new Map<number, { resolve: (rows: unknown[]) => void; reject: (error: Error) => void }>();
+let lastRead = 0;
 
 function fallBack(file: string): void {
   const connection = served.get(file);
@@ -69,13 +85,21 @@ function checkpointWorker(): Worker | null {
     workerBroken = true;
     return null;
   }
-  worker.on('message', (message: { failed?: string }) => {
+  worker.on('message', (message: { failed?: string; read?: number; rows?: unknown[]; error?: string }) => {
     if (message.failed) fallBack(message.failed);
+    if (message.read !== undefined) {
+      const waiting = reading.get(message.read);
+      reading.delete(message.read);
+      if (message.error !== undefined) waiting?.reject(new Error(message.error));
+      else waiting?.resolve(message.rows ?? []);
+    }
   });
   const broken = () => {
     workerBroken = true;
     worker = null;
     for (const file of [...served.keys()]) fallBack(file);
+    for (const waiting of reading.values()) waiting.reject(new Error('the background worker stopped'));
+    reading.clear();
   };
   worker.on('error', broken);
   worker.on('exit', broken);
@@ -100,4 +124,19 @@ export function checkpointInBackground(connection: Database.Database): () => voi
     served.delete(file);
     worker?.postMessage({ close: file });
   };
+}
+
+/**
+ * readInBackground runs a read-only statement on the worker's own connection to the file a served connection
+ * has open, or returns null when there is no worker for it (the caller then reads on its own connection).
+ */
+export function readInBackground<R>(connection: Database.Database, query: CompiledQuery<R>): Promise<R[]> | null {
+  const file = connection.name;
+  if (!worker || served.get(file) !== connection) return null;
+  const id = ++lastRead;
+  const thread = worker;
+  return new Promise<R[]>((resolve, reject) => {
+    reading.set(id, { resolve: resolve as (rows: unknown[]) => void, reject });
+    thread.postMessage({ read: { id, file, sql: query.sql, parameters: query.parameters } });
+  });
 }

@@ -16,9 +16,9 @@ import { type JsonPathStep, jsonbSortKey, jsonContains, jsonEqual, jsonOverlaps,
 import { likeMatches } from '../like-pattern.js';
 import { compileLinearRegex, InvalidPatternError, linearRegexRefusal } from '../regex-pattern.js';
 import type { SystemDatabase } from '../schema.js';
-import { PLAIN_PARAMETER, wrapOperand } from '../sql-text.js';
+import { PLAIN_PARAMETER, textQuery, wrapOperand } from '../sql-text.js';
 import type { DatabaseErrorInfo, HealthDialect, RunRows, SqlDialect, UserTableDialect } from './dialect.js';
-import { checkpointInBackground } from './sqlite-checkpoints.js';
+import { checkpointInBackground, readInBackground } from './sqlite-checkpoints.js';
 import { groupCommit } from './sqlite-group-commit.js';
 import { runIntegrityPragmas } from './sqlite-integrity.js';
 import { sqliteLogSearch } from './sqlite-log-search.js';
@@ -139,6 +139,11 @@ export const sqliteDialect: SqlDialect = {
         return Promise.reject(error);
       }
     };
+  },
+  backgroundReads(kysely, connection) {
+    const { file } = fileOf(connection);
+    const direct = sqliteDialect.reads(kysely, connection);
+    return (query) => readInBackground(file, query) ?? direct(query);
   },
   transactionRows,
   combined: null,
@@ -297,14 +302,17 @@ function sqliteUserTables(): UserTableDialect {
     // Kysely runs every SQLite transaction on the one connection, one at a time: it is already exclusive.
     lockTable: async () => {},
     describeError: describeSqliteError,
-    async tablesSizeBytes(db, tables) {
+    async tablesSizeBytes(read, tables) {
       if (tables.length === 0) return 0;
-      const { rows } = await sql<{ n: number | null }>`SELECT sum(pgsize) AS n FROM dbstat WHERE name IN
-        (SELECT name FROM sqlite_schema WHERE tbl_name IN (${sql.join(tables)}))`.execute(db);
-      return Number(rows[0]?.n ?? 0);
+      const [row] = await read(textQuery<{ n: number | null }>(TABLES_SIZE, [JSON.stringify(tables)]));
+      return Number(row?.n ?? 0);
     },
   };
 }
+
+// The pages of the named user tables and their indexes (the names as one JSON array: one text for any number).
+const TABLES_SIZE = `SELECT sum(pgsize) AS n FROM dbstat WHERE name IN
+  (SELECT name FROM sqlite_schema WHERE tbl_name IN (SELECT value FROM json_each(?)))`;
 
 // At most this many problems are reported per check: a damaged file can list thousands.
 const INTEGRITY_MAX_PROBLEMS = 50;

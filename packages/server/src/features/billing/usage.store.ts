@@ -212,26 +212,33 @@ export async function countConnections(db: Db, accountId: string): Promise<numbe
   return Number(row?.n ?? 0);
 }
 
-/** storageBytes measures an account's tables (pages, indexes included), its history and its stored files. */
+/**
+ * storageBytes measures an account's tables (pages, indexes included), its history and its stored files. Each
+ * reads all of the account's rows or pages, so each runs in the background (Db.readInBackground).
+ */
 export async function storageBytes(db: Db, accountId: string): Promise<number> {
   const tables = await db.kysely.selectFrom('user_tables').select('id').where('account_id', '=', accountId).execute();
   const tableBytes = await db.dialect.userTables.tablesSizeBytes(
-    db.kysely,
+    db.readInBackground,
     tables.map((t) => userTableName(t.id)),
   );
-  const history = await db.kysely
-    .selectFrom('change_history')
-    .select(
-      sql<number | string>`coalesce(sum(length(coalesce(previous_state, '')) + length(coalesce(new_state, ''))), 0)`.as(
-        'bytes',
-      ),
-    )
-    .where('account_id', '=', accountId)
-    .executeTakeFirst();
-  const files = await db.kysely
-    .selectFrom('file_storage')
-    .select((eb) => eb.fn.sum<number | string>('file_size').as('bytes'))
-    .where('user_id', '=', accountId)
-    .executeTakeFirst();
+  const [history] = await db.readInBackground(
+    db.kysely
+      .selectFrom('change_history')
+      .select(
+        sql<
+          number | string
+        >`coalesce(sum(length(coalesce(previous_state, '')) + length(coalesce(new_state, ''))), 0)`.as('bytes'),
+      )
+      .where('account_id', '=', accountId)
+      .compile(),
+  );
+  const [files] = await db.readInBackground(
+    db.kysely
+      .selectFrom('file_storage')
+      .select((eb) => eb.fn.sum<number | string>('file_size').as('bytes'))
+      .where('user_id', '=', accountId)
+      .compile(),
+  );
   return Number(tableBytes) + Number(history?.bytes ?? 0) + Number(files?.bytes ?? 0);
 }

@@ -37,7 +37,7 @@ export async function getStats(db: Db, accountId: string): Promise<Stats> {
     listTableDefinitions(db.kysely, accountId),
   ]);
   const bytes = await db.dialect.userTables.tablesSizeBytes(
-    db.kysely,
+    db.readInBackground,
     tables.map((t) => userTableName(t.id)),
   );
   return { activities, storageSize: formatStorageSize(bytes), tables: tables.length };
