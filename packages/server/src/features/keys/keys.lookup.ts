@@ -15,12 +15,15 @@ import { findApiKeyByHash, touchApiKey } from './keys.store.js';
 // - At most MAX_ENTRIES entries; the oldest go first, so a flood of made-up keys costs lookups, not memory.
 //   The secrets of live entries stay in memory for at most CACHE_TTL_MS after their last load, as the
 //   requests that carried them do.
-// - Concurrent requests with the same uncached key share one database read.
+// - Concurrent requests with the same uncached key share one database read. A key in use is read again in the
+//   background during its entry's last REFRESH_MS, while the entry still answers: let lapse, every request with it
+//   would wait for the read together (a stall a minute in the p99 of a busy key).
 // - `last_used_at` is written at most once per TOUCH_EVERY_MS per key and process, off the request path.
 
 /** CACHE_TTL_MS is how long a process trusts what it read about a key without hearing of it. */
 export const CACHE_TTL_MS = 60_000;
 const MAX_ENTRIES = 10_000;
+const REFRESH_MS = 10_000;
 const TOUCH_EVERY_MS = 60_000;
 // `bsk_` + 32 random bytes in base64url (43 characters); anything else is refused without a lookup.
 const KEY_SHAPE = new RegExp(`^${API_KEY_PREFIX}[A-Za-z0-9_-]{43}$`);
@@ -102,10 +105,31 @@ export function createApiKeyLookup(
     return entry;
   };
 
+  const refreshing = new Set<string>();
+  // Reads a key again and replaces its entry once read, unless it was evicted or replaced meanwhile.
+  const refresh = (secret: string, stale: Entry) => {
+    if (refreshing.has(secret)) return;
+    refreshing.add(secret);
+    findApiKeyByHash(db.kysely, stale.hash)
+      .then(
+        (row) => {
+          if (entries.get(secret) !== stale) return;
+          const found = row ? { keyId: Number(row.id), accountId: row.account_id } : null;
+          entries.set(secret, { ...stale, found, expiresAt: now() + CACHE_TTL_MS });
+        },
+        // The entry answers until it ends; then a read in the request's path tries again.
+        () => {},
+      )
+      .finally(() => refreshing.delete(secret));
+  };
+
   return {
     resolve(secret) {
       const at = now();
       let entry = entries.get(secret);
+      if (entry && entry.expiresAt > at && trusted() && entry.expiresAt - at < REFRESH_MS) {
+        if (!(entry.found instanceof Promise)) refresh(secret, entry);
+      }
       if (!entry || entry.expiresAt <= at || !trusted()) {
         // Only a well-formed secret is looked up (and so cached).
         if (!KEY_SHAPE.test(secret)) return null;

@@ -289,6 +289,31 @@ describe.each(testDialects)('API keys on %s', (dialect) => {
     expect(await other.resolve(body.key)).toBeNull();
   });
 
+  it('answers a key in use at once across its entry’s end, reading it again in the background', async () => {
+    const { body } = await create('in use');
+    const clock = { ms: Date.now() };
+    const lookup = createApiKeyLookup(server.app.basalt.db, { now: () => clock.ms });
+    expect(await lookup.resolve(body.key)).toEqual({ keyId: body.id, accountId: alice.id });
+    let readAt = clock.ms;
+    for (let minute = 1; minute <= 3; minute++) {
+      clock.ms = readAt + CACHE_TTL_MS - 5_000;
+      expect(lookup.resolve(body.key)).toEqual({ keyId: body.id, accountId: alice.id });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      readAt = clock.ms;
+      clock.ms = readAt + 10_000;
+      expect({ minute, found: lookup.resolve(body.key) }).toEqual({
+        minute,
+        found: { keyId: body.id, accountId: alice.id },
+      });
+    }
+    // A deletion that no event told this cache of shows once the entry is read again.
+    await deleteApiKeyOf(server.app.basalt.db.kysely, alice.id, body.id);
+    clock.ms = readAt + CACHE_TTL_MS - 5_000;
+    expect(lookup.resolve(body.key)).toEqual({ keyId: body.id, accountId: alice.id });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(lookup.resolve(body.key)).toBeNull();
+  });
+
   it('forgets a cached key when its hash is evicted, and reads it again', async () => {
     const { body } = await create('evicted');
     const lookup = createApiKeyLookup(server.app.basalt.db);
