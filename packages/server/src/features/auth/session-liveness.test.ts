@@ -2,10 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../db/database.js';
 import { signUpUser, users } from '../../testing/auth.fixtures.js';
 import { startTestServer, type TestServer, testDialects } from '../../testing/test-server.js';
+import { createSecondFactor } from './second-factor.js';
 import { createSessionLiveness } from './session-liveness.js';
 import { CONSOLE_TABLES } from './user-pool.js';
 
-// A process remembers which sessions are live (features/auth/session-liveness.ts). These tests drive its clock
+// A process remembers which sessions are live (features/auth/session-liveness.ts) and which accounts sign in with
+// a second factor (second-factor.ts). These tests drive its clock
 // over a real database: a session in use must never lapse into a read that every request waits for, and a session
 // that ended without a bus event (a lost one) must still be refused within the backstop's time.
 
@@ -72,6 +74,25 @@ describe.each(testDialects)('session liveness on %s', (dialect) => {
     expect(liveness.isLive(sessionId, accountId)).toBe(true);
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(liveness.isLive(sessionId, accountId)).toBe(false);
+  });
+
+  it('keeps answering whether an account in use needs a second factor, reading it again in the background', async () => {
+    const { accountId } = sessionOf((await signUpUser(server, users.erin)).accessToken);
+    let clock = 1_000_000;
+    const secondFactor = createSecondFactor(db, () => clock);
+    const first = secondFactor.needed(accountId);
+    expect(first).toBeInstanceOf(Promise);
+    expect(secondFactor.needed(accountId)).toBe(first);
+    expect(await first).toBe(false);
+    let readAt = clock;
+    for (let minute = 1; minute <= 3; minute++) {
+      clock = readAt + MINUTE - 5_000;
+      expect(secondFactor.needed(accountId)).toBe(false);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      readAt = clock;
+      clock = readAt + 10_000;
+      expect({ minute, answer: secondFactor.needed(accountId) }).toEqual({ minute, answer: false });
+    }
   });
 
   it('does not lend one account’s answer to a token naming the same session for another account', async () => {
