@@ -18,6 +18,9 @@ import { secondFactorOf } from './features/auth/second-factor.js';
 import { endUserSessionLivenessOf, sessionLivenessOf } from './features/auth/session-liveness.js';
 import { findSessionByCookieHash } from './features/auth/sessions.store.js';
 import { createTokenService } from './features/auth/tokens.service.js';
+import { startBackupJobs } from './features/backups/backup-jobs.js';
+import { backupsRoutes } from './features/backups/backups.routes.js';
+import { installRestoreGuard } from './features/backups/restore-guard.js';
 import { billingRoutes } from './features/billing/billing.routes.js';
 import { stripeClientOf } from './features/billing/stripe-client.js';
 import { createUsageMeter } from './features/billing/usage-meter.js';
@@ -248,6 +251,8 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   await app.register(fastifyCookie, { hook: false });
   installJsonBodyParser(app);
   installNulGuard(app);
+  // While a restore runs on any node, writes are refused with 503 (features/backups/restore-guard.ts).
+  installRestoreGuard(app, db);
   installErrorHandler(app, config.bodyLimit, (request, error) => recordUnexpectedError(logs, request, error));
   const apiKeys = apiKeyLookupOf(db);
   const sessions = sessionLivenessOf(db);
@@ -294,6 +299,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   await app.register(secretsRoutes, { ctx });
   await app.register(functionsRoutes, { ctx });
   await app.register(billingRoutes, { ctx });
+  await app.register(backupsRoutes, { ctx });
   // Last: its short form /api/:name only takes what no route above claims.
   await app.register(publicApiRoutes, { ctx, fastReads });
 
@@ -316,6 +322,8 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
 
   // Background work: pruning history older than HISTORY_RETENTION_DAYS (features/history/history-retention.ts).
   app.addHook('onClose', startHistoryRetention(ctx));
+  // Scheduled backups, and the watch of restores on other nodes (features/backups/backup-jobs.ts).
+  app.addHook('onClose', startBackupJobs(ctx));
 
   // A closing server answers 503 to new requests: Fastify's to answer.
   app.addHook('preClose', (done) => {

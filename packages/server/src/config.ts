@@ -52,6 +52,23 @@ export interface Config {
   oauthProviders: ConsoleOAuthProvider[];
   /** Plans, metering and Stripe (features/billing, docs/billing.md). */
   billing: BillingConfig;
+  /** Instance backups (features/backups, docs/backups.md). */
+  backups: BackupsConfig;
+}
+
+/** BackupsConfig says where archives live and how the database is written into them. */
+export interface BackupsConfig {
+  /** BACKUP_DIR: the folder of the archives; null: `<data>/backups`. Several nodes should share one. */
+  dir: string | null;
+  /**
+   * BACKUP_FORMAT: auto writes the engine's own copy (SQLite's file, or pg_dump's custom format when a matching
+   * pg_dump is installed); logical writes Basalt's rows, which restore onto either engine.
+   */
+  format: 'auto' | 'logical';
+  /** BACKUP_UPLOAD_MAX_BYTES: the largest archive an upload (or an account import) may send. */
+  uploadMaxBytes: number;
+  /** BACKUP_SCHEDULER: off starts no scheduled backups on this node (the schedule is kept). */
+  scheduler: boolean;
 }
 
 /** BillingConfig is what the operator sells: the plans, whether usage is metered, and Stripe's keys and prices. */
@@ -243,6 +260,10 @@ const envSchema = z.object({
     .url('STRIPE_API_URL must be a URL')
     .optional()
     .or(z.literal('').transform(() => undefined)),
+  BACKUP_DIR: z.string().optional(),
+  BACKUP_FORMAT: z.enum(['auto', 'logical'], { error: "BACKUP_FORMAT must be 'auto' or 'logical'" }).default('auto'),
+  BACKUP_UPLOAD_MAX_BYTES: wholeNumber('BACKUP_UPLOAD_MAX_BYTES', 1024, 64 * 1024 * 1024 * 1024),
+  BACKUP_SCHEDULER: z.enum(['on', 'off'], { error: "BACKUP_SCHEDULER must be 'on' or 'off'" }).default('on'),
 });
 
 const limitField = z.number().int().min(0).nullable().optional();
@@ -360,6 +381,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       plans: plansOf(e.BILLING_PLANS),
       stripe: stripeOf(e),
     },
+    backups: {
+      dir: e.BACKUP_DIR ? path.resolve(e.BACKUP_DIR) : null,
+      format: e.BACKUP_FORMAT,
+      uploadMaxBytes: e.BACKUP_UPLOAD_MAX_BYTES,
+      scheduler: e.BACKUP_SCHEDULER === 'on',
+    },
     ...overrides,
   };
+}
+
+/** backupDirOf is the folder of the instance's backup archives. */
+export function backupDirOf(config: Pick<Config, 'dataDir' | 'backups'>): string {
+  return config.backups.dir ?? path.join(config.dataDir, 'backups');
 }

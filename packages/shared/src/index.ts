@@ -2,6 +2,7 @@ export * from './access.schemas.js';
 export * from './api.types.js';
 export * from './app.schemas.js';
 export * from './auth.schemas.js';
+export * from './backups.schemas.js';
 export * from './billing.schemas.js';
 export * from './constants.js';
 export * from './functions.schemas.js';

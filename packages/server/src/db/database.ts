@@ -1,8 +1,9 @@
 import type { IntegrityCheck } from '@basalt/shared';
 import { type CompiledQuery, Kysely, type Transaction } from 'kysely';
-import { Migrator } from 'kysely/migration';
+import { type Migration, Migrator } from 'kysely/migration';
 import type { Config } from '../config.js';
 import { type BusEvents, type BusTopic, createEventBus, type EventBus } from './bus/event-bus.js';
+import type { DatabaseBackup } from './dialect/backup-dialect.js';
 import type { ConnectionStats, ReadRows, RunRows, SqlDialect } from './dialect/dialect.js';
 import { postgresDialect } from './dialect/postgres.js';
 import { sqliteDialect } from './dialect/sqlite.js';
@@ -79,6 +80,8 @@ export interface Db {
   connectionStats(): Promise<ConnectionStats>;
   /** checkIntegrity runs the engine's consistency checks (features/health). */
   checkIntegrity(): Promise<IntegrityCheck[]>;
+  /** backup takes the engine's consistent copies and swaps restored databases in (db/backup, features/backups). */
+  backup: DatabaseBackup;
   close(): Promise<void>;
 }
 
@@ -94,6 +97,10 @@ export function openDatabase(
     onIdleError?: (error: Error) => void;
     onBusError?: (error: unknown) => void;
     statementTimeoutMs?: number;
+    /** searchPath: the schemas a PostgreSQL database is built in and read from (a restore's staging schema). */
+    searchPath?: string[] | null;
+    /** ownBus keeps the bus in this process (a restore's staging database has no part in the instance's events). */
+    ownBus?: boolean;
   } = {},
 ): Db {
   const dialect = dialectFor(config);
@@ -101,7 +108,9 @@ export function openDatabase(
   const kysely = new Kysely<SystemDatabase>({ dialect: connection });
   // On PostgreSQL the bus reaches the other server processes on the database (LISTEN/NOTIFY); SQLite has one.
   const bus = createEventBus({
-    transport: dialect.busTransport({ databaseUrl: config.databaseUrl, onError: options.onBusError }),
+    transport: options.ownBus
+      ? null
+      : dialect.busTransport({ databaseUrl: config.databaseUrl, onError: options.onBusError }),
     onError: options.onBusError,
   });
   const groupWrite = dialect.writeTransactions(kysely, connection);
@@ -115,6 +124,7 @@ export function openDatabase(
     },
     connectionStats: () => dialect.health.connectionStats(kysely, connection),
     checkIntegrity: () => dialect.health.checkIntegrity(kysely, connection),
+    backup: dialect.backup.bind(kysely, connection, config),
   };
 
   const runHooks = (hooks: Array<() => void>) => {
@@ -220,11 +230,22 @@ export function openDatabase(
   return root;
 }
 
+/** MigratorOptions narrow a migrator for a restore's new database. */
+export interface MigratorOptions {
+  /** only: just these migrations (a restore first brings a new database to its archive's level). */
+  only?: readonly string[];
+  /** schema: the PostgreSQL schema of the migrations' own table (a restore builds in a schema of its own). */
+  schema?: string;
+}
+
 /** systemMigrator is the migrator of Basalt's own tables on a database (tests also step it to a version). */
-export function systemMigrator(db: Db): Migrator {
+export function systemMigrator(db: Db, { only, schema }: MigratorOptions = {}): Migrator {
+  const pick = (all: Record<string, Migration>) =>
+    only ? Object.fromEntries(Object.entries(all).filter(([name]) => only.includes(name))) : all;
   return new Migrator({
     db: db.kysely,
-    provider: { getMigrations: async () => systemMigrations(db.dialect) },
+    ...(schema ? { migrationTableSchema: schema } : {}),
+    provider: { getMigrations: async () => pick(systemMigrations(db.dialect)) },
     migrationTableName: 'basalt_migrations',
     migrationLockTableName: 'basalt_migrations_lock',
     // Numbers are reserved per piece of work and land out of order (0016 after 0020): each runs once, in any order.
@@ -233,8 +254,8 @@ export function systemMigrator(db: Db): Migrator {
 }
 
 /** migrateToLatest runs every pending system migration; several processes may call it at once. */
-export async function migrateToLatest(db: Db): Promise<string[]> {
-  const { error, results } = await systemMigrator(db).migrateToLatest();
+export async function migrateToLatest(db: Db, options: MigratorOptions = {}): Promise<string[]> {
+  const { error, results } = await systemMigrator(db, options).migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

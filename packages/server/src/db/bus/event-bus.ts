@@ -44,6 +44,11 @@ export interface EventBus {
    * back): caches drop everything. Returns the function that stops listening.
    */
   onReset(listener: () => void): () => void;
+  /**
+   * resetLocal calls this process's reset listeners as a lost connection would, without changing `reliable`: the
+   * database was replaced underneath (a restore), so every cache must forget what it holds.
+   */
+  resetLocal(): void;
   /** close stops the transport after sending what is queued; publish does nothing afterwards. */
   close(): Promise<void>;
 }
@@ -103,6 +108,16 @@ export function createEventBus(options: EventBusOptions = {}): EventBus {
   let reliable = transport === null;
   let closed = false;
 
+  function notifyReset() {
+    for (const listener of resetListeners) {
+      try {
+        listener();
+      } catch (error) {
+        report(error);
+      }
+    }
+  }
+
   function dispatch(topic: string, payload: unknown, origin: BusOrigin) {
     const current = listeners.get(topic);
     if (!current) return;
@@ -123,13 +138,7 @@ export function createEventBus(options: EventBusOptions = {}): EventBus {
     reset(nowReliable) {
       if (closed) return;
       reliable = nowReliable;
-      for (const listener of resetListeners) {
-        try {
-          listener();
-        } catch (error) {
-          report(error);
-        }
-      }
+      notifyReset();
     },
   });
 
@@ -159,6 +168,9 @@ export function createEventBus(options: EventBusOptions = {}): EventBus {
     },
     get reliable() {
       return reliable;
+    },
+    resetLocal() {
+      if (!closed) notifyReset();
     },
     onReset(listener) {
       const entry = () => listener();

@@ -15,6 +15,7 @@ import type { JsonPath } from '../jsonb.js';
 import type { RegexRefusal } from '../regex-pattern.js';
 import type { SystemDatabase } from '../schema.js';
 import type { SqlExpression, SqlOperand, SqlText } from '../sql-text.js';
+import type { BackupDialect } from './backup-dialect.js';
 
 /**
  * WriteTransaction runs a record write in a transaction: it commits when fn resolves and rolls back when it
@@ -44,6 +45,8 @@ export interface SqlDialect {
     onIdleError?: (error: Error) => void;
     /** statementTimeoutMs overrides how long one statement may run (PostgreSQL; tests shorten it). */
     statementTimeoutMs?: number;
+    /** searchPath sets the schemas names are looked up in (PostgreSQL; a restore builds in a schema of its own). */
+    searchPath?: string[] | null;
   }): Dialect;
   /**
    * writeTransactions makes the runner of record writes (SQLite: group commit; PostgreSQL: one transaction
@@ -81,6 +84,8 @@ export interface SqlDialect {
   health: HealthDialect;
   /** logSearch is the engine's index for the search of the system log (features/logs). */
   logSearch: LogSearchDialect;
+  /** backup is the engine's part of backups and restores (features/backups, db/backup). */
+  backup: BackupDialect;
   /**
    * busTransport carries the event bus to the other server processes on the same database (PostgreSQL:
    * LISTEN/NOTIFY); null where there are none (SQLite: one process per file).

@@ -1,11 +1,13 @@
 import { CompiledQuery, type Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import Cursor from 'pg-cursor';
 import { createPostgresTransport } from '../bus/postgres-notify.js';
 import { quoteIdentifier } from '../identifiers.js';
 import { tooLong } from '../regex-pattern.js';
 import type { SystemDatabase } from '../schema.js';
 import { type PreparedQuery, textQuery } from '../sql-text.js';
 import type { DatabaseErrorInfo, HealthDialect, SqlDialect, UserTableDialect } from './dialect.js';
+import { postgresBackup } from './postgres-backup.js';
 import { postgresLogSearch } from './postgres-log-search.js';
 
 // COUNT(*) and bigserial ids are int8; they stay far below 2^53, so read them as numbers.
@@ -16,6 +18,14 @@ const types = {
       ? (v: string) => Number(v)
       : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
 };
+
+// pg-cursor parses values with pg's default parsers unless told otherwise: streamed rows read bigints as the
+// pool's queries do.
+class TypedCursor extends Cursor {
+  constructor(text: string, values: unknown[]) {
+    super(text, values, { types });
+  }
+}
 
 /**
  * STATEMENT_TIMEOUT_MS stops any one statement after 30 s. Filters come from clients, and a costly one (a
@@ -61,7 +71,7 @@ const pools = new WeakMap<object, pg.Pool>();
 /** postgresDialect runs Basalt on a PostgreSQL server (DATABASE_URL). */
 export const postgresDialect: SqlDialect = {
   name: 'postgres',
-  createKyselyDialect({ databaseUrl, onIdleError, statementTimeoutMs = STATEMENT_TIMEOUT_MS }) {
+  createKyselyDialect({ databaseUrl, onIdleError, statementTimeoutMs = STATEMENT_TIMEOUT_MS, searchPath }) {
     if (!databaseUrl) throw new Error('postgresDialect needs DATABASE_URL');
     // statement_timeout is a startup parameter of every pooled connection: no extra round trip per query.
     // Sessions run in UTC whatever the server's default, so that the texts PostgreSQL writes itself (a unique
@@ -71,12 +81,13 @@ export const postgresDialect: SqlDialect = {
       max: 10,
       types,
       statement_timeout: statementTimeoutMs,
-      options: '-c TimeZone=UTC',
+      options: searchPath ? `-c TimeZone=UTC -c search_path=${searchPathOption(searchPath)}` : '-c TimeZone=UTC',
     });
     // An idle connection that the server drops (restart, failover) emits 'error'; unheard, it kills the process.
     // The pool replaces the connection on the next checkout, so logging it is enough.
     pool.on('error', (error) => onIdleError?.(error));
-    const dialect = new PostgresDialect({ pool });
+    // The cursor lets a backup stream a table's rows instead of reading them all at once.
+    const dialect = new PostgresDialect({ pool, cursor: TypedCursor });
     pools.set(dialect, pool);
     return dialect;
   },
@@ -112,6 +123,7 @@ export const postgresDialect: SqlDialect = {
   userTables: postgresUserTables(),
   health: postgresHealth(),
   logSearch: postgresLogSearch,
+  backup: postgresBackup,
   async commitWithoutWaitingForDisk(db) {
     await sql`SET LOCAL synchronous_commit = off`.execute(db);
   },
@@ -122,6 +134,14 @@ export const postgresDialect: SqlDialect = {
 };
 
 const CACHED_PLAN_CHANGED = '0A000';
+
+// A search_path as a startup option: quoted names, with libpq's backslash before spaces and backslashes.
+function searchPathOption(schemas: string[]): string {
+  return schemas
+    .map(quoteIdentifier)
+    .join(',')
+    .replace(/[\\ ]/g, (c) => `\\${c}`);
+}
 
 const INVALID_VALUE_CODES = new Set(['22P02', '22007', '22008', '22003', '22023', '22P05', '2202E', '22021']);
 

@@ -18,13 +18,13 @@ import { compileLinearRegex, InvalidPatternError, linearRegexRefusal } from '../
 import type { SystemDatabase } from '../schema.js';
 import { PLAIN_PARAMETER, textQuery, wrapOperand } from '../sql-text.js';
 import type { DatabaseErrorInfo, HealthDialect, RunRows, SqlDialect, UserTableDialect } from './dialect.js';
+import { SQLITE_FILE_NAME, sqliteBackup } from './sqlite-backup.js';
 import { checkpointInBackground, readInBackground } from './sqlite-checkpoints.js';
 import { groupCommit } from './sqlite-group-commit.js';
 import { runIntegrityPragmas } from './sqlite-integrity.js';
 import { sqliteLogSearch } from './sqlite-log-search.js';
 
-/** SQLITE_FILE_NAME is the database file inside the data directory. */
-export const SQLITE_FILE_NAME = 'basalt.db';
+export { SQLITE_FILE_NAME } from './sqlite-backup.js';
 
 /** openSqliteFile opens the data directory's database with Basalt's durability settings. */
 function openSqliteFile(dataDir: string): Database.Database {
@@ -156,6 +156,7 @@ export const sqliteDialect: SqlDialect = {
   userTables: sqliteUserTables(),
   health: sqliteHealth(),
   logSearch: sqliteLogSearch,
+  backup: sqliteBackup,
   // One server process per file: the bus stays in process.
   busTransport: () => null,
   commitWithoutWaitingForDisk: async () => {},

@@ -80,6 +80,8 @@ export interface TokenService {
   roleOfKey(key: string): 'anon' | 'service_role' | null;
   /** signAppKey signs an app's anon or service key: the instance's key claims plus `ref` (features/apps). */
   signAppKey(ref: string, role: 'anon' | 'service_role'): Promise<string>;
+  /** reload reads the signing keys and the instance's keys again (after a restore replaced the database). */
+  reload(): Promise<void>;
 }
 
 interface LoadedKey {
@@ -123,31 +125,35 @@ export async function createTokenService(
   db: Kysely<SystemDatabase>,
   options: { issuer: string },
 ): Promise<TokenService> {
-  let keys = await loadKeys(db);
-  if (!keys.some((k) => k.privateKey)) {
-    await createSigningKey(db);
-    keys = await loadKeys(db);
-  }
-  // Several processes may start at once on PostgreSQL: every one signs with the oldest active key.
-  const signer = keys.find((k) => k.privateKey);
-  if (!signer?.privateKey) throw new Error('No active signing key');
-  const signingKey = signer.privateKey;
-  const byKid = new Map(keys.map((k) => [k.kid, k]));
-
-  const signKey = (role: 'anon' | 'service_role', ref?: string) => {
-    const iat = Math.floor(Date.now() / 1000);
-    return new SignJWT(ref === undefined ? { role } : { role, ref })
-      .setProtectedHeader({ alg: ALG, kid: signer.kid, typ: 'JWT' })
-      .setIssuer(KEY_ISSUER)
-      .setIssuedAt(iat)
-      .setExpirationTime(iat + KEY_TTL_SECONDS)
-      .sign(signingKey);
+  // The keys are read again after a restore replaced the database (reload): every node then signs and verifies
+  // with the restored instance's keys.
+  const load = async () => {
+    let keys = await loadKeys(db);
+    if (!keys.some((k) => k.privateKey)) {
+      await createSigningKey(db);
+      keys = await loadKeys(db);
+    }
+    // Several processes may start at once on PostgreSQL: every one signs with the oldest active key.
+    const signer = keys.find((k) => k.privateKey);
+    if (!signer?.privateKey) throw new Error('No active signing key');
+    const signingKey = signer.privateKey;
+    const signKey = (role: 'anon' | 'service_role', ref?: string) => {
+      const iat = Math.floor(Date.now() / 1000);
+      return new SignJWT(ref === undefined ? { role } : { role, ref })
+        .setProtectedHeader({ alg: ALG, kid: signer.kid, typ: 'JWT' })
+        .setIssuer(KEY_ISSUER)
+        .setIssuedAt(iat)
+        .setExpirationTime(iat + KEY_TTL_SECONDS)
+        .sign(signingKey);
+    };
+    const anonKey =
+      (await readSetting(db, 'anon_key')) ?? (await writeSettingOnce(db, 'anon_key', await signKey('anon')));
+    const serviceKey =
+      (await readSetting(db, 'service_key')) ??
+      (await writeSettingOnce(db, 'service_key', await signKey('service_role')));
+    return { keys, signer, signingKey, signKey, anonKey, serviceKey, byKid: new Map(keys.map((k) => [k.kid, k])) };
   };
-  const anonKey =
-    (await readSetting(db, 'anon_key')) ?? (await writeSettingOnce(db, 'anon_key', await signKey('anon')));
-  const serviceKey =
-    (await readSetting(db, 'service_key')) ??
-    (await writeSettingOnce(db, 'service_key', await signKey('service_role')));
+  let state = await load();
 
   // An ES256 check costs about 0.1 ms, more than the rest of a small read; a token that verified once is
   // remembered until its own expiry (access tokens are stateless until exp, so nothing is lost), by its full text.
@@ -160,7 +166,7 @@ export async function createTokenService(
       const { payload } = await jwtVerify(
         token,
         async (header) => {
-          const key = header.kid ? byKid.get(header.kid) : undefined;
+          const key = header.kid ? state.byKid.get(header.kid) : undefined;
           if (!key) throw new TokenError('invalid', 'JWT cryptographic operation failed');
           return key.publicKey;
         },
@@ -197,11 +203,19 @@ export async function createTokenService(
   }
 
   return {
-    anonKey,
-    serviceKey,
-    jwks: () => ({ keys: keys.map((k) => k.publicJwk) }),
-    roleOfKey: (key) => (key === anonKey ? 'anon' : key === serviceKey ? 'service_role' : null),
-    signAppKey: (ref, role) => signKey(role, ref),
+    get anonKey() {
+      return state.anonKey;
+    },
+    get serviceKey() {
+      return state.serviceKey;
+    },
+    jwks: () => ({ keys: state.keys.map((k) => k.publicJwk) }),
+    roleOfKey: (key) => (key === state.anonKey ? 'anon' : key === state.serviceKey ? 'service_role' : null),
+    signAppKey: (ref, role) => state.signKey(role, ref),
+    async reload() {
+      state = await load();
+      verified.clear();
+    },
 
     async signAccessToken(input) {
       const iat = Math.floor(Date.now() / 1000);
@@ -220,12 +234,12 @@ export async function createTokenService(
         session_id: input.sessionId,
         is_anonymous: input.isAnonymous ?? false,
       })
-        .setProtectedHeader({ alg: ALG, kid: signer.kid, typ: 'JWT' })
+        .setProtectedHeader({ alg: ALG, kid: state.signer.kid, typ: 'JWT' })
         .setIssuer(options.issuer)
         .setSubject(input.userId)
         .setIssuedAt(iat)
         .setExpirationTime(exp)
-        .sign(signingKey);
+        .sign(state.signingKey);
       return { token, expiresIn: ttl, expiresAt: exp };
     },
 

@@ -1,0 +1,95 @@
+import { randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { type Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { BACKUP_LIMITS, type Backup } from '@basalt/shared';
+import { backupDirOf } from '../../config.js';
+import { ApiError, badRequest } from '../../http/errors.js';
+import type { Actor } from '../../lib/actor/actor.js';
+import type { BackupDeps } from './backup-deps.js';
+import { archiveNameOf } from './backup-runner.js';
+import { archiveProblem, backupView, requireAdmin } from './backups.service.js';
+import { type BackupRow, insertBackup } from './backups.store.js';
+import { openArchive } from './restore-runner.js';
+
+// An archive sent by the administrator (another instance's backup, one downloaded earlier): streamed to disk
+// within BACKUP_UPLOAD_MAX_BYTES, unpacked and checked like a restore checks it, then listed as a COMPLETED
+// backup (origin `uploaded`). A damaged, foreign or too new archive is refused and nothing is kept.
+
+/** tooLarge is the 413 of a body over the limit. */
+export function tooLarge(maxBytes: number): ApiError {
+  return new ApiError(413, 'payload_too_large', `The archive is larger than this server accepts (${maxBytes} bytes)`);
+}
+
+/** receiveFile streams a request body into `file`, refusing more than `maxBytes`; it returns the size. */
+export async function receiveFile(body: Readable, file: string, maxBytes: number): Promise<number> {
+  let bytes = 0;
+  const limit = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      bytes += chunk.length;
+      if (bytes > maxBytes) done(tooLarge(maxBytes));
+      else done(null, chunk);
+    },
+  });
+  await pipeline(body, limit, createWriteStream(file));
+  if (bytes === 0) throw badRequest('invalid_archive', 'The request has no archive: send the .tar.gz file as the body');
+  return bytes;
+}
+
+/** uploadBackup receives an archive, checks it and lists it as a backup. */
+export async function uploadBackup(deps: BackupDeps, actor: Actor, body: Readable, name: unknown): Promise<Backup> {
+  await requireAdmin(deps, actor);
+  if (name !== undefined && (typeof name !== 'string' || name.length > BACKUP_LIMITS.nameMax || name.includes('\0'))) {
+    throw badRequest('validation_failed', `Name must be text of at most ${BACKUP_LIMITS.nameMax} characters`);
+  }
+  const dir = backupDirOf(deps.config);
+  await fs.mkdir(dir, { recursive: true });
+  const id = randomUUID();
+  const received = path.join(dir, `.upload-${id}.tar.gz`);
+  const workDir = path.join(dir, `.upload-${id}`);
+  try {
+    const size = await receiveFile(body, received, deps.config.backups.uploadMaxBytes);
+    let manifest: Awaited<ReturnType<typeof openArchive>>['manifest'];
+    try {
+      ({ manifest } = await openArchive(deps, received, workDir));
+    } catch (error) {
+      throw archiveProblem(error) ?? error;
+    }
+    const database = manifest.parts.find((part) => part.name === 'database');
+    const row: BackupRow = {
+      id,
+      project_id: null,
+      name: (typeof name === 'string' && name.trim()) || manifest.name,
+      description: manifest.description,
+      size,
+      file_path: null,
+      status: 'COMPLETED',
+      completed_at: new Date().toISOString(),
+      created_by: actor.accountId,
+      created_at: new Date().toISOString(),
+      origin: 'uploaded',
+      include_files: manifest.includeFiles ? 1 : 0,
+      engine: manifest.engine,
+      format: database?.format ?? null,
+      migration_level: manifest.migrationLevel,
+      duration_ms: null,
+      progress_rows: 0,
+      progress_bytes: size,
+      error: null,
+      restore_status: null,
+      restore_step: null,
+      restore_error: null,
+      restore_started_at: null,
+      restore_finished_at: null,
+    };
+    row.file_path = archiveNameOf(row);
+    await fs.rename(received, path.join(dir, row.file_path));
+    await insertBackup(deps.db.kysely, row);
+    return backupView(row);
+  } finally {
+    await fs.rm(received, { force: true });
+    await fs.rm(workDir, { recursive: true, force: true });
+  }
+}
