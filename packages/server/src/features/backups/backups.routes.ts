@@ -60,6 +60,8 @@ export async function backupsRoutes(
   app.get('/api/backups/schedule', async (request) => getSchedule(deps, requireUser(request)));
   app.put('/api/backups/schedule', async (request) => putSchedule(deps, requireUser(request), request.body));
   app.post('/api/backups/upload', async (request, reply) => {
+    // An upload refused half-way leaves the rest of its body unread: the connection is not reused.
+    reply.header('Connection', 'close');
     const actor = requireUser(request);
     if (!(request.body instanceof Readable)) throw archiveExpected();
     const name = (request.query as { name?: unknown }).name;

@@ -84,6 +84,9 @@ const ENTRY_PATH = /^(?:[A-Za-z0-9_.-]+\/)*[A-Za-z0-9_.-]+\/?$/;
 /** extractArchive unpacks a .tar.gz file into the empty folder `into`; it returns the files it wrote. */
 export async function extractArchive(file: string, into: string, limits: ExtractLimits): Promise<string[]> {
   await fs.mkdir(into, { recursive: true });
+  if (!(await startsLikeGzip(file))) {
+    throw new ArchiveError('The archive could not be read: it is not a gzip-compressed tar file');
+  }
   const files: string[] = [];
   let bytes = 0;
   let refused: string | null = null;
@@ -120,6 +123,18 @@ export async function extractArchive(file: string, into: string, limits: Extract
   if (refused) throw new ArchiveError(`The archive was refused: ${refused}`);
   if (files.length === 0) throw new ArchiveError('The archive could not be read: it is empty or not a .tar.gz file');
   return files;
+}
+
+// A gzip stream starts with the bytes 1f 8b.
+async function startsLikeGzip(file: string): Promise<boolean> {
+  const handle = await fs.open(file, 'r');
+  try {
+    const head = Buffer.alloc(2);
+    const { bytesRead } = await handle.read(head, 0, 2, 0);
+    return bytesRead === 2 && head[0] === 0x1f && head[1] === 0x8b;
+  } finally {
+    await handle.close();
+  }
 }
 
 function describeReadError(error: unknown): string {
