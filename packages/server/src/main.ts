@@ -17,6 +17,8 @@ Commands:
   create-admin    Create an instance administrator: --email, --password, [--username]
   keys            Print the instance's anon and service keys; with --app <username>, that account's app keys
   recount         Count every table's rows again (after rows were loaded into the database outside Basalt)
+  backup          Back the instance up into the backups folder; --out <file> also copies the archive there
+  restore <file>  Restore an archive (the current state is backed up first); stop the server first on SQLite
 
 Options of serve: --port, --host (they override PORT and HOST)
 Configuration comes from the environment: see the README.`;
@@ -77,6 +79,7 @@ async function main(argv: string[]): Promise<number> {
       password: { type: 'string' },
       username: { type: 'string' },
       app: { type: 'string' },
+      out: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -128,6 +131,14 @@ async function main(argv: string[]): Promise<number> {
         console.log(`service_role key: ${tokens.serviceKey}`);
         return 0;
       });
+    case 'backup': {
+      const { backupFromCli } = await import('./features/backups/backups-cli.js');
+      return withDatabase(config, (db) => backupFromCli(db, config, { out: values.out }));
+    }
+    case 'restore': {
+      const { restoreFromCli } = await import('./features/backups/backups-cli.js');
+      return withDatabase(config, (db) => restoreFromCli(db, config, positionals[1]));
+    }
     case 'create-admin': {
       const { createAdminFromCli } = await import('./features/auth/admin-cli.js');
       return withDatabase(config, (db) => createAdminFromCli(db, config, values));

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { AppContext } from '../../app-context.js';
 import { backupDirOf } from '../../config.js';
 import { type ArchivePart, type BackupDeps, backupDepsOf } from './backup-deps.js';
-import { acquireLease, leaseUnexpired } from './backup-lease.js';
+import { acquireLease, liveLease } from './backup-lease.js';
 import { insertNewBackup, runBackup } from './backup-runner.js';
 import { claimRun, pruneScheduled, type ScheduleSettings, startSchedule } from './backup-schedule.js';
 import { listUnfinished, updateBackup } from './backups.store.js';
@@ -21,7 +21,7 @@ const INTERRUPTED = 'Interrupted: the server stopped while it ran (nothing was c
  * half-received uploads, which hold no lease).
  */
 export async function recoverInterrupted(deps: BackupDeps, atStart = false): Promise<number> {
-  if (await leaseUnexpired(deps)) return 0;
+  if (await liveLease(deps)) return 0;
   const now = new Date().toISOString();
   const rows = await listUnfinished(deps.db.kysely);
   for (const row of rows) {

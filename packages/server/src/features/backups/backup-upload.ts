@@ -9,6 +9,7 @@ import { backupDirOf } from '../../config.js';
 import { ApiError, badRequest } from '../../http/errors.js';
 import type { Actor } from '../../lib/actor/actor.js';
 import type { BackupDeps } from './backup-deps.js';
+import type { BackupManifest } from './backup-manifest.js';
 import { archiveNameOf } from './backup-runner.js';
 import { archiveProblem, backupView, requireAdmin } from './backups.service.js';
 import { type BackupRow, insertBackup } from './backups.store.js';
@@ -38,6 +39,51 @@ export async function receiveFile(body: Readable, file: string, maxBytes: number
   return bytes;
 }
 
+/**
+ * listArchive moves a checked archive file into the backups folder and lists it as a COMPLETED backup with the
+ * facts of its manifest.
+ */
+export async function listArchive(
+  deps: BackupDeps,
+  file: string,
+  manifest: BackupManifest,
+  options: { id: string; size: number; name: string | null; origin: 'uploaded' | 'cli'; createdBy: string | null },
+): Promise<BackupRow> {
+  const now = new Date().toISOString();
+  const row: BackupRow = {
+    id: options.id,
+    project_id: null,
+    name: options.name ?? manifest.name,
+    description: manifest.description,
+    size: options.size,
+    file_path: null,
+    status: 'COMPLETED',
+    completed_at: now,
+    created_by: options.createdBy,
+    created_at: now,
+    origin: options.origin,
+    include_files: manifest.includeFiles ? 1 : 0,
+    engine: manifest.engine,
+    format: manifest.parts.find((part) => part.name === 'database')?.format ?? null,
+    migration_level: manifest.migrationLevel,
+    duration_ms: null,
+    progress_rows: 0,
+    progress_bytes: options.size,
+    error: null,
+    restore_status: null,
+    restore_step: null,
+    restore_error: null,
+    restore_started_at: null,
+    restore_finished_at: null,
+  };
+  row.file_path = archiveNameOf(row);
+  const dir = backupDirOf(deps.config);
+  await fs.mkdir(dir, { recursive: true });
+  await fs.copyFile(file, path.join(dir, row.file_path));
+  await insertBackup(deps.db.kysely, row);
+  return row;
+}
+
 /** uploadBackup receives an archive, checks it and lists it as a backup. */
 export async function uploadBackup(deps: BackupDeps, actor: Actor, body: Readable, name: unknown): Promise<Backup> {
   await requireAdmin(deps, actor);
@@ -57,36 +103,13 @@ export async function uploadBackup(deps: BackupDeps, actor: Actor, body: Readabl
     } catch (error) {
       throw archiveProblem(error) ?? error;
     }
-    const database = manifest.parts.find((part) => part.name === 'database');
-    const row: BackupRow = {
+    const row = await listArchive(deps, received, manifest, {
       id,
-      project_id: null,
-      name: (typeof name === 'string' && name.trim()) || manifest.name,
-      description: manifest.description,
       size,
-      file_path: null,
-      status: 'COMPLETED',
-      completed_at: new Date().toISOString(),
-      created_by: actor.accountId,
-      created_at: new Date().toISOString(),
+      name: typeof name === 'string' && name.trim() ? name.trim() : null,
       origin: 'uploaded',
-      include_files: manifest.includeFiles ? 1 : 0,
-      engine: manifest.engine,
-      format: database?.format ?? null,
-      migration_level: manifest.migrationLevel,
-      duration_ms: null,
-      progress_rows: 0,
-      progress_bytes: size,
-      error: null,
-      restore_status: null,
-      restore_step: null,
-      restore_error: null,
-      restore_started_at: null,
-      restore_finished_at: null,
-    };
-    row.file_path = archiveNameOf(row);
-    await fs.rename(received, path.join(dir, row.file_path));
-    await insertBackup(deps.db.kysely, row);
+      createdBy: actor.accountId,
+    });
     return backupView(row);
   } finally {
     await fs.rm(received, { force: true });
