@@ -68,6 +68,8 @@ export interface DatabaseBackup {
   nativeRestoreRefusal(format: DatabasePartFormat, sourceVersion: string | null): Promise<string | null>;
   /** stage makes an empty place beside the live database for a restore to fill (`workDir` holds SQLite's). */
   stage(workDir: string): Promise<Staging>;
+  /** cleanUp removes what a restore that died left in the database (PostgreSQL's staging schemas). */
+  cleanUp(): Promise<void>;
 }
 
 /** BackupDialect is what differs between the engines in backups and restores. */

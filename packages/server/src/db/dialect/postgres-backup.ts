@@ -171,6 +171,12 @@ function bind(kysely: AnyKysely, options: { databaseUrl: string | null }): Datab
       }
       return null;
     },
+    async cleanUp() {
+      const { rows } = await sql<{ name: string }>`SELECT nspname AS name FROM pg_namespace
+        WHERE nspname LIKE ${`${STAGING_PREFIX}%`} OR nspname LIKE ${`${REPLACED_PREFIX}%`}`.execute(kysely);
+      for (const row of rows)
+        await sql`DROP SCHEMA IF EXISTS ${sql.raw(quoteIdentifier(row.name))} CASCADE`.execute(kysely);
+    },
     async stage(workDir) {
       const schema = await liveSchema(kysely);
       const suffix = randomBytes(6).toString('hex');

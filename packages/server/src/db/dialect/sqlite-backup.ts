@@ -145,6 +145,8 @@ function bind(_kysely: AnyKysely, _connection: object, options: { dataDir: strin
       }
       return null;
     },
+    // A staged file lives in the restore's work folder, which the caller removes.
+    cleanUp: async () => {},
     async stage(workDir) {
       const dataDir = path.join(workDir, 'staging');
       fs.mkdirSync(dataDir, { recursive: true });

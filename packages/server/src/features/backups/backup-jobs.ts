@@ -4,9 +4,11 @@ import type { AppContext } from '../../app-context.js';
 import { backupDirOf } from '../../config.js';
 import { type ArchivePart, type BackupDeps, backupDepsOf } from './backup-deps.js';
 import { acquireLease, liveLease } from './backup-lease.js';
+import { readArchiveManifest } from './backup-manifest.js';
 import { insertNewBackup, runBackup } from './backup-runner.js';
 import { claimRun, pruneScheduled, type ScheduleSettings, startSchedule } from './backup-schedule.js';
-import { listUnfinished, updateBackup } from './backups.store.js';
+import { relistArchive } from './backup-upload.js';
+import { listBackups, listUnfinished, updateBackup } from './backups.store.js';
 import { startRestoreWatch } from './restore-guard.js';
 
 // The backups' background work on each node: the schedule, the watch that makes writes wait for a restore on
@@ -45,7 +47,27 @@ export async function recoverInterrupted(deps: BackupDeps, atStart = false): Pro
       (atStart && name.startsWith('.upload-')),
   );
   for (const name of leftovers) await fs.rm(path.join(dir, name), { recursive: true, force: true });
+  await deps.db.backup.cleanUp();
+  await relistArchives(deps);
   return rows.length;
+}
+
+/**
+ * relistArchives lists again the archives of the backups folder that the catalogue lost (a restore that died
+ * between its swap and the catalogue's copy), read from their manifests.
+ */
+async function relistArchives(deps: BackupDeps): Promise<void> {
+  const dir = backupDirOf(deps.config);
+  const listed = new Set((await listBackups(deps.db.kysely)).map((row) => row.file_path));
+  const files = (await fs.readdir(dir).catch(() => [] as string[])).filter(
+    (name) => name.startsWith('basalt-') && name.endsWith('.tar.gz') && !listed.has(name),
+  );
+  for (const name of files) {
+    const manifest = await readArchiveManifest(path.join(dir, name)).catch(() => null);
+    if (!manifest) continue;
+    const size = (await fs.stat(path.join(dir, name))).size;
+    await relistArchive(deps, name, manifest, size);
+  }
 }
 
 /** runScheduledBackup takes one scheduled backup (unless another backup or restore runs) and applies retention. */

@@ -1,6 +1,8 @@
 import fs from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { BASALT_VERSION } from '@basalt/shared';
+import * as tar from 'tar';
 import { z } from 'zod';
 import { ArchiveError, type ArchivePartFile, MANIFEST_FILE } from '../../lib/archive/archive.js';
 
@@ -98,6 +100,17 @@ export async function readManifest(dir: string): Promise<BackupManifest> {
     }
   }
   return result.data;
+}
+
+/** readArchiveManifest reads only the manifest of an archive file (into a folder removed afterwards). */
+export async function readArchiveManifest(file: string): Promise<BackupManifest> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'basalt-manifest-'));
+  try {
+    await tar.x({ file, cwd: dir, strict: true, filter: (entry) => entry === MANIFEST_FILE });
+    return await readManifest(dir);
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true });
+  }
 }
 
 /**

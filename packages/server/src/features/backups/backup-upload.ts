@@ -47,10 +47,29 @@ export async function listArchive(
   deps: BackupDeps,
   file: string,
   manifest: BackupManifest,
-  options: { id: string; size: number; name: string | null; origin: 'uploaded' | 'cli'; createdBy: string | null },
+  options: CatalogueFacts,
 ): Promise<BackupRow> {
+  const row = catalogueRow(manifest, options);
+  row.file_path = archiveNameOf(row);
+  const dir = backupDirOf(deps.config);
+  await fs.mkdir(dir, { recursive: true });
+  await fs.copyFile(file, path.join(dir, row.file_path));
+  await insertBackup(deps.db.kysely, row);
+  return row;
+}
+
+/** CatalogueFacts are what an archive's row takes from elsewhere than its manifest. */
+interface CatalogueFacts {
+  id: string;
+  size: number;
+  name: string | null;
+  origin: 'uploaded' | 'cli' | 'found';
+  createdBy: string | null;
+}
+
+function catalogueRow(manifest: BackupManifest, options: CatalogueFacts): BackupRow {
   const now = new Date().toISOString();
-  const row: BackupRow = {
+  return {
     id: options.id,
     project_id: null,
     name: options.name ?? manifest.name,
@@ -76,12 +95,16 @@ export async function listArchive(
     restore_started_at: null,
     restore_finished_at: null,
   };
-  row.file_path = archiveNameOf(row);
-  const dir = backupDirOf(deps.config);
-  await fs.mkdir(dir, { recursive: true });
-  await fs.copyFile(file, path.join(dir, row.file_path));
+}
+
+/** relistArchive lists an archive already in the backups folder under its own name (found there unlisted). */
+export async function relistArchive(deps: BackupDeps, fileName: string, manifest: BackupManifest, size: number) {
+  const row: BackupRow = {
+    ...catalogueRow(manifest, { id: randomUUID(), size, name: null, origin: 'found', createdBy: null }),
+    created_at: manifest.createdAt,
+    file_path: fileName,
+  };
   await insertBackup(deps.db.kysely, row);
-  return row;
 }
 
 /** uploadBackup receives an archive, checks it and lists it as a backup. */
