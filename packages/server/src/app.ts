@@ -38,6 +38,7 @@ import { recordAnswered, recordRequest, recordUnexpectedError } from './features
 import { createLogWriter } from './features/logs/log-writer.js';
 import { logsRoutes } from './features/logs/logs.routes.js';
 import { openapiRoutes } from './features/openapi/openapi.routes.js';
+import { portabilityRoutes } from './features/portability/portability.routes.js';
 import { projectsRoutes } from './features/projects/projects.routes.js';
 import { schemaRoomRoutes } from './features/projects/schema-room.routes.js';
 import { publicApiRoutes } from './features/public-api/public-api.routes.js';
@@ -300,6 +301,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   await app.register(functionsRoutes, { ctx });
   await app.register(billingRoutes, { ctx });
   await app.register(backupsRoutes, { ctx });
+  await app.register(portabilityRoutes, { ctx });
   // Last: its short form /api/:name only takes what no route above claims.
   await app.register(publicApiRoutes, { ctx, fastReads });
 

@@ -20,7 +20,7 @@ const INTERRUPTED = 'Interrupted: the server stopped while it ran (nothing was c
 
 /**
  * recoverInterrupted marks what a dead node left IN_PROGRESS as FAILED and removes its work files (at start also
- * half-received uploads, which hold no lease).
+ * half-received uploads and accounts' exports and imports, which hold no lease).
  */
 export async function recoverInterrupted(deps: BackupDeps, atStart = false): Promise<number> {
   if (await liveLease(deps)) return 0;
@@ -44,7 +44,7 @@ export async function recoverInterrupted(deps: BackupDeps, atStart = false): Pro
       name.startsWith('.work-') ||
       name.startsWith('.restore-') ||
       name.endsWith('.partial') ||
-      (atStart && name.startsWith('.upload-')),
+      (atStart && (name.startsWith('.upload-') || name.startsWith('.export-') || name.startsWith('.import-'))),
   );
   for (const name of leftovers) await fs.rm(path.join(dir, name), { recursive: true, force: true });
   await deps.db.backup.cleanUp();

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { BACKUP_LIMITS, type Backup } from '@basalt/shared';
 import { backupDirOf } from '../../config.js';
-import { ApiError, badRequest } from '../../http/errors.js';
+import { badRequest } from '../../http/errors.js';
 import type { Actor } from '../../lib/actor/actor.js';
+import { receiveFile } from '../../lib/archive/archive-upload.js';
 import type { BackupDeps } from './backup-deps.js';
 import type { BackupManifest } from './backup-manifest.js';
 import { archiveNameOf } from './backup-runner.js';
@@ -18,26 +18,6 @@ import { openArchive } from './restore-runner.js';
 // An archive sent by the administrator (another instance's backup, one downloaded earlier): streamed to disk
 // within BACKUP_UPLOAD_MAX_BYTES, unpacked and checked like a restore checks it, then listed as a COMPLETED
 // backup (origin `uploaded`). A damaged, foreign or too new archive is refused and nothing is kept.
-
-/** tooLarge is the 413 of a body over the limit. */
-export function tooLarge(maxBytes: number): ApiError {
-  return new ApiError(413, 'payload_too_large', `The archive is larger than this server accepts (${maxBytes} bytes)`);
-}
-
-/** receiveFile streams a request body into `file`, refusing more than `maxBytes`; it returns the size. */
-export async function receiveFile(body: Readable, file: string, maxBytes: number): Promise<number> {
-  let bytes = 0;
-  const limit = new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      bytes += chunk.length;
-      if (bytes > maxBytes) done(tooLarge(maxBytes));
-      else done(null, chunk);
-    },
-  });
-  await pipeline(body, limit, createWriteStream(file));
-  if (bytes === 0) throw badRequest('invalid_archive', 'The request has no archive: send the .tar.gz file as the body');
-  return bytes;
-}
 
 /**
  * listArchive moves a checked archive file into the backups folder and lists it as a COMPLETED backup with the

@@ -1,8 +1,8 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context.js';
-import { ApiError } from '../../http/errors.js';
 import { requireUser } from '../../http/principal.js';
+import { ARCHIVE_TYPES, archiveExpected } from '../../lib/archive/archive-upload.js';
 import { type ArchivePart, backupDepsOf } from './backup-deps.js';
 import { getSchedule, putSchedule } from './backup-schedule.js';
 import { uploadBackup } from './backup-upload.js';
@@ -26,23 +26,7 @@ import {
 //   POST   /api/backups/:id/restore      → 202; checked first (400 damaged, 422 not restorable here)
 //   DELETE /api/backups/:id
 
-/** ARCHIVE_TYPES are the content types an archive may be sent with. */
-export const ARCHIVE_TYPES = [
-  'application/gzip',
-  'application/x-gzip',
-  'application/octet-stream',
-  'application/x-tar',
-];
-
 const idOf = (request: FastifyRequest) => (request.params as { id: string }).id;
-
-/** archiveExpected is the 415 of an upload whose body is not an archive. */
-export const archiveExpected = () =>
-  new ApiError(
-    415,
-    'unsupported_media_type',
-    'Send the .tar.gz archive as the body, with Content-Type application/gzip',
-  );
 
 /** backupsRoutes registers the backups' endpoints; `parts` are the other features' parts of an archive. */
 export async function backupsRoutes(
