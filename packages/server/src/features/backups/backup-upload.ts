@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { type Readable, Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
 import { BACKUP_LIMITS, type Backup } from '@basalt/shared';
 import { backupDirOf } from '../../config.js';
 import { badRequest } from '../../http/errors.js';
