@@ -98,9 +98,13 @@ async function apiRequestOnce(
   const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
   const token = accessTokenProvider ? await accessTokenProvider() : null;
   if (token) headers.Authorization = `Bearer ${token}`;
-  // A FormData body (a file upload) goes as multipart, with the boundary the browser sets.
-  const form = typeof FormData !== 'undefined' && body instanceof FormData;
-  if (body !== undefined && !form) headers['Content-Type'] = 'application/json';
+  // A FormData body (a file upload) goes as multipart, with the boundary the browser sets; a Blob (an archive) as
+  // its bytes.
+  const form =
+    (typeof FormData !== 'undefined' && body instanceof FormData) ||
+    (typeof Blob !== 'undefined' && body instanceof Blob);
+  if (body instanceof Blob) headers['Content-Type'] = 'application/gzip';
+  else if (body !== undefined && !form) headers['Content-Type'] = 'application/json';
   if (mutating && options.csrf !== false) {
     const csrfToken = await getCsrfToken();
     if (csrfToken) headers['X-CSRF-Token'] = csrfToken;
@@ -112,7 +116,7 @@ async function apiRequestOnce(
     headers,
     credentials: 'include',
     cache: 'no-store',
-    body: body === undefined ? undefined : form ? body : JSON.stringify(body),
+    body: body === undefined ? undefined : form ? (body as BodyInit) : JSON.stringify(body),
   };
   const response = await fetchWithTimeout(path, init, options);
   if (!response.ok) {

@@ -3,11 +3,12 @@ import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { useAuth } from '@/features/auth/auth-context';
+import { AccountDataCard } from './AccountDataCard';
 import { ChangePasswordForm } from './ChangePasswordForm';
 import { DeleteAccountDialog } from './DeleteAccountDialog';
 import { TwoFactorCard } from './TwoFactorCard';
 
-/** AccountTab is Settings › Account: the password change, two-factor authentication and the Danger Zone. */
+/** AccountTab is Settings › Account: the password change, two-factor authentication, your data and the Danger Zone. */
 export function AccountTab() {
   const { user } = useAuth();
   const [deleting, setDeleting] = useState(false);
@@ -15,6 +16,7 @@ export function AccountTab() {
     <div className="grid grid-cols-1 gap-6">
       <ChangePasswordForm />
       <TwoFactorCard />
+      <AccountDataCard />
       <Card className="border-destructive/40">
         <CardHeader>
           <CardTitle className="flex items-center gap-2 text-destructive">

@@ -1,9 +1,11 @@
 import { useSearchParams } from 'react-router';
 import { PageHeader } from '@/components/ui/page-header';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { useAuth } from '@/features/auth/auth-context';
 import { LogViewer } from '@/features/logs/LogViewer';
 import { AccountTab } from './AccountTab';
 import { AppearanceTab } from './AppearanceTab';
+import { BackupsTab } from './BackupsTab';
 import { DatabaseTab } from './DatabaseTab';
 import { ProfileTab } from './ProfileTab';
 
@@ -13,15 +15,17 @@ const TABS = [
   { value: 'appearance', label: 'Appearance' },
   { value: 'database', label: 'Database' },
   { value: 'logs', label: 'Logs' },
+  { value: 'backups', label: 'Backups', adminOnly: true },
 ] as const;
 type Tab = (typeof TABS)[number]['value'];
-const isTab = (value: string | null): value is Tab => TABS.some((t) => t.value === value);
 
-/** SettingsPage is /settings: Profile, Account, Appearance, Database and Logs tabs. */
+/** SettingsPage is /settings: Profile, Account, Appearance, Database and Logs tabs, and Backups for administrators. */
 export function SettingsPage() {
+  const { user } = useAuth();
   const [params, setParams] = useSearchParams();
+  const tabs = TABS.filter((t) => !('adminOnly' in t) || user?.isAdmin);
   const requested = params.get('tab');
-  const tab: Tab = isTab(requested) ? requested : 'profile';
+  const tab: Tab = tabs.find((t) => t.value === requested)?.value ?? 'profile';
   return (
     <div className="grid grid-cols-1 gap-6">
       <PageHeader title="Settings" description="Your profile, account, appearance, database and logs." />
@@ -30,9 +34,9 @@ export function SettingsPage() {
         onValueChange={(value) => setParams(value === 'profile' ? {} : { tab: value }, { replace: true })}
         className="grid grid-cols-1 gap-4"
       >
-        {/* Five tabs do not fit 375 px in one row: there they wrap into two rows, all in sight. */}
+        {/* Five or six tabs do not fit 375 px in one row: there they wrap into two rows, all in sight. */}
         <TabsList className="h-auto w-full flex-wrap sm:w-fit">
-          {TABS.map((t) => (
+          {tabs.map((t) => (
             <TabsTrigger key={t.value} value={t.value}>
               {t.label}
             </TabsTrigger>
@@ -53,6 +57,11 @@ export function SettingsPage() {
         <TabsContent value="logs">
           <LogViewer />
         </TabsContent>
+        {user?.isAdmin && (
+          <TabsContent value="backups">
+            <BackupsTab />
+          </TabsContent>
+        )}
       </Tabs>
     </div>
   );
