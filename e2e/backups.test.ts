@@ -110,14 +110,17 @@ describe.skipIf(skip)('Backups in Chromium', () => {
     await visible(page.getByRole('heading', { name: 'Your data' }));
     // Ada administers nothing: no Backups tab.
     expect(await page.getByRole('tab', { name: 'Backups' }).count()).toBe(0);
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export' }).click(),
+    ]);
     const archive = path.join(scratch, download.suggestedFilename());
     await download.saveAs(archive);
     await page.getByTestId('account-import-input').setInputFiles(archive);
-    await visible(page.getByText('This archive would add 1 tables with 1 rows:'));
+    await visible(page.getByText('This archive would add 1 table with 1 row:'));
     await visible(page.getByRole('cell', { name: /notes_2\s*\(name taken\)/ }));
     await shot(page, 'account-import-desktop');
-    await page.getByRole('button', { name: 'Import 1 tables' }).click();
+    await page.getByRole('button', { name: 'Import 1 table' }).click();
     await toast(page, 'Import Complete');
     const rows = await api(session, page, 'GET', '/api/table/notes_2');
     expect(rows.body.map((r: { body: string }) => r.body)).toEqual(['first']);

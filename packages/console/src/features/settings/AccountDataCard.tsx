@@ -11,6 +11,8 @@ import { errorMessage } from '@/lib/api-errors';
 import { showToast } from '@/lib/toast';
 import { saveDownload, useAccountImportMutation } from './backups.queries';
 
+const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
 // Settings › Account › Your data: the account's tables as one archive to take to another Basalt, and such an
 // archive brought in here. An import is checked first (a dry run): the person sees what it would create, and under
 // which names, before anything is written.
@@ -79,7 +81,7 @@ export function AccountDataCard() {
           void queryClient.invalidateQueries();
           showToast({
             title: 'Import Complete',
-            description: `${done.totals.tables} tables imported.`,
+            description: `${count(done.totals.tables, 'table')} imported.`,
             variant: 'success',
           });
         },
@@ -129,8 +131,8 @@ export function AccountDataCard() {
           <div className="grid gap-3">
             <p className="text-sm">
               {report.dryRun
-                ? `This archive would add ${report.totals.tables} tables with ${report.totals.rows} rows:`
-                : `Imported ${report.totals.tables} tables with ${report.totals.rows} rows:`}
+                ? `This archive would add ${count(report.totals.tables, 'table')} with ${count(report.totals.rows, 'row')}:`
+                : `Imported ${count(report.totals.tables, 'table')} with ${count(report.totals.rows, 'row')}:`}
             </p>
             <ImportReport report={report} />
             {report.dryRun && file && (
@@ -139,7 +141,7 @@ export function AccountDataCard() {
                   Cancel
                 </Button>
                 <Button disabled={importer.isPending} onClick={confirm}>
-                  Import {report.totals.tables} tables
+                  Import {count(report.totals.tables, 'table')}
                 </Button>
               </div>
             )}

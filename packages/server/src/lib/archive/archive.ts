@@ -3,6 +3,7 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import zlib from 'node:zlib';
 import * as tar from 'tar';
 
 // Basalt's archives (instance backups, account exports): one gzip-compressed tar file whose first entry is
@@ -46,9 +47,18 @@ export async function describeFiles(dir: string, files: string[]): Promise<Archi
   return described;
 }
 
+// Compressing is what a backup spends its time on: Node's zlib does it on the thread pool, so the event loop
+// (and every request in flight) never waits for it, where node-tar's own gzip runs on the main thread. Level 1 is
+// several times faster than the default and compresses database pages almost as well.
+const GZIP_LEVEL = 1;
+
 /** packArchive writes the named files of `dir` (the manifest first) as a .tar.gz stream into `out`. */
 export async function packArchive(dir: string, files: string[], out: NodeJS.WritableStream): Promise<void> {
-  await pipeline(tar.c({ gzip: true, cwd: dir, portable: true, noDirRecurse: true }, [MANIFEST_FILE, ...files]), out);
+  await pipeline(
+    tar.c({ cwd: dir, portable: true, noDirRecurse: true }, [MANIFEST_FILE, ...files]),
+    zlib.createGzip({ level: GZIP_LEVEL }),
+    out,
+  );
 }
 
 /**
@@ -95,8 +105,7 @@ export async function extractArchive(file: string, into: string, limits: Extract
     return false;
   };
   try {
-    await tar.x({
-      file,
+    const unpack = tar.x({
       cwd: into,
       strict: true,
       preservePaths: false,
@@ -117,6 +126,8 @@ export async function extractArchive(file: string, into: string, limits: Extract
         return true;
       },
     });
+    // Gunzipped on the thread pool, like packArchive compresses.
+    await pipeline(createReadStream(file), zlib.createGunzip(), unpack);
   } catch (error) {
     throw new ArchiveError(`The archive could not be read: ${describeReadError(error)}`);
   }
