@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { quoteIdentifier } from '../identifiers.js';
@@ -41,9 +42,21 @@ function connectionEnv(databaseUrl: string): NodeJS.ProcessEnv {
 }
 
 /** run runs a client program and resolves with its standard output, or rejects with its error output. */
-function run(command: string, args: string[], options: { env?: NodeJS.ProcessEnv } = {}): Promise<string> {
+function run(
+  command: string,
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; lowPriority?: boolean } = {},
+): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { env: options.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    // pg_dump's compression is CPU time the server's own requests should go first for.
+    if (options.lowPriority && child.pid !== undefined) {
+      try {
+        os.setPriority(child.pid, 19);
+      } catch {
+        // Not allowed here: it runs at normal priority.
+      }
+    }
     let out = '';
     let err = '';
     child.stdout.on('data', (chunk: Buffer) => {
@@ -140,7 +153,7 @@ function bind(kysely: AnyKysely, options: { databaseUrl: string | null }): Datab
             ...noData.map((table) => `--exclude-table-data=${quoteIdentifier(schema)}.${quoteIdentifier(table)}`),
             `--file=${target}`,
           ],
-          { env },
+          { env, lowPriority: true },
         );
       } finally {
         clearInterval(timer);

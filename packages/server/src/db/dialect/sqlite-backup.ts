@@ -1,15 +1,13 @@
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
+import { LowPriorityError, moduleUrl, runLowPriority } from '../../lib/background/low-priority.js';
 import type { AnyKysely, BackupDialect, DatabaseBackup, Staging } from './backup-dialect.js';
 
 // Backups of the embedded SQLite file (docs/backups.md).
 //
-// A copy is made with SQLite's online backup API on a worker thread with its own connection, in one step: the
+// A copy is made with SQLite's online backup API in a process of its own with its own connection, in one step: the
 // step reads the file in one read transaction, which in WAL mode never blocks the server's writes (they go on
 // appending to the WAL; the copy is the database as of the step's start), and the event loop never stops for it.
 // Copying in many small steps would start over whenever another connection wrote between two steps, which a
@@ -29,50 +27,25 @@ const ONE_STEP = 0x7fffffff;
 const SWAP_ATTEMPTS = 50;
 const SWAP_RETRY_MS = 100;
 
-const WORKER_SOURCE = `(async () => {
-  const { parentPort, workerData } = await import('node:worker_threads');
-  const { default: Database } = await import(workerData.driverUrl);
+// The copy, in a child process at the lowest priority (lib/background): a gigabyte's copy never takes the
+// server's CPU time when the machine is busy.
+const COPY = `
+  const { default: Database } = await import(input.driverUrl);
+  const source = new Database(input.from, { fileMustExist: true, readonly: input.readonly });
   try {
-    const source = new Database(workerData.from, { fileMustExist: true, readonly: workerData.readonly });
-    try {
-      await source.backup(workerData.to, { progress: () => workerData.step });
-    } finally {
-      source.close();
-    }
-    parentPort.postMessage({ done: true });
-  } catch (error) {
-    parentPort.postMessage({ error: String(error?.message ?? error), code: error?.code ?? null });
-  }
-})();`;
+    await source.backup(input.to, { progress: () => input.step });
+  } finally {
+    source.close();
+  }`;
 
-/** SqliteCopyError is a failed copy, with SQLite's error code (SQLITE_FULL when the disk is full). */
-export class SqliteCopyError extends Error {
-  constructor(
-    message: string,
-    readonly code: string | null,
-  ) {
-    super(message);
-    this.name = 'SqliteCopyError';
-  }
-}
-
-/** copyDatabase copies the database `from` into the file `to` with the backup API, on a worker thread. */
+/** copyDatabase copies the database `from` into the file `to` with the backup API. */
 function copyDatabase(from: string, to: string, options: { readonly: boolean }): Promise<void> {
-  const driverUrl = pathToFileURL(createRequire(import.meta.url).resolve('better-sqlite3')).href;
-  const worker = new Worker(WORKER_SOURCE, {
-    eval: true,
-    workerData: { driverUrl, from, to, readonly: options.readonly, step: ONE_STEP },
-  });
-  return new Promise<void>((resolve, reject) => {
-    worker.once('message', (message: { done?: boolean; error?: string; code?: string | null }) => {
-      if (message.done) resolve();
-      else reject(new SqliteCopyError(message.error ?? 'the copy failed', message.code ?? null));
-      void worker.terminate();
-    });
-    worker.once('error', (error) => reject(error));
-    worker.once('exit', (code) => {
-      if (code !== 0) reject(new SqliteCopyError(`the copy's thread stopped (exit code ${code})`, null));
-    });
+  return runLowPriority(COPY, {
+    driverUrl: moduleUrl('better-sqlite3'),
+    from,
+    to,
+    readonly: options.readonly,
+    step: ONE_STEP,
   });
 }
 
@@ -103,7 +76,7 @@ async function swapWithRetries(staged: string, live: string): Promise<void> {
       await copyDatabase(staged, live, { readonly: true });
       return;
     } catch (error) {
-      const busy = error instanceof SqliteCopyError && /SQLITE_BUSY|locked/i.test(`${error.code} ${error.message}`);
+      const busy = error instanceof LowPriorityError && /SQLITE_BUSY|locked/i.test(`${error.code} ${error.message}`);
       if (!busy || attempt >= SWAP_ATTEMPTS) throw error;
       await new Promise((resolve) => setTimeout(resolve, SWAP_RETRY_MS));
     }

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
 import * as tar from 'tar';
+import { modulesRoot, runLowPriority } from '../background/low-priority.js';
 
 // Basalt's archives (instance backups, account exports): one gzip-compressed tar file whose first entry is
 // manifest.json, then the parts the manifest lists with their SHA-256. Written from a folder and read back into
@@ -40,11 +41,26 @@ export async function hashFile(file: string): Promise<{ bytes: number; sha256: s
   return { bytes, sha256: hash.digest('hex') };
 }
 
+// Hashing a backup's files, in a child process at the lowest priority (lib/background).
+const HASH = `
+  const { createHash } = await import('node:crypto');
+  const { createReadStream } = await import('node:fs');
+  const path = await import('node:path');
+  const described = [];
+  for (const file of input.files) {
+    const hash = createHash('sha256');
+    let bytes = 0;
+    for await (const chunk of createReadStream(path.join(input.dir, file))) {
+      hash.update(chunk);
+      bytes += chunk.length;
+    }
+    described.push({ path: file, bytes, sha256: hash.digest('hex') });
+  }
+  return described;`;
+
 /** describeFiles lists files of a folder with their sizes and checksums, as a manifest names them. */
 export async function describeFiles(dir: string, files: string[]): Promise<ArchivePartFile[]> {
-  const described: ArchivePartFile[] = [];
-  for (const file of files) described.push({ path: file, ...(await hashFile(path.join(dir, file))) });
-  return described;
+  return runLowPriority<ArchivePartFile[]>(HASH, { dir, files });
 }
 
 // Compressing is what a backup spends its time on: Node's zlib does it on the thread pool, so the event loop
@@ -61,6 +77,25 @@ export async function packArchive(dir: string, files: string[], out: NodeJS.Writ
   );
 }
 
+// Packing a backup, in a child process at the lowest priority (lib/background), started where `tar` resolves.
+const PACK = `
+  const tar = await import('tar');
+  const zlib = await import('node:zlib');
+  const fs = await import('node:fs');
+  const { pipeline } = await import('node:stream/promises');
+  const fd = fs.openSync(input.out, 'w');
+  try {
+    await pipeline(
+      tar.c({ cwd: input.dir, portable: true, noDirRecurse: true }, input.files),
+      zlib.createGzip({ level: input.level }),
+      fs.createWriteStream('', { fd, autoClose: false }),
+    );
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+  return null;`;
+
 /**
  * writeArchiveFile writes the archive to `file` through a temporary name, flushed to disk before it is renamed:
  * a crash or a full disk never leaves a partial file under the final name. Returns its size.
@@ -68,13 +103,11 @@ export async function packArchive(dir: string, files: string[], out: NodeJS.Writ
 export async function writeArchiveFile(dir: string, files: string[], file: string): Promise<number> {
   const partial = `${file}.partial`;
   try {
-    const handle = await fs.open(partial, 'w');
-    try {
-      await packArchive(dir, files, createWriteStream('', { fd: handle.fd, autoClose: false }));
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
+    await runLowPriority(
+      PACK,
+      { dir, files: [MANIFEST_FILE, ...files], out: partial, level: GZIP_LEVEL },
+      { cwd: modulesRoot('tar') },
+    );
     await fs.rename(partial, file);
   } catch (error) {
     await fs.rm(partial, { force: true });

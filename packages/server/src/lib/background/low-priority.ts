@@ -1,0 +1,93 @@
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+// A backup's heavy work (copying a gigabyte of database, hashing and compressing it) runs in a child process at the
+// lowest CPU priority: on a busy machine the server's own thread goes first and the backup takes what is left,
+// instead of the two halving each other's time. The child is evaluated source (the server ships as one bundled
+// file) that loads its modules by the absolute URLs the server resolved.
+
+/** LowPriorityError is a failure of the child's work, with the error's code (ENOSPC, SQLITE_FULL…). */
+export class LowPriorityError extends Error {
+  constructor(
+    message: string,
+    readonly code: string | null,
+  ) {
+    super(message);
+    this.name = 'LowPriorityError';
+  }
+}
+
+/** moduleUrl is the file URL of a dependency as this server resolves it, for a child's `import()`. */
+export function moduleUrl(name: string): string {
+  return pathToFileURL(createRequire(import.meta.url).resolve(name)).href;
+}
+
+/** modulesRoot is the folder whose node_modules holds a dependency: a child started there imports it by name. */
+export function modulesRoot(name: string): string {
+  const resolved = createRequire(import.meta.url).resolve(name);
+  return resolved.slice(0, resolved.lastIndexOf(`${path.sep}node_modules${path.sep}`));
+}
+
+// Wraps a job's body: its input arrives as JSON on stdin, its result leaves as one JSON line on stdout. A child
+// whose server died (kill -9) stops at once: its work is abandoned with it (a copy's transaction rolls back).
+const wrap = (body: string) => `
+const parent = process.ppid;
+setInterval(() => { if (process.ppid !== parent) process.exit(1); }, 200).unref();
+let text = '';
+process.stdin.setEncoding('utf8');
+process.stdin.on('data', (chunk) => { text += chunk; });
+process.stdin.on('end', async () => {
+  try {
+    const input = JSON.parse(text);
+    const result = await (async () => { ${body} })();
+    process.stdout.write(JSON.stringify({ result: result ?? null }) + '\\n');
+  } catch (error) {
+    process.stdout.write(JSON.stringify({ error: String(error?.message ?? error), code: error?.code ?? null }) + '\\n');
+  }
+});`;
+
+/**
+ * runLowPriority runs `body` (an async function body that reads `input` and returns a JSON value) in a child
+ * process at the lowest priority, and resolves with what it returned.
+ */
+export function runLowPriority<T>(body: string, input: unknown, options: { cwd?: string } = {}): Promise<T> {
+  const child = spawn(process.execPath, ['--input-type=module', '-e', wrap(body)], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+    ...(options.cwd ? { cwd: options.cwd } : {}),
+  });
+  try {
+    if (child.pid !== undefined) os.setPriority(child.pid, 19);
+  } catch {
+    // Not allowed here (a container's seccomp profile): the work runs at normal priority.
+  }
+  let out = '';
+  let err = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    out += chunk;
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    err += chunk;
+  });
+  child.stdin.end(JSON.stringify(input));
+  return new Promise<T>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code) => {
+      const line = out.trim().split('\n').at(-1) ?? '';
+      let answer: { result?: T; error?: string; code?: string | null } | null = null;
+      try {
+        answer = JSON.parse(line);
+      } catch {
+        answer = null;
+      }
+      if (answer && 'result' in answer) resolve(answer.result as T);
+      else if (answer?.error) reject(new LowPriorityError(answer.error, answer.code ?? null));
+      else
+        reject(
+          new LowPriorityError(`the backup's process stopped (exit code ${code}): ${err.trim().slice(-300)}`, null),
+        );
+    });
+  });
+}
