@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context.js';
-import { requireUser } from '../../http/principal.js';
+import { requireUser } from '../../http/legacy-principal.js';
 import { getApp, rollAppKeys, updateApp } from './apps.service.js';
 
 // The app of the signed-in account (issue "Apps with their own users"):

@@ -2,6 +2,7 @@ import { ACCESS_TOKEN_TTL_SECONDS, SITE_NAME } from '@basalt/shared';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context.js';
 import type { Db } from '../../db/database.js';
+import { readSetting, writeSettingOnce } from '../../db/instance-settings.store.js';
 import { randomToken } from '../../lib/crypto/tokens.js';
 import { createMailer, type Mailer, mailFromAddress } from '../../lib/mail/mailer.js';
 import { createRateLimiter, type RateLimiter } from '../../lib/rate-limit/rate-limiter.js';
@@ -10,7 +11,6 @@ import type { AccountRow } from './accounts.service.js';
 import { type AuthRateLimits, createAuthRateLimits } from './auth-rate-limits.js';
 import { consoleUserPool } from './console-pool.js';
 import { createSessionService, type SessionService } from './sessions.service.js';
-import { readSetting, writeSettingOnce } from './signing-keys.store.js';
 import type { UserPool, UserRow } from './user-pool.js';
 import { createVerificationService, type VerificationService } from './verification.service.js';
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context.js';
-import { requireUser } from '../../http/principal.js';
+import { requireUser } from '../../http/legacy-principal.js';
 import { cancelSubscription, createCheckoutSession, getSubscription, listInvoices } from './billing.service.js';
 import { assignPlan, listBillingAccounts } from './billing-admin.service.js';
 import { listNotifications, readNotifications } from './notifications.service.js';

@@ -32,11 +32,6 @@ export interface UsageMeter {
    * answer (its calls used up, or its storage for a write). Synchronous once the account's usage is known.
    */
   admit(accountId: string, write: boolean): MaybePromise<ApiError | null>;
-  /**
-   * admitNow is admit for a read that cannot wait: true when the account's usage is known and under its caps
-   * (the call is counted), false otherwise, counting nothing (the request then goes through admit).
-   */
-  admitNow(accountId: string): boolean;
   /** refusal is the error to answer when the account has reached its cap of `metric`, else null. */
   refusal(accountId: string, metric: QuotaMetric): MaybePromise<ApiError | null>;
   /** forget drops what is known of an account's caps (its plan changed), so the next check reads them afresh. */
@@ -270,11 +265,6 @@ export function createUsageMeter(db: Db, options: UsageMeterOptions): UsageMeter
       const entry = refreshed(accountId);
       if (entry instanceof Promise) return entry.then((e) => decide(accountId, e, write, Date.now()));
       return decide(accountId, entry, write, now);
-    },
-    admitNow(accountId) {
-      const entry = refreshed(accountId);
-      if (entry instanceof Promise) return false;
-      return decide(accountId, entry, false, Date.now()) === null;
     },
     refusal(accountId, metric) {
       const entry = refreshed(accountId);

@@ -1,7 +1,7 @@
 import { BASALT_VERSION, databaseCheckRequestSchema } from '@basalt/shared';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context.js';
-import { requireUser } from '../../http/principal.js';
+import { requireUser } from '../../http/legacy-principal.js';
 import { parseInput } from '../../http/validation.js';
 import { createDatabaseHealth } from './database-health.service.js';
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context.js';
 import { idParam } from '../../http/ids.js';
-import { requireUser } from '../../http/principal.js';
+import { requireUser } from '../../http/legacy-principal.js';
 import { actorForCheckpoint, actorForTableIn } from '../projects/project-access.js';
 import { createCheckpoint, listTableCheckpoints, restoreCheckpoint } from './checkpoints.service.js';
 

@@ -2,7 +2,7 @@ import { historyQuerySchema } from '@basalt/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context.js';
 import { idParam } from '../../http/ids.js';
-import { requireUser } from '../../http/principal.js';
+import { requireUser } from '../../http/legacy-principal.js';
 import { parseInput } from '../../http/validation.js';
 import { actorForChange, actorForTableIn } from '../projects/project-access.js';
 import { listHistory } from './history.service.js';

@@ -1,7 +1,7 @@
 import { logsPageQuerySchema, logsViewerQuerySchema } from '@basalt/shared';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context.js';
-import { requireUser } from '../../http/principal.js';
+import { requireUser } from '../../http/legacy-principal.js';
 import { parseInput } from '../../http/validation.js';
 import { startLogRetention } from './log-retention.js';
 import { listLogsPage, listRecentLogs } from './logs.service.js';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context.js';
-import { requireAccount } from '../../http/principal.js';
+import { requireAccount } from '../../http/legacy-principal.js';
 import { listTables } from '../tables/tables.service.js';
 import { buildOpenApiDocument } from './openapi.service.js';
 

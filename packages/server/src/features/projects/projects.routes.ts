@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context.js';
-import { requireUser } from '../../http/principal.js';
+import { requireUser } from '../../http/legacy-principal.js';
 import { addMember, listMembers, removeMember, updateMember } from './project-members.service.js';
 import { linkTable, listProjectTables, listSharedTables, unlinkTable } from './project-tables.service.js';
 import {

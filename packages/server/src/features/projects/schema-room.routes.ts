@@ -1,8 +1,7 @@
-import fastifyWebsocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context.js';
 import { ApiError } from '../../http/errors.js';
-import { requireUser } from '../../http/principal.js';
+import { requireUser } from '../../http/legacy-principal.js';
 import { findAccount, usernameOf } from '../auth/accounts.service.js';
 import { createSchemaRooms } from './schema-room.js';
 
@@ -11,10 +10,6 @@ import { createSchemaRooms } from './schema-room.js';
 // verified by the principal hook like any bearer (http/principal.ts); a `userId` in a frame is ignored. A socket
 // opened with the cookie must come from this server's own origin (a page elsewhere cannot ride the cookie).
 // Without valid credentials the upgrade is refused with 401. The frames are handled by schema-room.ts.
-
-// A frame may carry a layout of up to PROJECT_LIMITS.layoutMaxBytes; larger ones are answered with an error
-// message by the room, and only frames past this are cut off by ws itself (close 1009).
-const MAX_FRAME_BYTES = 2 * 1024 * 1024;
 
 function sameOrigin(request: FastifyRequest): boolean {
   const origin = request.headers.origin;
@@ -28,7 +23,6 @@ function sameOrigin(request: FastifyRequest): boolean {
 
 /** schemaRoomRoutes registers /ws and this node's Schema Editor rooms. */
 export async function schemaRoomRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
-  await app.register(fastifyWebsocket, { options: { maxPayload: MAX_FRAME_BYTES } });
   const rooms = createSchemaRooms(ctx.db, {
     onError: (error) => ctx.log.warn({ err: error }, 'schema editor room: an update could not be handled'),
   });

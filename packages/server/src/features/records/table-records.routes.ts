@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
 import type { OrderTerm, TableDefinition } from '../../db/user-tables.js';
 import { badRequest, notFound } from '../../http/errors.js';
-import { requireUser } from '../../http/principal.js';
+import { requireUser } from '../../http/legacy-principal.js';
 import { parseInput } from '../../http/validation.js';
 import type { Actor } from '../../lib/actor/actor.js';
 import { actorForTable } from '../projects/project-access.js';

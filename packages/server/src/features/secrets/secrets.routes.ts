@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context.js';
-import { requireUser } from '../../http/principal.js';
+import { requireUser } from '../../http/legacy-principal.js';
 import { createSecret, deleteSecret, listSecrets, revealSecret } from './secrets.service.js';
 import { rewrapDataKeys, vaultOf } from './secrets-vault.js';
 

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import { idParam } from '../../http/ids.js';
-import { requireUser } from '../../http/principal.js';
+import { requireUser } from '../../http/legacy-principal.js';
 import {
   connectionTables,
   createConnection,

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context.js';
 import { idParam } from '../../http/ids.js';
-import { requireUser } from '../../http/principal.js';
+import { requireUser } from '../../http/legacy-principal.js';
 import { actorForTable } from '../projects/project-access.js';
 import { createTable, deleteTable, getTable, listTables, previewTableChange, updateTable } from './tables.service.js';
 

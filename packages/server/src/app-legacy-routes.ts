@@ -1,0 +1,64 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from './app-context.js';
+import { accountRoutes } from './features/account/account.routes.js';
+import { appAuthPools } from './features/apps/app-user-pool.js';
+import { appsRoutes } from './features/apps/apps.routes.js';
+import { configureApps } from './features/apps/apps-config.js';
+import { authRoutes } from './features/auth/auth.routes.js';
+import { createAuthDeps, secretSealerOf } from './features/auth/auth-deps.js';
+import { billingRoutes } from './features/billing/billing.routes.js';
+import { configRoutes } from './features/config/config.routes.js';
+import { functionsRoutes } from './features/functions/functions.routes.js';
+import { healthRoutes } from './features/health/health.routes.js';
+import { checkpointsRoutes } from './features/history/checkpoints.routes.js';
+import { historyRoutes } from './features/history/history.routes.js';
+import { startHistoryRetention } from './features/history/history-retention.js';
+import { logsRoutes } from './features/logs/logs.routes.js';
+import { openapiRoutes } from './features/openapi/openapi.routes.js';
+import { projectsRoutes } from './features/projects/projects.routes.js';
+import { schemaRoomRoutes } from './features/projects/schema-room.routes.js';
+import { tableRecordsRoutes } from './features/records/table-records.routes.js';
+import { secretsRoutes } from './features/secrets/secrets.routes.js';
+import { sqlRoutes } from './features/sql/sql.routes.js';
+import { tablesRoutes } from './features/tables/tables.routes.js';
+import { consoleAccountsRoutes } from './features/users/console-accounts.routes.js';
+import { usersRoutes } from './features/users/users.routes.js';
+import type { CsrfTokens } from './http/csrf.js';
+import { csrfRoutes } from './http/csrf.routes.js';
+
+/** registerLegacyRoutes registers the features whose routes are not in the route table yet. */
+export async function registerLegacyRoutes(
+  app: FastifyInstance,
+  ctx: AppContext,
+  { csrf }: { csrf: CsrfTokens },
+): Promise<void> {
+  const { config, db, tokens } = ctx;
+  // Each account's app signs its keys with the instance's key; confirmation mails are on by default with SMTP.
+  // OAuth client secrets and TOTP secrets are sealed by the secrets vault under each account's data key.
+  const secrets = secretSealerOf(ctx);
+  configureApps(db, { tokens, mailDelivers: config.smtpUrl !== null, siteUrl: config.siteUrl, secrets });
+  const authDeps = await createAuthDeps(ctx, { secrets });
+  await app.register(healthRoutes, { ctx });
+  await app.register(configRoutes, { ctx });
+  await app.register(csrfRoutes, { csrf, siteUrl: config.siteUrl });
+  const pools = appAuthPools(authDeps);
+  await app.register(authRoutes, { pools });
+  await app.register(accountRoutes, { deps: authDeps });
+  await app.register(tablesRoutes, { ctx });
+  await app.register(tableRecordsRoutes, { ctx });
+  await app.register(projectsRoutes, { ctx });
+  await app.register(schemaRoomRoutes, { ctx });
+  await app.register(historyRoutes, { ctx });
+  await app.register(checkpointsRoutes, { ctx });
+  await app.register(appsRoutes, { ctx });
+  await app.register(usersRoutes, { ctx, pools });
+  await app.register(consoleAccountsRoutes, { deps: authDeps });
+  await app.register(logsRoutes, { ctx });
+  await app.register(openapiRoutes, { ctx });
+  await app.register(sqlRoutes, { ctx });
+  await app.register(secretsRoutes, { ctx });
+  await app.register(functionsRoutes, { ctx });
+  await app.register(billingRoutes, { ctx });
+  // Background work: pruning history older than HISTORY_RETENTION_DAYS (features/history/history-retention.ts).
+  app.addHook('onClose', startHistoryRetention(ctx));
+}
