@@ -5,8 +5,10 @@ import type { TokenService } from './features/auth/tokens.service.js';
 import type { StripeBilling } from './features/billing/billing.service.js';
 import type { UsageMeter } from './features/billing/usage-meter.js';
 import type { MeterSteps } from './features/billing/usage-metering.js';
+import type { DatabaseHealthService } from './features/health/database-health.service.js';
 import type { LogWriter } from './features/logs/log-writer.js';
 import type { KeyRateLimiter } from './features/public-api/public-api-rate-limit.js';
+import type { Vault } from './features/secrets/secrets-vault.js';
 import type { Callers } from './http/caller.js';
 
 /** AppContext is what every feature is built from: made once in buildApp, passed to each feature's routes. */
@@ -25,6 +27,10 @@ export interface AppContext {
   callers: Callers;
   /** meter are the admission steps of the metered routes (features/billing/usage-metering.ts). */
   meter: MeterSteps;
+  /** vault seals and opens secrets under each account's data key, wrapped by the master key. */
+  vault: Vault;
+  /** health measures the database (its probes are sampled by a background job). */
+  health: DatabaseHealthService;
   /** keyLimiter counts the public record API's requests per key and minute (API_RATE_LIMIT). */
   keyLimiter: KeyRateLimiter;
 }

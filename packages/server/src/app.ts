@@ -6,6 +6,7 @@ import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance, type FastifyRequest, LogController } from 'fastify';
 import pino from 'pino';
 import type { AppContext } from './app-context.js';
+import { backgroundJobs } from './app-jobs.js';
 import { registerLegacyRoutes } from './app-legacy-routes.js';
 import { routeTable } from './app-routes.js';
 import type { Config } from './config.js';
@@ -20,11 +21,13 @@ import { stripeClientOf } from './features/billing/stripe-client.js';
 import { createUsageMeter } from './features/billing/usage-meter.js';
 import { meterSteps } from './features/billing/usage-metering.js';
 import { createUsageWarnings } from './features/billing/usage-warnings.js';
+import { createDatabaseHealth } from './features/health/database-health.service.js';
 import { apiKeyLookupOf } from './features/keys/keys.lookup.js';
 import { recordUnexpectedError } from './features/logs/log-events.js';
 import { createLogWriter } from './features/logs/log-writer.js';
 import { createRequestLog } from './features/logs/request-log.js';
 import { createKeyRateLimiter } from './features/public-api/public-api-rate-limit.js';
+import { createVault, rewrapDataKeys } from './features/secrets/secrets-vault.js';
 import {
   apiHeadersFor,
   CORS_EXPOSED_HEADERS,
@@ -44,6 +47,8 @@ import { requestTimeouts } from './http/request-timeout.js';
 import { createEarlyRunner, type EarlyRunner } from './http/routes/early-runner.js';
 import { installRouteTable, mountRoutes } from './http/routes/mount.js';
 import { consoleIndexHtml, inlineScriptHashes, serveConsole } from './http/static-console.js';
+import { loadKeyring } from './lib/crypto/master-key.js';
+import { startJobs } from './lib/jobs/job.js';
 import { createMailer, mailFromAddress } from './lib/mail/mailer.js';
 
 declare module 'fastify' {
@@ -142,7 +147,6 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   // Basalt's own log, stored in batches off the requests' path (features/logs); it closes, storing what is
   // queued, before the database does (onClose hooks run last-added first).
   const logs = createLogWriter(db, { onError: (error) => app.log.warn({ err: error }, 'could not store log entries') });
-  app.addHook('onClose', () => logs.close());
   // API calls are metered off the requests' path too (features/billing); the meter stores its counts before the
   // database closes. Warnings at 80 % and 100 % of a cap become notifications, and mails with SMTP.
   const warnings = createUsageWarnings(db, {
@@ -160,12 +164,17 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
         onError: (error) => app.log.warn({ err: error }, 'could not store or read usage'),
       })
     : null;
-  if (usage) app.addHook('onClose', () => usage.close());
   const keyLimiter = createKeyRateLimiter(db.kysely, {
     limit: config.apiRateLimit,
     onFlushError: (error) => app.log.warn({ err: error }, 'could not flush API rate-limit counters'),
   });
-  app.addHook('onClose', () => keyLimiter.close());
+  // Secrets are sealed under each account's data key, wrapped by the master key; mid-rotation every data key the
+  // previous master key wrapped is wrapped again under the new one (docs/functions.md).
+  const vault = createVault(loadKeyring(config));
+  if (vault.keyring.previous) {
+    const count = await rewrapDataKeys(db, vault.keyring);
+    app.log.info({ count }, 'secrets: re-wrapped data keys under the new master key');
+  }
   const stripeConfig = config.billing.stripe;
   const stripe = stripeConfig ? { client: stripeClientOf(stripeConfig), config: stripeConfig } : null;
 
@@ -198,6 +207,8 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     callers,
     meter: meterSteps(usage),
     keyLimiter,
+    vault,
+    health: createDatabaseHealth(db),
   };
   app.decorate('basalt', ctx);
   app.decorate('earlyRunner', early);
@@ -242,7 +253,11 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     early.stop();
     done();
   });
+  // Background work runs once the server is ready; it stops, storing what is buffered, before the database closes.
+  let stopJobs = async () => {};
+  app.addHook('onClose', () => stopJobs());
   await app.ready();
+  stopJobs = startJobs(backgroundJobs(ctx));
   if (config.fastReads) {
     const trust = config.trustProxy;
     // Fastify's own reading of TRUST_PROXY, for the early runner's `call.ip`.

@@ -14,7 +14,7 @@ import { ApiError, badRequest, conflict, notFound } from '../../http/errors.js';
 import { parseInput } from '../../http/validation.js';
 import type { Actor } from '../../lib/actor/actor.js';
 import { type Change, journal } from '../journal/journal.js';
-import { isLinkedTo } from '../projects/project-access.js';
+import { isLinkedTo } from '../project-access/project-access.js';
 import { assertCan, listRecords, type RecordInput, refillRecords } from '../records/records.service.js';
 import { applySchemaChange } from './schema-change.js';
 import { describePlan, planSchemaChange } from './schema-plan.js';
