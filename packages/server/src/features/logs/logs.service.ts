@@ -1,7 +1,5 @@
 import type { LogEntry, LogLevel, LogPageEntry, LogsPage, LogsPageQuery, LogsViewerQuery } from '@basalt/shared';
-import type { Kysely } from 'kysely';
 import type { Db } from '../../db/database.js';
-import type { SystemDatabase } from '../../db/schema.js';
 import type { Actor } from '../../lib/actor/actor.js';
 import { countLogMatches, type LogQuery, type LogRow, listLogRows, narrowLogSearch } from './logs.store.js';
 
