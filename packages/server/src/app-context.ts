@@ -7,6 +7,7 @@ import type { UsageMeter } from './features/billing/usage-meter.js';
 import type { MeterSteps } from './features/billing/usage-metering.js';
 import type { DatabaseHealthService } from './features/health/database-health.service.js';
 import type { LogWriter } from './features/logs/log-writer.js';
+import type { SchemaRooms } from './features/projects/schema-room.js';
 import type { KeyRateLimiter } from './features/public-api/public-api-rate-limit.js';
 import type { Vault } from './features/secrets/secrets-vault.js';
 import type { Callers } from './http/caller.js';
@@ -31,6 +32,8 @@ export interface AppContext {
   vault: Vault;
   /** health measures the database (its probes are sampled by a background job). */
   health: DatabaseHealthService;
+  /** rooms are this node's Schema Editor rooms (the /ws socket). */
+  rooms: SchemaRooms;
   /** keyLimiter counts the public record API's requests per key and minute (API_RATE_LIMIT). */
   keyLimiter: KeyRateLimiter;
 }

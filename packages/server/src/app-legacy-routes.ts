@@ -5,11 +5,7 @@ import { appAuthPools } from './features/apps/app-user-pool.js';
 import { configureApps } from './features/apps/apps-config.js';
 import { authRoutes } from './features/auth/auth.routes.js';
 import { createAuthDeps, secretSealerOf } from './features/auth/auth-deps.js';
-import { billingRoutes } from './features/billing/billing.routes.js';
 import { functionsRoutes } from './features/functions/functions.routes.js';
-import { projectsRoutes } from './features/projects/projects.routes.js';
-import { schemaRoomRoutes } from './features/projects/schema-room.routes.js';
-import { sqlRoutes } from './features/sql/sql.routes.js';
 import { consoleAccountsRoutes } from './features/users/console-accounts.routes.js';
 import { usersRoutes } from './features/users/users.routes.js';
 import type { CsrfTokens } from './http/csrf.js';
@@ -31,11 +27,7 @@ export async function registerLegacyRoutes(
   const pools = appAuthPools(authDeps);
   await app.register(authRoutes, { pools });
   await app.register(accountRoutes, { deps: authDeps });
-  await app.register(projectsRoutes, { ctx });
-  await app.register(schemaRoomRoutes, { ctx });
   await app.register(usersRoutes, { ctx, pools });
   await app.register(consoleAccountsRoutes, { deps: authDeps });
-  await app.register(sqlRoutes, { ctx });
   await app.register(functionsRoutes, { ctx });
-  await app.register(billingRoutes, { ctx });
 }

@@ -1,6 +1,7 @@
 import type { AppContext } from './app-context.js';
 import { activityRoutes } from './features/activity/activity.routes.js';
 import { appsRoutes } from './features/apps/apps.routes.js';
+import { billingRoutes } from './features/billing/billing.routes.js';
 import { configRoutes } from './features/config/config.routes.js';
 import { healthRoutes } from './features/health/health.routes.js';
 import { checkpointsRoutes } from './features/history/checkpoints.routes.js';
@@ -8,9 +9,12 @@ import { historyRoutes } from './features/history/history.routes.js';
 import { keysRoutes } from './features/keys/keys.routes.js';
 import { logsRoutes } from './features/logs/logs.routes.js';
 import { openapiRoutes } from './features/openapi/openapi.routes.js';
+import { projectsRoutes } from './features/projects/projects.routes.js';
+import { schemaRoomRoutes } from './features/projects/schema-room.routes.js';
 import { publicApiRoutes } from './features/public-api/public-api.routes.js';
 import { restRoutes } from './features/rest/rest.routes.js';
 import { secretsRoutes } from './features/secrets/secrets.routes.js';
+import { sqlRoutes } from './features/sql/sql.routes.js';
 import { statsRoutes } from './features/stats/stats.routes.js';
 import { tableRecordsRoutes } from './features/tables/table-records.routes.js';
 import { tablesRoutes } from './features/tables/tables.routes.js';
@@ -31,11 +35,15 @@ export function routeTable(ctx: AppContext, _services: { csrf: CsrfTokens }): Ro
     ...tableRecordsRoutes(ctx),
     ...historyRoutes(ctx),
     ...checkpointsRoutes(ctx),
+    ...projectsRoutes(ctx),
+    ...schemaRoomRoutes(ctx),
+    ...sqlRoutes(ctx),
     ...keysRoutes(ctx),
     ...appsRoutes(ctx),
     ...logsRoutes(ctx),
     ...openapiRoutes(ctx),
     ...secretsRoutes(ctx),
+    ...billingRoutes(ctx),
     ...restRoutes(ctx),
     // Last: its short form /api/:name takes only what no route above claims.
     ...publicApiRoutes(ctx),

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import fastifyCookie from '@fastify/cookie';
 import fastifyCors from '@fastify/cors';
+import fastifyMultipart from '@fastify/multipart';
 import proxyAddr from '@fastify/proxy-addr';
 import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance, type FastifyRequest, LogController } from 'fastify';
@@ -26,6 +27,7 @@ import { apiKeyLookupOf } from './features/keys/keys.lookup.js';
 import { recordUnexpectedError } from './features/logs/log-events.js';
 import { createLogWriter } from './features/logs/log-writer.js';
 import { createRequestLog } from './features/logs/request-log.js';
+import { createSchemaRooms } from './features/projects/schema-room.js';
 import { createKeyRateLimiter } from './features/public-api/public-api-rate-limit.js';
 import { createVault, rewrapDataKeys } from './features/secrets/secrets-vault.js';
 import {
@@ -209,6 +211,9 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     keyLimiter,
     vault,
     health: createDatabaseHealth(db),
+    rooms: createSchemaRooms(db, {
+      onError: (error) => app.log.warn({ err: error }, 'schema editor room: an update could not be handled'),
+    }),
   };
   app.decorate('basalt', ctx);
   app.decorate('earlyRunner', early);
@@ -233,6 +238,8 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   // A Schema Editor frame may carry a layout of up to PROJECT_LIMITS.layoutMaxBytes (larger ones get an error
   // message from the room); only frames past this are cut off by ws itself (close 1009).
   await app.register(fastifyWebsocket, { options: { maxPayload: 2 * 1024 * 1024 } });
+  // Multipart bodies are read by the routes that take uploads, each with its own limits (`request.parts`).
+  await app.register(fastifyMultipart);
   installJsonBodyParser(app);
   installNulGuard(app);
   installErrorHandler(app, config.bodyLimit, (request, error) => recordUnexpectedError(logs, request, error));

@@ -40,7 +40,14 @@ export function installRouteTable(app: FastifyInstance): void {
 export function mountRoutes(app: FastifyInstance, routes: readonly Route[]): void {
   // A URL whose HEAD some route answers itself gets no HEAD made from its GET.
   const ownHead = new Set(routes.filter((route) => methodsOf(route).includes('HEAD')).map((route) => route.url));
-  for (const route of routes) mountRoute(app, route, !ownHead.has(route.url));
+  const raw = routes.filter((route) => route.body === 'raw');
+  for (const route of routes) if (route.body !== 'raw') mountRoute(app, route, !ownHead.has(route.url));
+  // Bodies kept as bytes need a parser of their own: Fastify's parsers belong to a context, so these routes get one.
+  void app.register(async (bytes) => {
+    bytes.removeAllContentTypeParsers();
+    bytes.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+    for (const route of raw) mountRoute(bytes, route, !ownHead.has(route.url));
+  });
 }
 
 function mountRoute(app: FastifyInstance, route: Route, headFromGet: boolean): void {

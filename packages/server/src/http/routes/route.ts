@@ -121,6 +121,12 @@ interface RouteBase {
   /** admit are the admission steps, in order; none for a public route. */
   admit: readonly AdmissionStep[];
   docs?: RouteDocs;
+  /**
+   * body is how the request body reaches the handler: parsed JSON (and multipart streams, read with
+   * `request.parts()`) by default, or `raw`: the bytes as sent, whatever their type (a signed webhook, a function
+   * call).
+   */
+  body?: 'json' | 'raw';
   /** fastify are Fastify options of the route that the table has no words for (a body limit). */
   fastify?: Pick<RouteShorthandOptions, 'bodyLimit'>;
   /** corsExposedHeaders replace the API's exposed headers on this route's answers. */
