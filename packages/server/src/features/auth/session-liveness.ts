@@ -38,6 +38,9 @@ const keyOf = (sessionId: string, userId: string) => `${sessionId} ${userId}`;
 
 /** createSessionLiveness is one process's liveness of the sessions in `tables` (exported for its tests' clock). */
 export function createSessionLiveness(db: Db, tables: PoolTables, now: () => number = Date.now): SessionLiveness {
+  // A deleted account's own sessions end with it; so do the sessions of its app's users, who are not told apart
+  // by account here: every end user's session is read again.
+  const endUsers = tables === APP_TABLES;
   const sessions = busCache<boolean>(db, {
     load: async (key) => {
       const [sessionId = '', userId = ''] = key.split(' ');
@@ -48,7 +51,7 @@ export function createSessionLiveness(db: Db, tables: PoolTables, now: () => num
       'sessions.ended': ({ accountId }) => ({ tags: [accountTag(accountId)] }),
       // An app that went with its account names nobody: every end user's session is read again.
       'app-sessions.ended': ({ userId }) => (userId === null ? 'all' : { tags: [accountTag(userId)] }),
-      'account.deleted': ({ accountId }) => ({ tags: [accountTag(accountId)] }),
+      'account.deleted': ({ accountId }) => (endUsers ? 'all' : { tags: [accountTag(accountId)] }),
     },
     tagsOf: (key) => [accountTag(key.slice(key.indexOf(' ') + 1))],
     ttlMs: TTL_MS,
