@@ -1,8 +1,11 @@
 import type { FastifyRequest } from 'fastify';
 import type { ApiError } from './errors.js';
 
-/** ErrorFamily names the four error body shapes of DESIGN.md "APIs". */
-export type ErrorFamily = 'auth' | 'rest' | 'console' | 'public';
+/**
+ * ErrorFamily names the error body shapes: the four of DESIGN.md "APIs", and the API gateway's `{message}` that
+ * Supabase's gateway answers before a request reaches auth or data (a missing or unknown apikey).
+ */
+export type ErrorFamily = 'auth' | 'rest' | 'console' | 'public' | 'gateway';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -25,7 +28,9 @@ export function errorFamilyOf(request: FastifyRequest): ErrorFamily {
 /** formatError renders an ApiError as the body its family's clients expect. */
 export function formatError(family: ErrorFamily, error: ApiError): Record<string, unknown> {
   const { details } = error;
-  switch (family) {
+  switch (details.family ?? family) {
+    case 'gateway':
+      return { message: error.message };
     case 'auth':
       return { code: error.status, error_code: error.code, msg: error.message, ...details.extra };
     case 'rest':

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context.js';
-import { requireUser } from '../../http/principal.js';
+import { requireUser } from '../../http/legacy-principal.js';
 import { ARCHIVE_TYPES, archiveExpected } from '../../lib/archive/archive-upload.js';
 import { type ArchivePart, backupDepsOf } from './backup-deps.js';
 import { getSchedule, putSchedule } from './backup-schedule.js';

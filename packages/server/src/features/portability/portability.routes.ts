@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context.js';
-import { requireUser } from '../../http/principal.js';
+import { requireUser } from '../../http/legacy-principal.js';
 import { parseInput } from '../../http/validation.js';
 import { ARCHIVE_TYPES, archiveExpected } from '../../lib/archive/archive-upload.js';
 import { exportAccount, exportQuerySchema } from './account-export.js';
