@@ -59,7 +59,7 @@ async function seedDirectly({ dataDir, databaseUrl }, tableId) {
     for (let start = 1; start <= rows; start += 100_000) {
       await client.query(
         `INSERT INTO ${table} (name, qty, done, owner)
-         SELECT 'item ' || i || ' ' || substr(repeat(md5(i::text), ${PADDING / 32 + 1}), 1, ${PADDING}), i % 1000, i % 2 = 1, 'o'
+         SELECT 'item ' || i || ' ' || substr(repeat(md5(i::text), ${Math.ceil(PADDING / 32)}), 1, ${PADDING}), i % 1000, i % 2 = 1, 'o'
          FROM generate_series($1::int, $2::int) i`,
         [start, Math.min(rows, start + 99_999)],
       );
