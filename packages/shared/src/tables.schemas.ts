@@ -31,11 +31,13 @@ export const IDENTIFIER_PATTERN = /^[A-Za-z][A-Za-z0-9_]*$/;
  * Hyphenated and dotted entries can never pass the name rules; they are listed so the route list reads complete.
  */
 export const RESERVED_TABLE_NAMES: readonly string[] = [
+  'account',
   'activity',
   'admin',
   'api',
   'app',
   'auth',
+  'backups',
   'billing',
   'checkpoints',
   'config',
