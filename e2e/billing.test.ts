@@ -1,6 +1,7 @@
 import { DEFAULT_PLANS } from '@basalt/shared';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type SignedInTestUser, signUpUser, users } from '../packages/server/src/testing/auth.fixtures.js';
 import {
   type FakeStripe,
   startFakeStripe,
@@ -17,7 +18,8 @@ import { createTableThroughApi } from './support/server-api.js';
 
 // Billing as an operator's customer meets it: usage on the free plan and the 80 % warning, checkout on Stripe's
 // page, the subscription Stripe's webhook makes active, its invoice, cancelling it, and its end; the
-// administrator's view of every account. Stripe's API is the local double the SDK is pointed at, and Stripe's
+// administrator's view of every account. Grace is an ordinary account (the first one administers the instance, and
+// no cap holds an administrator back) until the operator makes her an administrator for the last part. Stripe's API is the local double the SDK is pointed at, and Stripe's
 // events are signed with the SDK's helper. Screenshots at 1280 and 375 px, light and dark.
 
 const skip = browserSkipReason();
@@ -33,6 +35,7 @@ async function openBilling(page: Page, tab?: string): Promise<void> {
 describe.skipIf(skip)('Billing in Chromium', () => {
   let fake: FakeStripe;
   let session: ConsoleSession;
+  let operator: SignedInTestUser;
   let customer = '';
   const now = Math.floor(Date.now() / 1000);
 
@@ -52,6 +55,7 @@ describe.skipIf(skip)('Billing in Chromium', () => {
       p.id === 'free' ? { ...p, limits: { ...p.limits, apiCalls: API_CALLS } } : p,
     );
     session = await startConsoleSession('sqlite', { billing: stripeBillingConfig(fake, { plans }) });
+    operator = await signUpUser(session.server, users.dave);
   });
   afterAll(async () => {
     await session?.close();
@@ -181,7 +185,14 @@ describe.skipIf(skip)('Billing in Chromium', () => {
     await visible(page.getByText('Canceled', { exact: true }));
     await visible(page.getByText('Free', { exact: true }));
 
-    // The first account administers the instance: every account's plan and usage.
+    // An administrator of the instance sees every account's plan and usage.
+    const promoted = await fetch(`${session.server.url}/api/admin/accounts/${grace_id}`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${operator.accessToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ isAdmin: true }),
+    });
+    expect(promoted.status).toBe(200);
+    await openBilling(page);
     await page.getByRole('tab', { name: 'Accounts' }).click();
     await visible(page.getByRole('combobox', { name: `Plan of ${grace.email}` }));
     await shot(page, 'billing-accounts-desktop');

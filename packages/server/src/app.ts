@@ -4,7 +4,7 @@ import fastifyCors from '@fastify/cors';
 import Fastify, { type FastifyInstance, type FastifyRequest, LogController } from 'fastify';
 import pino from 'pino';
 import type { AppContext } from './app-context.js';
-import type { Config } from './config.js';
+import { type Config, quotasEnforced } from './config.js';
 import { migrateToLatest, openDatabase } from './db/database.js';
 import { accountRoutes } from './features/account/account.routes.js';
 import { activityRoutes } from './features/activity/activity.routes.js';
@@ -194,6 +194,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   const usage = config.billing.metering
     ? createUsageMeter(db, {
         plans: config.billing.plans,
+        enforce: quotasEnforced(config.billing),
         refreshMs: config.billing.meteringRefreshMs,
         onUsage: (accountId, reading) => warnings.check(accountId, reading),
         onError: (error) => app.log.warn({ err: error }, 'could not store or read usage'),

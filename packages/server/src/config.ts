@@ -58,12 +58,27 @@ export interface Config {
 export interface BillingConfig {
   /** METERING: off stops counting API calls and enforcing quotas (usage then shows no calls). */
   metering: boolean;
+  /**
+   * QUOTAS: whether the plans' caps refuse requests. auto (the default) enforces them only when Stripe is
+   * configured (the operator sells plans); enforce always (the operator assigns plans by hand); off never. Usage
+   * is metered and shown either way, and instance administrators are never capped (quotasEnforced).
+   */
+  quotas: 'auto' | 'enforce' | 'off';
   /** METERING_REFRESH_MS: how old an account's usage may be when a quota is checked against it. */
   meteringRefreshMs: number;
   /** The four plans, DEFAULT_PLANS with BILLING_PLANS applied. */
   plans: Plan[];
   /** null: billing by Stripe is off and administrators assign plans by hand. */
   stripe: StripeConfig | null;
+}
+
+/**
+ * quotasEnforced tells whether the plans' caps refuse requests on this instance: with QUOTAS=enforce, or by default
+ * when Stripe sells the plans. A self-hosted instance that sells nothing caps nobody.
+ */
+export function quotasEnforced(billing: Pick<BillingConfig, 'metering' | 'quotas' | 'stripe'>): boolean {
+  if (!billing.metering || billing.quotas === 'off') return false;
+  return billing.quotas === 'enforce' || billing.stripe !== null;
 }
 
 /** StripeConfig is Stripe's secret key, webhook secret, checkout mode and a price id per paid plan. */
@@ -230,6 +245,7 @@ const envSchema = z.object({
   BASALT_PREVIOUS_MASTER_KEY: z.string().optional(),
   METERING: z.enum(['on', 'off'], { error: "METERING must be 'on' or 'off'" }).default('on'),
   METERING_REFRESH_MS: wholeNumber('METERING_REFRESH_MS', 100, 5000),
+  QUOTAS: z.enum(['auto', 'enforce', 'off'], { error: "QUOTAS must be 'auto', 'enforce' or 'off'" }).default('auto'),
   BILLING_PLANS: z.string().optional(),
   STRIPE_SECRET_KEY: z.string().optional(),
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
@@ -357,6 +373,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     billing: {
       metering: e.METERING === 'on',
       meteringRefreshMs: e.METERING_REFRESH_MS,
+      quotas: e.QUOTAS,
       plans: plansOf(e.BILLING_PLANS),
       stripe: stripeOf(e),
     },
