@@ -13,8 +13,8 @@ export interface Config {
   smtpUrl: string | null;
   logLevel: string;
   /**
-   * Per 5 minutes: wrong passwords allowed per email from one IP (ten times that per IP), and sign-up, recover and
-   * verify attempts per IP and per email (features/auth/auth-rate-limits.ts).
+   * Per 5 minutes: wrong passwords allowed per IP over all emails, and sign-up, recover and verify attempts per IP
+   * and per email (features/auth/auth-rate-limits.ts).
    */
   authRateLimit: number;
   /** Public record API requests allowed per minute per API key (or signed-in account). */
