@@ -17,6 +17,7 @@ import { createAuthDeps, secretSealerOf } from './features/auth/auth-deps.js';
 import { secondFactorOf } from './features/auth/second-factor.js';
 import { endUserSessionLivenessOf, sessionLivenessOf } from './features/auth/session-liveness.js';
 import { findSessionByCookieHash } from './features/auth/sessions.store.js';
+import { tokenIssuerOf } from './features/auth/token-issuer.js';
 import { createTokenService } from './features/auth/tokens.service.js';
 import { billingRoutes } from './features/billing/billing.routes.js';
 import { stripeClientOf } from './features/billing/stripe-client.js';
@@ -177,7 +178,10 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     await app.close();
     throw error;
   }
-  const tokens = await createTokenService(db.kysely, { issuer: `${config.siteUrl}/auth/v1` });
+  // The nodes of one database issue tokens as one URL (features/auth/token-issuer.ts).
+  const issuer = await tokenIssuerOf(db.kysely, config);
+  if (issuer.changed) app.log.warn(issuer.changed);
+  const tokens = await createTokenService(db.kysely, { issuer: issuer.issuer });
   // Basalt's own log, stored in batches off the requests' path (features/logs); it closes, storing what is
   // queued, before the database does (onClose hooks run last-added first).
   const logs = createLogWriter(db, { onError: (error) => app.log.warn({ err: error }, 'could not store log entries') });

@@ -10,6 +10,11 @@ export interface Config {
   /** A postgres:// URL, or null for the embedded SQLite file in dataDir. */
   databaseUrl: string | null;
   siteUrl: string;
+  /**
+   * SITE_URL was set: it names the issuer of this node's tokens. Unset, the nodes of one database issue them as the
+   * URL the instance first started with (features/auth/token-issuer.ts), so they accept each other's.
+   */
+  siteUrlConfigured: boolean;
   smtpUrl: string | null;
   logLevel: string;
   /**
@@ -340,6 +345,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     dataDir: path.resolve(e.BASALT_DATA_DIR),
     databaseUrl: e.DATABASE_URL ?? null,
     siteUrl: (e.SITE_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
+    siteUrlConfigured: e.SITE_URL !== undefined,
     smtpUrl: e.SMTP_URL ?? null,
     logLevel: e.LOG_LEVEL,
     authRateLimit: e.AUTH_RATE_LIMIT,

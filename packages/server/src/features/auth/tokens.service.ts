@@ -69,6 +69,8 @@ export interface AccessTokenInput {
 
 /** TokenService signs and verifies the instance's JWTs. */
 export interface TokenService {
+  /** issuer is the `iss` of the access tokens this node signs (features/auth/token-issuer.ts). */
+  issuer: string;
   anonKey: string;
   serviceKey: string;
   /** jwks is the public JWK set. */
@@ -197,6 +199,7 @@ export async function createTokenService(
   }
 
   return {
+    issuer: options.issuer,
     anonKey,
     serviceKey,
     jwks: () => ({ keys: keys.map((k) => k.publicJwk) }),
