@@ -111,7 +111,7 @@ export function FunctionForm({
             <SwitchField
               id="function-verify-jwt"
               label="Require a signed-in caller"
-              hint="Callers send a session token or an API key of this account."
+              hint="Callers send a JWT of this account: its app's anon key or a user's token, a session token or an API key."
               checked={field.value ?? true}
               onChange={field.onChange}
             />
