@@ -68,8 +68,9 @@ declare module 'fastify' {
   }
 }
 
-// `/api` alone is a console page (API keys); only paths below it belong to the API.
-const API_PATHS = /^\/(api\/|auth\/v1(\/|$)|rest\/v1(\/|$)|\.well-known\/)/;
+// `/api` alone is a console page (API keys); only paths below it belong to the API. Every path of an API family
+// answers JSON in its family's shape, a 404 when nothing serves it, never the console's page.
+const API_PATHS = /^\/(api\/|(auth|rest|storage|realtime|functions)\/v1([/?]|$)|\.well-known\/)/;
 
 // Headers supabase-js sends and reads.
 const CORS_ALLOWED_HEADERS = [
@@ -315,7 +316,10 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     const error =
       family === 'rest'
         ? notFound(`Could not find the table '${path?.slice('/rest/v1/'.length)}' in the schema cache`, 'PGRST205')
-        : notFound(`No route for ${request.method} ${path}`, family === 'auth' ? 'not_found' : 'route_not_found');
+        : notFound(
+            `No route for ${request.method} ${path}`,
+            family === 'auth' || family === 'storage' ? 'not_found' : 'route_not_found',
+          );
     return reply.status(404).send(formatError(family, error));
   });
 
