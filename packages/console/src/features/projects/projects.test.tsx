@@ -89,6 +89,34 @@ describe('New Project', () => {
     expect(backend.find('POST', '/api/projects')[0]?.body).toEqual({ name: 'abc', description: '' });
   });
 
+  it('keeps "Project created" in view: a new project’s missing layout (404) is a blank canvas, not a warning', async () => {
+    const layoutPath = `/api/projects/${project.id}/schema`;
+    const backend = serveFake({
+      'POST /api/projects': () => json(201, project),
+      'GET /api/projects': () => json(200, [project]),
+      [`GET ${layoutPath}`]: () => json(404, { message: 'No schema layout has been saved for this project yet' }),
+    });
+    const user = userEvent.setup();
+    renderApp('/projects/new');
+    await user.type(await screen.findByLabelText('Name'), 'Apollo');
+    await user.click(screen.getByRole('button', { name: 'Create Project' }));
+    await waitFor(() => expect(backend.find('GET', layoutPath)).toHaveLength(1));
+    await waitFor(() => expect(screen.queryByRole('status', { name: 'Loading the layout' })).not.toBeInTheDocument());
+    expect(screen.getByText('Project created')).toBeInTheDocument();
+    expect(screen.queryByText(/Could not load the schema layout/)).not.toBeInTheDocument();
+  });
+
+  it('warns when the layout could not be loaded, and starts blank', async () => {
+    serveFake({
+      'GET /api/projects': () => json(200, [project]),
+      [`GET /api/projects/${project.id}/schema`]: () => json(500, { message: 'down' }),
+    });
+    renderApp('/schema-editor');
+    expect(
+      await screen.findByText('Warning: Could not load the schema layout. Starting with a blank canvas.'),
+    ).toBeInTheDocument();
+  });
+
   it('goes back to the Schema Editor on Cancel', async () => {
     serveFake({ 'GET /api/projects': () => json(200, []) });
     const user = userEvent.setup();

@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { refreshAfterSchemaChange, refreshAfterTableCreate, refreshAfterTableDelete } from '@/features/query-refresh';
 import { errorMessage, isClientError } from '@/lib/api-errors';
 import { getSupabase } from '@/lib/supabase';
-import { showToast, type ToastInput } from '@/lib/toast';
+import { showToast } from '@/lib/toast';
 import { AuthRequiredError, createTable, deleteTable, fetchTable, fetchTables, updateTable } from './tables.api';
 import { tableKeys } from './tables.keys';
 
@@ -38,26 +38,18 @@ const failureToast = (title: string, error: unknown) =>
     variant: 'destructive',
   });
 
-const tableCreatedToast = (): ToastInput => ({
-  title: 'Table created',
-  description: 'Your new table has been created successfully.',
-  variant: 'success',
-});
-
-/** CreateTableOptions: createdToast is what the person is told once the table exists ("Table created" unless set). */
-export interface CreateTableOptions {
-  createdToast?: (table: TableResponse) => ToastInput;
-}
-
-/** useCreateTableMutation creates a table (after checking for a session). */
-export function useCreateTableMutation({ createdToast = tableCreatedToast }: CreateTableOptions = {}) {
+/** useCreateTableMutation creates a table (after checking for a session) and says "Table created". */
+export function useCreateTableMutation() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: CreateTableRequest) => createTable(getSupabase(), input),
-    onSuccess: (table) => {
+    onSuccess: () => {
       refreshAfterTableCreate(queryClient);
-      // One toast shows at a time, so a flow with its own words replaces the default instead of following it.
-      showToast(createdToast(table));
+      showToast({
+        title: 'Table created',
+        description: 'Your new table has been created successfully.',
+        variant: 'success',
+      });
     },
     onError: (error) => {
       if (error instanceof AuthRequiredError) {
