@@ -112,10 +112,15 @@ export function SqlExecutionPage() {
                     onChange={w.setSql}
                     dialect={w.connection?.engine === 'MYSQL' ? 'mysql' : 'postgres'}
                     tables={w.tables}
-                    onRun={() => w.canRun && w.sql.trim() && w.runDirect()}
+                    onRun={w.runDirect}
                   />
+                  {w.directErrors.sql && (
+                    <p role="alert" className="-mt-2 text-[13px] font-medium text-destructive">
+                      {w.directErrors.sql}
+                    </p>
+                  )}
                   <div className="flex flex-wrap items-center gap-2">
-                    <Button disabled={!w.canRun || !w.sql.trim()} onClick={w.runDirect}>
+                    <Button disabled={w.running} onClick={w.runDirect}>
                       {w.running ? 'Executing...' : w.options.dryRun ? 'Validate SQL' : 'Execute SQL'}
                     </Button>
                     <span className="text-xs text-muted-foreground">Ctrl+Enter runs the editor's SQL</span>
@@ -132,6 +137,7 @@ export function SqlExecutionPage() {
             connections={w.connections}
             connectionId={w.connectionId}
             onConnectionChange={w.setConnectionId}
+            connectionError={w.tab === 'direct' ? w.directErrors.connectionId : undefined}
             options={w.options}
             onOptionsChange={w.setOptions}
           />
