@@ -158,6 +158,11 @@ export const routes: RouteObject[] = [
         lazy: lazyPage(async () => (await import('@/features/auth/AuthRoute')).AuthRoute),
       },
       {
+        path: 'terms',
+        handle: { title: 'Terms and conditions' } satisfies RouteHandle,
+        lazy: lazyPage(async () => (await import('@/features/auth/TermsPage')).TermsPage),
+      },
+      {
         Component: ProtectedShell,
         children: [
           {
