@@ -24,7 +24,6 @@ const connection: DatabaseConnection = {
   isActive: true,
   lastConnected: null,
   createdAt: '2026-01-01T00:00:00.000Z',
-  updatedAt: '2026-01-01T00:00:00.000Z',
 };
 
 function serveSql(connections: DatabaseConnection[]) {
