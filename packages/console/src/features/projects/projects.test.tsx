@@ -36,6 +36,17 @@ class QuietSocket {
   close() {}
 }
 
+// A socket that opens at once and then hears nothing.
+class OpeningSocket extends QuietSocket {
+  constructor() {
+    super();
+    setTimeout(() => {
+      this.readyState = 1;
+      (this.onopen as (() => void) | null)?.();
+    }, 0);
+  }
+}
+
 beforeEach(() => vi.stubGlobal('WebSocket', QuietSocket));
 
 describe('the Schema Editor’s projects', () => {
@@ -96,14 +107,18 @@ describe('New Project', () => {
       'GET /api/projects': () => json(200, [project]),
       [`GET ${layoutPath}`]: () => json(404, { message: 'No schema layout has been saved for this project yet' }),
     });
+    vi.stubGlobal('WebSocket', OpeningSocket);
     const user = userEvent.setup();
     renderApp('/projects/new');
     await user.type(await screen.findByLabelText('Name'), 'Apollo');
     await user.click(screen.getByRole('button', { name: 'Create Project' }));
     await waitFor(() => expect(backend.find('GET', layoutPath)).toHaveLength(1));
     await waitFor(() => expect(screen.queryByRole('status', { name: 'Loading the layout' })).not.toBeInTheDocument());
+    // The room connects, the indicator says so, and "Project created" stays in view.
+    expect(await screen.findByText('Connected', { selector: '[role="status"]' })).toBeInTheDocument();
     expect(screen.getByText('Project created')).toBeInTheDocument();
     expect(screen.queryByText(/Could not load the schema layout/)).not.toBeInTheDocument();
+    expect(screen.queryByText('Connected to collaboration server')).not.toBeInTheDocument();
   });
 
   it('warns when the layout could not be loaded, and starts blank', async () => {

@@ -165,9 +165,11 @@ export function useSchemaRoom(projectId: string | undefined): SchemaRoom {
       ws.onopen = () => {
         opened = true;
         attempt = 0;
+        // Said when the connection comes back; on opening, the indicator says Connected and the toast that brought
+        // the person here ("Project created") stays.
+        if (everConnected) showToast({ title: 'Connected to collaboration server', variant: 'success' });
         everConnected = true;
         setStatus('connected');
-        showToast({ title: 'Connected to collaboration server', variant: 'success' });
         ws.send(JSON.stringify({ type: 'join_schema_room', projectId }));
       };
       ws.onmessage = (event) => {
