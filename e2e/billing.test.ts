@@ -186,7 +186,8 @@ describe.skipIf(skip)('Billing in Chromium', () => {
     await visible(page.getByText('Free', { exact: true }));
 
     // An administrator of the instance sees every account's plan and usage.
-    const promoted = await fetch(`${session.server.url}/api/admin/accounts/${grace_id}`, {
+    const me = await (await fetch(`${session.server.url}/api/auth/me`, { headers })).json();
+    const promoted = await fetch(`${session.server.url}/api/admin/accounts/${me.user.id}`, {
       method: 'PATCH',
       headers: { authorization: `Bearer ${operator.accessToken}`, 'content-type': 'application/json' },
       body: JSON.stringify({ isAdmin: true }),
