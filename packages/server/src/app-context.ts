@@ -4,7 +4,13 @@ import type { Db } from './db/database.js';
 import type { TokenService } from './features/auth/tokens.service.js';
 import type { StripeBilling } from './features/billing/billing.service.js';
 import type { UsageMeter } from './features/billing/usage-meter.js';
+import type { MeterSteps } from './features/billing/usage-metering.js';
+import type { DatabaseHealthService } from './features/health/database-health.service.js';
 import type { LogWriter } from './features/logs/log-writer.js';
+import type { SchemaRooms } from './features/projects/schema-room.js';
+import type { KeyRateLimiter } from './features/public-api/public-api-rate-limit.js';
+import type { Vault } from './features/secrets/secrets-vault.js';
+import type { Callers } from './http/caller.js';
 
 /** AppContext is what every feature is built from: made once in buildApp, passed to each feature's routes. */
 export interface AppContext {
@@ -18,4 +24,16 @@ export interface AppContext {
   usage: UsageMeter | null;
   /** stripe is Stripe's client and the operator's settings; null when billing by Stripe is off. */
   stripe: StripeBilling | null;
+  /** callers are the caller steps that open every route's admission (http/caller.ts). */
+  callers: Callers;
+  /** meter are the admission steps of the metered routes (features/billing/usage-metering.ts). */
+  meter: MeterSteps;
+  /** vault seals and opens secrets under each account's data key, wrapped by the master key. */
+  vault: Vault;
+  /** health measures the database (its probes are sampled by a background job). */
+  health: DatabaseHealthService;
+  /** rooms are this node's Schema Editor rooms (the /ws socket). */
+  rooms: SchemaRooms;
+  /** keyLimiter counts the public record API's requests per key and minute (API_RATE_LIMIT). */
+  keyLimiter: KeyRateLimiter;
 }

@@ -1,76 +1,68 @@
 import http from 'node:http';
 import fastifyCookie from '@fastify/cookie';
 import fastifyCors from '@fastify/cors';
+import fastifyMultipart from '@fastify/multipart';
+import proxyAddr from '@fastify/proxy-addr';
+import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance, type FastifyRequest, LogController } from 'fastify';
 import pino from 'pino';
 import type { AppContext } from './app-context.js';
+import { backgroundJobs } from './app-jobs.js';
+import { registerLegacyRoutes } from './app-legacy-routes.js';
+import { routeTable } from './app-routes.js';
 import { type Config, quotasEnforced } from './config.js';
 import { migrateToLatest, openDatabase } from './db/database.js';
-import { accountRoutes } from './features/account/account.routes.js';
-import { activityRoutes } from './features/activity/activity.routes.js';
-import { appAuthPools } from './features/apps/app-user-pool.js';
-import { appsRoutes } from './features/apps/apps.routes.js';
+import { accountFactsOf } from './features/account/account-facts.js';
 import { appOwnerOf, matchAppKey } from './features/apps/apps.service.js';
-import { configureApps } from './features/apps/apps-config.js';
-import { authRoutes } from './features/auth/auth.routes.js';
-import { createAuthDeps, secretSealerOf } from './features/auth/auth-deps.js';
 import { secondFactorOf } from './features/auth/second-factor.js';
 import { endUserSessionLivenessOf, sessionLivenessOf } from './features/auth/session-liveness.js';
 import { findSessionByCookieHash } from './features/auth/sessions.store.js';
 import { tokenIssuerOf } from './features/auth/token-issuer.js';
 import { createTokenService } from './features/auth/tokens.service.js';
-import { billingRoutes } from './features/billing/billing.routes.js';
 import { stripeClientOf } from './features/billing/stripe-client.js';
 import { createUsageMeter } from './features/billing/usage-meter.js';
-import { installMetering } from './features/billing/usage-metering.js';
+import { meterSteps } from './features/billing/usage-metering.js';
 import { createUsageWarnings } from './features/billing/usage-warnings.js';
-import { configRoutes } from './features/config/config.routes.js';
-import { functionsRoutes } from './features/functions/functions.routes.js';
-import { healthRoutes } from './features/health/health.routes.js';
-import { checkpointsRoutes } from './features/history/checkpoints.routes.js';
-import { historyRoutes } from './features/history/history.routes.js';
-import { startHistoryRetention } from './features/history/history-retention.js';
+import { createDatabaseHealth } from './features/health/database-health.service.js';
 import { apiKeyLookupOf } from './features/keys/keys.lookup.js';
-import { keysRoutes } from './features/keys/keys.routes.js';
-import { recordAnswered, recordRequest, recordUnexpectedError } from './features/logs/log-events.js';
+import { recordUnexpectedError } from './features/logs/log-events.js';
 import { createLogWriter } from './features/logs/log-writer.js';
-import { logsRoutes } from './features/logs/logs.routes.js';
-import { openapiRoutes } from './features/openapi/openapi.routes.js';
-import { projectsRoutes } from './features/projects/projects.routes.js';
-import { schemaRoomRoutes } from './features/projects/schema-room.routes.js';
-import { publicApiRoutes } from './features/public-api/public-api.routes.js';
-import { tableRecordsRoutes } from './features/records/table-records.routes.js';
-import { restRoutes } from './features/rest/rest.routes.js';
-import { secretsRoutes } from './features/secrets/secrets.routes.js';
-import { sqlRoutes } from './features/sql/sql.routes.js';
-import { statsRoutes } from './features/stats/stats.routes.js';
-import { tablesRoutes } from './features/tables/tables.routes.js';
-import { consoleAccountsRoutes } from './features/users/console-accounts.routes.js';
-import { usersRoutes } from './features/users/users.routes.js';
+import { createRequestLog } from './features/logs/request-log.js';
+import { createSchemaRooms } from './features/projects/schema-room.js';
+import { createKeyRateLimiter } from './features/public-api/public-api-rate-limit.js';
+import { createVault, rewrapDataKeys } from './features/secrets/secrets-vault.js';
+import { resealConnectionSecrets } from './features/sql/connection-secrets.js';
+import {
+  apiHeadersFor,
+  CORS_EXPOSED_HEADERS,
+  contentSecurityPolicy,
+  installAnswerHeaders,
+} from './http/api-headers.js';
+import { createCallers } from './http/caller.js';
 import { createCsrfTokens } from './http/csrf.js';
-import { csrfRoutes } from './http/csrf.routes.js';
-import { errorFamilyOf, formatError } from './http/error-family.js';
 import { installErrorHandler } from './http/error-handler.js';
-import { notFound } from './http/errors.js';
-import { createFastReads, requestIdOf } from './http/fast-reads.js';
 import { installJsonBodyParser } from './http/json-body.js';
+import { installLegacyPrincipal } from './http/legacy-principal.js';
+import { installNotFound } from './http/not-found.js';
 import { installNulGuard } from './http/nul-guard.js';
-import { installPrincipal } from './http/principal.js';
+import { createPrincipalResolver } from './http/principal.js';
+import { requestIdOf } from './http/request-id.js';
 import { requestTimeouts } from './http/request-timeout.js';
-import { contentSecurityPolicy, installSecurityHeaders } from './http/security-headers.js';
+import { createEarlyRunner, type EarlyRunner } from './http/routes/early-runner.js';
+import { installRouteTable, mountRoutes } from './http/routes/mount.js';
 import { consoleIndexHtml, inlineScriptHashes, serveConsole } from './http/static-console.js';
+import { loadKeyring } from './lib/crypto/master-key.js';
+import { startJobs } from './lib/jobs/job.js';
 import { createMailer, mailFromAddress } from './lib/mail/mailer.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** basalt is the instance's context (config, database, keys); tests read the keys from it. */
     basalt: AppContext;
+    /** earlyRunner answers the early routes before Fastify (tests count its answers). */
+    earlyRunner: EarlyRunner;
   }
 }
-
-// `/api` alone is a console page (API keys); only paths below it belong to the API. Every path of an API family
-// answers JSON in its family's shape, a 404 when nothing serves it, never the console's page.
-const API_PATHS = /^\/(api\/|(auth|rest|storage|realtime|functions)\/v1([/?]|$)|\.well-known\/)/;
 
 // Headers supabase-js sends and reads.
 const CORS_ALLOWED_HEADERS = [
@@ -90,54 +82,30 @@ const CORS_ALLOWED_HEADERS = [
   'tracestate',
   'baggage',
   'x-csrf-token',
-];
-const CORS_EXPOSED_HEADERS = [
-  'Content-Range',
-  'Range-Unit',
-  'Location',
-  'Content-Location',
-  'Preference-Applied',
-  'X-Total-Count',
-  'Link',
-  'X-Supabase-Api-Version',
-  'X-Page-Limit',
-  'X-Page-Offset',
-  'Retry-After',
-];
+  'x-upsert',
+  'cache-control',
+].join(', ');
 
-const CORS_OPTIONS = {
-  methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-  // Joined once here: the plugin would join an array on every response.
-  allowedHeaders: CORS_ALLOWED_HEADERS.join(', '),
-  exposedHeaders: CORS_EXPOSED_HEADERS.join(', '),
-  maxAge: 86400,
+// Preflights are @fastify/cors's to answer; every other answer's CORS headers are written with the rest of the
+// API's headers (http/api-headers.ts), for both paths.
+const preflightsOnly = (corsOrigins: string[]) => {
+  const options = {
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+    allowedHeaders: CORS_ALLOWED_HEADERS,
+    exposedHeaders: CORS_EXPOSED_HEADERS,
+    maxAge: 86400,
+    origin: corsOrigins.includes('*') ? '*' : corsOrigins,
+  };
+  const none = { ...options, origin: false };
+  return () => (request: FastifyRequest, done: (error: Error | null, chosen: typeof options | typeof none) => void) =>
+    done(null, request.method === 'OPTIONS' ? options : none);
 };
-// With CORS_ORIGINS=*, CORS headers go only to a request that names its Origin, as every browser's cross-origin
-// request does: other clients have no use for them. OPTIONS keeps the plugin's preflight handling, so that one
-// without an Origin is refused as before. The answer then differs by Origin, so every answer says `Vary: Origin`
-// (the plugin adds it to options chosen per request), and a shared cache keeps the two apart.
-const CORS_FOR_ANY_ORIGIN = { ...CORS_OPTIONS, origin: '*' };
-const NO_CORS = { ...CORS_OPTIONS, origin: false };
-const corsForAnyOrigin =
-  () =>
-  (
-    request: FastifyRequest,
-    done: (error: Error | null, options: typeof CORS_FOR_ANY_ORIGIN | typeof NO_CORS) => void,
-  ) =>
-    done(null, request.headers.origin !== undefined || request.method === 'OPTIONS' ? CORS_FOR_ANY_ORIGIN : NO_CORS);
 
 const KEEP_ALIVE_TIMEOUT_MS = 72_000;
 
-const pathOf = (url: string) => {
-  const at = url.indexOf('?');
-  return at === -1 ? url : url.slice(0, at);
-};
-
-/** buildApp opens and migrates the database, loads the signing keys and registers every feature. */
+/** buildApp opens and migrates the database, loads the signing keys and mounts the route table. */
 export async function buildApp(config: Config): Promise<FastifyInstance> {
-  // The record APIs' ordinary reads are answered before Fastify sees them (http/fast-reads.ts); the features
-  // register them beside their routes, and they are served once the server is ready.
-  const fastReads = createFastReads();
+  const early = createEarlyRunner();
   const httpOptions = requestTimeouts(config.requestTimeoutSeconds);
   const app = Fastify({
     logger: {
@@ -154,13 +122,13 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     // (http/request-timeout.ts); the time to answer is not limited.
     requestTimeout: config.requestTimeoutSeconds * 1000,
     serverFactory: (handler) => {
-      const server = http.createServer(httpOptions, fastReads.handlerOf(handler));
+      const server = http.createServer(httpOptions, early.handlerOf(handler));
       // Fastify's default, which it sets on a server it makes itself.
       server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
       return server;
     },
     keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
-    // Fastify's two lines per request are replaced by one line in the onResponse hook below.
+    // Fastify's two lines per request are replaced by the request log's one (features/logs/request-log.ts).
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: (req) => requestIdOf(req.headers),
     routerOptions: { ignoreTrailingSlash: true },
@@ -186,7 +154,6 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   // Basalt's own log, stored in batches off the requests' path (features/logs); it closes, storing what is
   // queued, before the database does (onClose hooks run last-added first).
   const logs = createLogWriter(db, { onError: (error) => app.log.warn({ err: error }, 'could not store log entries') });
-  app.addHook('onClose', () => logs.close());
   // API calls are metered off the requests' path too (features/billing); the meter stores its counts before the
   // database closes. Warnings at 80 % and 100 % of a cap become notifications, and mails with SMTP.
   const warnings = createUsageWarnings(db, {
@@ -205,62 +172,31 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
         onError: (error) => app.log.warn({ err: error }, 'could not store or read usage'),
       })
     : null;
-  if (usage) app.addHook('onClose', () => usage.close());
+  const keyLimiter = createKeyRateLimiter(db.kysely, {
+    limit: config.apiRateLimit,
+    onFlushError: (error) => app.log.warn({ err: error }, 'could not flush API rate-limit counters'),
+  });
+  // Secrets are sealed under each account's data key, wrapped by the master key; mid-rotation every data key the
+  // previous master key wrapped is wrapped again under the new one, and so is every SQL connection's credentials
+  // (docs/operations.md).
+  const vault = createVault(loadKeyring(config));
+  if (vault.keyring.previous) {
+    const count = await rewrapDataKeys(db, vault.keyring);
+    app.log.info({ count }, 'secrets: re-wrapped data keys under the new master key');
+  }
+  const resealed = await resealConnectionSecrets(db, vault.keyring);
+  if (resealed > 0)
+    app.log.info({ count: resealed }, 'SQL connections: credentials sealed under the current master key');
   const stripeConfig = config.billing.stripe;
   const stripe = stripeConfig ? { client: stripeClientOf(stripeConfig), config: stripeConfig } : null;
-  const ctx: AppContext = { config, db, tokens, log: app.log, logs, usage, stripe };
-  // Each account's app signs its keys with the instance's key; confirmation mails are on by default with SMTP.
-  // OAuth client secrets and TOTP secrets are sealed by the secrets vault under each account's data key.
-  const secrets = secretSealerOf(ctx);
-  configureApps(db, { tokens, mailDelivers: config.smtpUrl !== null, siteUrl: config.siteUrl, secrets });
-  app.decorate('basalt', ctx);
-  app.decorate('fastReads', fastReads);
 
-  const requestLog = { everyRequest: config.logRequests === 'all' };
-  // One stdout line per request, without the query string (it may carry an apikey) and without bodies: at info
-  // for a refused request (400 and above), at debug for the others. Writing a line for each successful request
-  // cost a third of a get-by-id's time; LOG_LEVEL=debug turns that access log on, and the system log has them
-  // (summarised, features/logs/request-summaries.ts).
-  const linesForSuccess =
-    (pino.levels.values[config.logLevel] ?? Number.POSITIVE_INFINITY) <= (pino.levels.values.debug ?? 20);
-  app.addHook('onResponse', (request, reply, done) => {
-    const status = reply.statusCode;
-    const level = status >= 400 ? 'info' : 'debug';
-    if (level === 'info' || linesForSuccess) {
-      const principal = request.principal;
-      request.log[level](
-        {
-          method: request.method,
-          path: pathOf(request.url),
-          status,
-          durationMs: Math.round(reply.elapsedTime * 10) / 10,
-          accountId: 'accountId' in principal ? principal.accountId : undefined,
-          endUserId: principal.kind === 'endUser' ? principal.userId : undefined,
-          keyId: principal.kind === 'apiKey' ? principal.keyId : undefined,
-        },
-        'request',
-      );
-    }
-    recordRequest(logs, request, reply, requestLog);
-    done();
-  });
-
-  const indexHtml = consoleIndexHtml(config.consoleDir);
-  installSecurityHeaders(app, { csp: contentSecurityPolicy(indexHtml ? inlineScriptHashes(indexHtml) : []) });
-  if (config.corsOrigins.includes('*')) await app.register(fastifyCors, corsForAnyOrigin);
-  else await app.register(fastifyCors, { ...CORS_OPTIONS, origin: config.corsOrigins });
-  // Cookies are parsed where they are read (http/principal.ts), not on every request: only the console's
-  // session uses them, and the record APIs never do.
-  await app.register(fastifyCookie, { hook: false });
-  installJsonBodyParser(app);
-  installNulGuard(app);
-  installErrorHandler(app, config.bodyLimit, (request, error) => recordUnexpectedError(logs, request, error));
   const apiKeys = apiKeyLookupOf(db);
   const sessions = sessionLivenessOf(db);
   const endUserSessions = endUserSessionLivenessOf(db);
   const secondFactor = secondFactorOf(db);
+  const accountFacts = accountFactsOf(db);
   const csrf = await createCsrfTokens(db.kysely);
-  const principalNow = installPrincipal(app, {
+  const resolver = createPrincipalResolver({
     tokens,
     csrf,
     findCookieSession: (hash) => findSessionByCookieHash(db.kysely, hash),
@@ -271,74 +207,82 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     isEndUserSessionLive: (sessionId, userId) => endUserSessions.isLive(sessionId, userId),
     needsSecondFactor: (accountId) => secondFactor.needed(accountId),
   });
-  if (usage) installMetering(app, usage);
+  const callers = createCallers({ resolver, isAdmin: (accountId) => accountFacts.isAdmin(accountId) });
+  const ctx: AppContext = {
+    config,
+    db,
+    tokens,
+    log: app.log,
+    logs,
+    usage,
+    stripe,
+    callers,
+    meter: meterSteps(usage),
+    keyLimiter,
+    vault,
+    health: createDatabaseHealth(db),
+    rooms: createSchemaRooms(db, {
+      onError: (error) => app.log.warn({ err: error }, 'schema editor room: an update could not be handled'),
+    }),
+  };
+  app.decorate('basalt', ctx);
+  app.decorate('earlyRunner', early);
 
-  // Every feature, in one list (STYLE.md "The whole API in one place").
-  const authDeps = await createAuthDeps(ctx, { secrets });
-  await app.register(healthRoutes, { ctx });
-  await app.register(configRoutes, { ctx });
-  await app.register(csrfRoutes, { csrf, siteUrl: config.siteUrl });
-  const pools = appAuthPools(authDeps);
-  await app.register(authRoutes, { pools });
-  await app.register(accountRoutes, { deps: authDeps });
-  await app.register(tablesRoutes, { ctx });
-  await app.register(tableRecordsRoutes, { ctx });
-  await app.register(projectsRoutes, { ctx });
-  await app.register(schemaRoomRoutes, { ctx });
-  await app.register(restRoutes, { ctx, fastReads });
-  await app.register(historyRoutes, { ctx });
-  await app.register(checkpointsRoutes, { ctx });
-  await app.register(statsRoutes, { ctx });
-  await app.register(activityRoutes, { ctx });
-  await app.register(keysRoutes, { ctx });
-  await app.register(appsRoutes, { ctx });
-  await app.register(usersRoutes, { ctx, pools });
-  await app.register(consoleAccountsRoutes, { deps: authDeps });
-  await app.register(logsRoutes, { ctx });
-  await app.register(openapiRoutes, { ctx });
-  await app.register(sqlRoutes, { ctx });
-  await app.register(secretsRoutes, { ctx });
-  await app.register(functionsRoutes, { ctx });
-  await app.register(billingRoutes, { ctx });
-  // Last: its short form /api/:name only takes what no route above claims.
-  await app.register(publicApiRoutes, { ctx, fastReads });
-
-  if (config.consoleDir && indexHtml) await serveConsole(app, config.consoleDir);
-
-  app.setNotFoundHandler((request, reply) => {
-    const isPage = (request.method === 'GET' || request.method === 'HEAD') && !API_PATHS.test(request.url);
-    if (isPage && indexHtml) {
-      // SPA fallback: every console route loads on reload.
-      return reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml);
-    }
-    const family = errorFamilyOf(request);
-    const path = request.url.split('?')[0];
-    const error =
-      family === 'rest'
-        ? notFound(`Could not find the table '${path?.slice('/rest/v1/'.length)}' in the schema cache`, 'PGRST205')
-        : notFound(
-            `No route for ${request.method} ${path}`,
-            family === 'auth' || family === 'storage' ? 'not_found' : 'route_not_found',
-          );
-    return reply.status(404).send(formatError(family, error));
+  const requestLog = createRequestLog({
+    log: app.log,
+    logs,
+    logLevel: config.logLevel,
+    stored: { everyRequest: config.logRequests === 'all' },
+  });
+  app.addHook('onResponse', (request, reply, done) => {
+    requestLog.fastify(request, reply);
+    done();
   });
 
-  // Background work: pruning history older than HISTORY_RETENTION_DAYS (features/history/history-retention.ts).
-  app.addHook('onClose', startHistoryRetention(ctx));
+  const indexHtml = consoleIndexHtml(config.consoleDir);
+  const apiHeaders = apiHeadersFor(config.corsOrigins);
+  installAnswerHeaders(app, { apiHeaders, csp: contentSecurityPolicy(indexHtml ? inlineScriptHashes(indexHtml) : []) });
+  await app.register(fastifyCors, preflightsOnly(config.corsOrigins));
+  // Cookies are parsed where they are read (http/principal.ts), not on every request.
+  await app.register(fastifyCookie, { hook: false });
+  // A Schema Editor frame may carry a layout of up to PROJECT_LIMITS.layoutMaxBytes (larger ones get an error
+  // message from the room); only frames past this are cut off by ws itself (close 1009).
+  await app.register(fastifyWebsocket, { options: { maxPayload: 2 * 1024 * 1024 } });
+  // Multipart bodies are read by the routes that take uploads, each with its own limits (`request.parts`).
+  await app.register(fastifyMultipart);
+  installJsonBodyParser(app);
+  installNulGuard(app);
+  installErrorHandler(app, config.bodyLimit, (request, error) => recordUnexpectedError(logs, request, error));
+
+  // Every route of Basalt, in one table (app-routes.ts), mounted on Fastify and known to the early runner.
+  installRouteTable(app);
+  installLegacyPrincipal(app, callers);
+  const routes = routeTable(ctx, { csrf });
+  mountRoutes(app, routes);
+  early.add(routes);
+  await registerLegacyRoutes(app, ctx, { csrf });
+
+  if (config.consoleDir && indexHtml) await serveConsole(app, config.consoleDir);
+  installNotFound(app, indexHtml);
 
   // A closing server answers 503 to new requests: Fastify's to answer.
   app.addHook('preClose', (done) => {
-    fastReads.stop();
+    early.stop();
     done();
   });
+  // Background work runs once the server is ready; it stops, storing what is buffered, before the database closes.
+  let stopJobs = async () => {};
+  app.addHook('onClose', () => stopJobs());
   await app.ready();
-  // A line per request (LOG_LEVEL=debug) and CORS for a list of origins are Fastify's hooks' to write.
-  if (config.fastReads && !linesForSuccess && config.corsOrigins.includes('*')) {
-    fastReads.start({
-      principalNow,
-      admitNow: (accountId) => usage?.admitNow(accountId) ?? true,
-      answered: (facts) => recordAnswered(logs, facts, requestLog),
-      corsExposedHeaders: CORS_EXPOSED_HEADERS.join(', '),
+  stopJobs = startJobs(backgroundJobs(ctx));
+  if (config.fastReads) {
+    const trust = config.trustProxy;
+    // Fastify's own reading of TRUST_PROXY, for the early runner's `call.ip`.
+    const trusted = trust === false ? null : trust === true ? () => true : proxyAddr.compile(trust);
+    early.start({
+      apiHeaders,
+      answered: (answer) => requestLog.early(answer),
+      ipOf: (req) => (trusted ? proxyAddr(req, trusted) : (req.socket.remoteAddress ?? '')),
     });
   }
   return app;

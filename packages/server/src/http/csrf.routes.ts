@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { randomToken } from '../lib/crypto/tokens.js';
 import { cookieOptions } from './cookies.js';
 import type { CsrfTokens } from './csrf.js';
-import { CSRF_COOKIE, cookiesOf, SESSION_COOKIE } from './principal.js';
+import { CSRF_COOKIE, cookiesOfHeaders, SESSION_COOKIE } from './principal.js';
 
 /**
  * csrfRoutes serves GET /api/csrf-token: the token the console sends as X-CSRF-Token. With a session cookie it is
@@ -16,7 +16,7 @@ export async function csrfRoutes(
 ): Promise<void> {
   app.get('/api/csrf-token', async (request, reply) => {
     reply.header('Cache-Control', 'no-store');
-    const cookies = cookiesOf(request);
+    const cookies = cookiesOfHeaders(request.headers);
     const session = cookies[SESSION_COOKIE];
     if (session) return { csrfToken: csrf.tokenFor(session) };
     const existing = cookies[CSRF_COOKIE];

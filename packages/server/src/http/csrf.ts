@@ -1,7 +1,7 @@
-import type { FastifyRequest } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Kysely } from 'kysely';
+import { readSetting, writeSettingOnce } from '../db/instance-settings.store.js';
 import type { SystemDatabase } from '../db/schema.js';
-import { readSetting, writeSettingOnce } from '../features/auth/signing-keys.store.js';
 import { hmacToken, randomToken, safeEqual } from '../lib/crypto/tokens.js';
 import { ApiError } from './errors.js';
 
@@ -18,7 +18,7 @@ export interface CsrfTokens {
   /** tokenFor is the CSRF token of a session cookie's value. */
   tokenFor(sessionCookie: string): string;
   /** check throws 403 csrf_invalid unless the request's X-CSRF-Token is the token of its session cookie. */
-  check(request: FastifyRequest, sessionCookie: string): void;
+  check(headers: IncomingHttpHeaders, sessionCookie: string): void;
 }
 
 /** createCsrfTokens loads the instance's CSRF secret (creating it at first start). */
@@ -28,8 +28,8 @@ export async function createCsrfTokens(db: Kysely<SystemDatabase>): Promise<Csrf
   const tokenFor = (sessionCookie: string) => hmacToken(secret, `csrf:${sessionCookie}`);
   return {
     tokenFor,
-    check(request, sessionCookie) {
-      const sent = request.headers['x-csrf-token'];
+    check(headers, sessionCookie) {
+      const sent = headers['x-csrf-token'];
       if (typeof sent !== 'string' || !safeEqual(sent, tokenFor(sessionCookie))) {
         throw new ApiError(
           403,

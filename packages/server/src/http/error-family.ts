@@ -2,10 +2,12 @@ import type { FastifyRequest } from 'fastify';
 import type { ApiError } from './errors.js';
 
 /**
- * ErrorFamily names the error body shapes of DESIGN.md "APIs", and Supabase Storage's for /storage/v1. The
- * functions (/functions/v1) and realtime (/realtime/v1) families answer JSON {message, code}, the console's shape.
+ * ErrorFamily names the error body shapes: the four of DESIGN.md "APIs", the API gateway's `{message}` that
+ * Supabase's gateway answers before a request reaches auth or data (a missing or unknown apikey), and Supabase
+ * Storage's for /storage/v1. The functions (/functions/v1) and realtime (/realtime/v1) families answer JSON
+ * {message, code}, the console's shape.
  */
-export type ErrorFamily = 'auth' | 'rest' | 'console' | 'public' | 'storage';
+export type ErrorFamily = 'auth' | 'rest' | 'console' | 'public' | 'gateway' | 'storage';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -29,7 +31,9 @@ export function errorFamilyOf(request: FastifyRequest): ErrorFamily {
 /** formatError renders an ApiError as the body its family's clients expect. */
 export function formatError(family: ErrorFamily, error: ApiError): Record<string, unknown> {
   const { details } = error;
-  switch (family) {
+  switch (details.family ?? family) {
+    case 'gateway':
+      return { message: error.message };
     case 'auth':
       return { code: error.status, error_code: error.code, msg: error.message, ...details.extra };
     case 'rest':

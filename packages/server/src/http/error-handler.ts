@@ -10,6 +10,7 @@ const BAD_JSON: Record<ErrorFamily, [string, string]> = {
   rest: ['PGRST102', 'Empty or invalid json'],
   console: ['bad_json', 'The request body is not valid JSON'],
   public: ['invalid_json', 'The request body is not valid JSON'],
+  gateway: ['bad_json', 'The request body is not valid JSON'],
   storage: ['invalid_json', 'The request body is not valid JSON'],
 };
 
@@ -18,6 +19,7 @@ const UNEXPECTED: Record<ErrorFamily, [string, string]> = {
   rest: ['PGRST000', 'Unexpected failure, please check server logs for more information'],
   console: ['internal_error', 'Something went wrong on the server. Please try again.'],
   public: ['internal_error', 'Something went wrong on the server. Please try again.'],
+  gateway: ['internal_error', 'Something went wrong on the server. Please try again.'],
   storage: ['internal_error', 'Something went wrong on the server. Please try again.'],
 };
 

@@ -1,3 +1,5 @@
+import type { ErrorFamily } from './error-family.js';
+
 /** ApiError is the one error class every feature throws; the error handler formats it per API family. */
 export class ApiError extends Error {
   constructor(
@@ -14,6 +16,8 @@ export class ApiError extends Error {
 
 /** ApiErrorDetails are the optional parts of an error body. */
 export interface ApiErrorDetails {
+  /** family writes the error in another family's shape than its route's (a gateway's, an unknown path's). */
+  family?: ErrorFamily;
   /** Per-field messages (console and public families). */
   fieldErrors?: Record<string, string[]>;
   /** PostgREST `details` / public API `details`. */
@@ -54,3 +58,8 @@ export const conflict = (message: string, code = 'conflict', details?: ApiErrorD
 /** tooManyRequests is a 429 that tells the client when to retry. */
 export const tooManyRequests = (message: string, retryAfterSeconds: number, code = 'rate_limited') =>
   new ApiError(429, code, message, { headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) } });
+
+/** roleForbidden is the 403 of a project member whose role may not do something. */
+export function roleForbidden(role: string, doing: string): ApiError {
+  return new ApiError(403, 'role_forbidden', `Your role in this project (${role}) does not allow you to ${doing}.`);
+}

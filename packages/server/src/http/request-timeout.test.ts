@@ -4,7 +4,8 @@ import { loadConfig } from '../config.js';
 import { startTestServer, type TestServer, testDialects } from '../testing/test-server.js';
 
 // A client that sends its headers and then only part of the body must not hold its connection (and a parser)
-// for ever: REQUEST_TIMEOUT_SECONDS bounds the time to receive a whole request.
+// for ever: REQUEST_TIMEOUT_SECONDS bounds the time to receive a whole request. (A route that wants a caller
+// refuses one without credentials before reading the body: sign-in is open to anyone, so its body is read.)
 
 /** sendHalfABody opens a raw socket, sends a request whose body stops halfway, and reports how it ended. */
 function sendHalfABody(
@@ -29,7 +30,7 @@ function sendHalfABody(
       resolve({ closed: true, afterMs: Date.now() - started, text });
     });
     socket.write(
-      'POST /api/keys HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"name":',
+      'POST /api/auth/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"name":',
     );
   });
 }

@@ -1,8 +1,7 @@
 import { ACTIVITY_PAGE_SIZE } from '@basalt/shared';
-import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
-import { requireUser } from '../../http/principal.js';
+import type { Route } from '../../http/routes/route.js';
 import { parseInput } from '../../http/validation.js';
 import { listActivity } from './activity.service.js';
 
@@ -16,11 +15,19 @@ const activityQuerySchema = z.object({
     .default(ACTIVITY_PAGE_SIZE),
 });
 
-/** activityRoutes serves GET /api/activity: the caller's activity feed, newest first, paged. */
-export async function activityRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
-  app.get('/api/activity', async (request) => {
-    const { accountId } = requireUser(request);
-    const { page, limit } = parseInput(activityQuerySchema, request.query);
-    return listActivity(ctx.db.kysely, accountId, { page, limit });
-  });
+/** activityRoutes serve GET /api/activity: the caller's activity feed, newest first, paged. */
+export function activityRoutes({ db, callers }: AppContext): Route[] {
+  return [
+    {
+      method: 'GET',
+      url: '/api/activity',
+      family: 'console',
+      admit: [callers.user],
+      docs: { summary: "The caller's activity, newest first", query: activityQuerySchema },
+      handler: (call) => {
+        const { page, limit } = parseInput(activityQuerySchema, call.query);
+        return listActivity(db.kysely, call.actor.accountId, { page, limit });
+      },
+    },
+  ];
 }

@@ -1,18 +1,19 @@
-import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context.js';
-import { requireUser } from '../../http/principal.js';
+import type { Route } from '../../http/routes/route.js';
 import { getApp, rollAppKeys, updateApp } from './apps.service.js';
 
-// The app of the signed-in account (issue "Apps with their own users"):
+// The app of the signed-in account:
 //   GET   /api/app             {ref, url, anonKey, serviceKey, settings}
 //   POST  /api/app/roll-keys   new keys; the old ones are refused at once on every node
 //   PATCH /api/app             {settings: {signupsAllowed?, emailConfirmation?, siteUrl?, redirectUrls?,
 //                              accessTokenLifetime?}} → the app
 
-/** appsRoutes registers the app endpoints. */
-export async function appsRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
-  const { db } = ctx;
-  app.get('/api/app', async (request) => getApp(db, requireUser(request)));
-  app.post('/api/app/roll-keys', async (request) => rollAppKeys(db, requireUser(request)));
-  app.patch('/api/app', async (request) => updateApp(db, requireUser(request), request.body));
+/** appsRoutes are the app's routes. */
+export function appsRoutes({ db, callers }: AppContext): Route[] {
+  const user = { family: 'console', admit: [callers.user] } as const;
+  return [
+    { ...user, method: 'GET', url: '/api/app', handler: (call) => getApp(db, call.actor) },
+    { ...user, method: 'POST', url: '/api/app/roll-keys', handler: (call) => rollAppKeys(db, call.actor) },
+    { ...user, method: 'PATCH', url: '/api/app', handler: (call) => updateApp(db, call.actor, call.body) },
+  ];
 }

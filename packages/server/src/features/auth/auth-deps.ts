@@ -2,15 +2,14 @@ import { ACCESS_TOKEN_TTL_SECONDS, SITE_NAME } from '@basalt/shared';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context.js';
 import type { Db } from '../../db/database.js';
+import { readSetting, writeSettingOnce } from '../../db/instance-settings.store.js';
 import { randomToken } from '../../lib/crypto/tokens.js';
 import { createMailer, type Mailer, mailFromAddress } from '../../lib/mail/mailer.js';
 import { createRateLimiter, type RateLimiter } from '../../lib/rate-limit/rate-limiter.js';
-import { vaultOf } from '../secrets/secrets-vault.js';
 import type { AccountRow } from './accounts.service.js';
 import { type AuthRateLimits, createAuthRateLimits } from './auth-rate-limits.js';
 import { consoleUserPool } from './console-pool.js';
 import { createSessionService, type SessionService } from './sessions.service.js';
-import { readSetting, writeSettingOnce } from './signing-keys.store.js';
 import type { UserPool, UserRow } from './user-pool.js';
 import { createVerificationService, type VerificationService } from './verification.service.js';
 
@@ -21,8 +20,8 @@ export interface SecretSealer {
 }
 
 /** secretSealerOf seals with the instance's secrets vault (features/secrets), labelled per use. */
-export function secretSealerOf(ctx: Pick<AppContext, 'db' | 'config'>): SecretSealer {
-  const vault = vaultOf(ctx);
+export function secretSealerOf(ctx: Pick<AppContext, 'vault'>): SecretSealer {
+  const vault = ctx.vault;
   return {
     seal: (db, accountId, label, value) => vault.seal(db, accountId, { id: 0, name: label }, value),
     open: (db, accountId, label, sealed) => vault.open(db, accountId, { id: 0, name: label }, sealed),

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { TokenVerifier } from '../../lib/crypto/token-verifier.js';
 import type { AccountRow } from './accounts.service.js';
 import type { AuthDeps } from './auth-deps.js';
 import type { TokenService } from './tokens.service.js';
@@ -42,7 +43,7 @@ export function apiKeyOf(request: FastifyRequest): string | null {
  * isInstanceKey tells whether a key is this instance's anon or service key (or another key JWT it signed for
  * itself); an app's key (one with a `ref`) is not.
  */
-export async function isInstanceKey(tokens: TokenService, key: string): Promise<boolean> {
+export async function isInstanceKey(tokens: TokenVerifier, key: string): Promise<boolean> {
   if (tokens.roleOfKey(key)) return true;
   if (key.split('.').length !== 3) return false;
   try {

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../../http/errors.js';
-import { bearerOf, requireUser } from '../../http/principal.js';
+import { bearerOf, requireUser } from '../../http/legacy-principal.js';
 import { type AccountRow, findAccount } from './accounts.service.js';
 import type { AuthDeps } from './auth-deps.js';
 import { badJwt, noAuthorization, notAdmin, sessionNotFound, userBanned, userNotFound } from './gotrue-errors.js';

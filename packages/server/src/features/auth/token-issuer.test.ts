@@ -1,9 +1,9 @@
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateToLatest } from '../../db/database.js';
+import { readSetting } from '../../db/instance-settings.store.js';
 import { callNode, type ServerProcess, startServerProcess } from '../../testing/server-process.js';
 import { createTestDatabase, openTestDb, testDialects } from '../../testing/test-server.js';
-import { readSetting } from './signing-keys.store.js';
 import { tokenIssuerOf } from './token-issuer.js';
 
 // Who issues an instance's tokens: the URL it first started with, kept in the database, unless SITE_URL says

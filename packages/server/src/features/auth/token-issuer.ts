@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
+import { writeSetting, writeSettingOnce } from '../../db/instance-settings.store.js';
 import type { SystemDatabase } from '../../db/schema.js';
-import { writeSetting, writeSettingOnce } from './signing-keys.store.js';
 
 // Which URL an instance's access tokens name as their issuer (`<url>/auth/v1`, as GoTrue does). Every node of one
 // database must name the same one, or each refuses the others' tokens. The URL the instance first started with is

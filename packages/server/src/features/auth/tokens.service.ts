@@ -6,48 +6,28 @@ import {
   generateKeyPair,
   importJWK,
   type JWK,
-  type JWTPayload,
   errors as joseErrors,
   jwtVerify,
   SignJWT,
 } from 'jose';
 import type { Kysely } from 'kysely';
 import type { SystemDatabase } from '../../db/schema.js';
-import { insertSigningKey, listSigningKeys, readSetting, writeSettingOnce } from './signing-keys.store.js';
+
+export { TokenError, type TokenRole, type VerifiedToken } from '../../lib/crypto/token-verifier.js';
+
+import { readSetting, writeSettingOnce } from '../../db/instance-settings.store.js';
+import { TokenError, type TokenVerifier, type VerifiedToken } from '../../lib/crypto/token-verifier.js';
+import { insertSigningKey, listSigningKeys } from './signing-keys.store.js';
 
 const ALG = 'ES256';
 // The anon and service keys name the instance itself as their issuer; access tokens name its auth URL
-// (`<SITE_URL>/auth/v1`, as GoTrue does). A token of this instance's key with any other issuer, or without an
+// (`<instance URL>/auth/v1`, as GoTrue does: token-issuer.ts). A token of this instance's key with any other issuer, or without an
 // expiry, was not made by this instance for this purpose and is refused.
 const KEY_ISSUER = 'basalt';
 // The anon and service keys live as long as the instance's signing key; ten years like Supabase's.
 const KEY_TTL_SECONDS = 10 * 365 * 24 * 3600;
 // Verified access tokens remembered per process; at 1 h each this covers a busy instance's active users.
 const VERIFIED_CACHE_SIZE = 10_000;
-
-/** TokenRole is the role claim of a verified token. */
-export type TokenRole = 'anon' | 'service_role' | 'authenticated';
-
-/** VerifiedToken is a token whose signature, expiry and issuer were checked. */
-export interface VerifiedToken {
-  role: TokenRole;
-  /** The user id (authenticated tokens only). */
-  sub: string | null;
-  sessionId: string | null;
-  /** The app an end user's token belongs to (its `ref` claim); null for console accounts' tokens and keys. */
-  ref: string | null;
-  claims: JWTPayload;
-}
-
-/** TokenError says why a bearer token was refused. */
-export class TokenError extends Error {
-  constructor(
-    readonly reason: 'expired' | 'invalid',
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 /** AccessTokenInput is what an access token says about its user and session. */
 export interface AccessTokenInput {
@@ -68,7 +48,7 @@ export interface AccessTokenInput {
 }
 
 /** TokenService signs and verifies the instance's JWTs. */
-export interface TokenService {
+export interface TokenService extends TokenVerifier {
   /** issuer is the `iss` of the access tokens this node signs (features/auth/token-issuer.ts). */
   issuer: string;
   anonKey: string;
@@ -76,10 +56,6 @@ export interface TokenService {
   /** jwks is the public JWK set. */
   jwks(): { keys: JWK[] };
   signAccessToken(input: AccessTokenInput): Promise<{ token: string; expiresIn: number; expiresAt: number }>;
-  /** verify checks a JWT of this instance; throws TokenError. */
-  verify(token: string): Promise<VerifiedToken>;
-  /** roleOfKey tells whether a string is this instance's anon or service key (fast path, no crypto). */
-  roleOfKey(key: string): 'anon' | 'service_role' | null;
   /** signAppKey signs an app's anon or service key: the instance's key claims plus `ref` (features/apps). */
   signAppKey(ref: string, role: 'anon' | 'service_role'): Promise<string>;
 }

@@ -1,6 +1,5 @@
-import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context.js';
-import { requireUser } from '../../http/principal.js';
+import type { Call, Method, Route } from '../../http/routes/route.js';
 import { cancelSubscription, createCheckoutSession, getSubscription, listInvoices } from './billing.service.js';
 import { assignPlan, listBillingAccounts } from './billing-admin.service.js';
 import { listNotifications, readNotifications } from './notifications.service.js';
@@ -23,58 +22,51 @@ import { getUsage, getUsageHistory } from './usage.service.js';
 // Stripe's events are a few KB; anything much larger is not one.
 const WEBHOOK_BODY_LIMIT = 512 * 1024;
 
-/** billingRoutes registers the billing and notification endpoints and Stripe's webhook. */
-export async function billingRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
-  const { db, config, usage, stripe } = ctx;
+/** billingRoutes are the billing and notification routes and Stripe's webhook. */
+export function billingRoutes(ctx: AppContext): Route[] {
+  const { db, config, stripe } = ctx;
   const plans = config.billing.plans;
-
-  app.get('/api/billing/plans', async (request) => {
-    requireUser(request);
-    return { plans, stripe: stripe !== null };
+  const route = (method: Method, url: string, handler: (call: Call) => Promise<unknown> | unknown): Route => ({
+    method,
+    url,
+    family: 'console',
+    admit: [ctx.callers.user],
+    handler,
   });
-  app.get('/api/billing/usage', async (request) => getUsage(db, plans, requireUser(request).accountId));
-  app.get('/api/billing/usage/history', async (request) => getUsageHistory(db, requireUser(request).accountId));
-  app.get('/api/billing/subscription', async (request) => getSubscription(db, requireUser(request)));
-  app.get('/api/billing/invoices', async (request) => listInvoices(db, requireUser(request)));
-
-  app.post('/api/billing/create-checkout-session', async (request) =>
-    createCheckoutSession(db, requireUser(request), request.body, { stripe, plans, siteUrl: config.siteUrl }),
-  );
-  app.post('/api/billing/cancel-subscription', async (request) =>
-    cancelSubscription(db, requireUser(request), { stripe }),
-  );
-
-  app.get('/api/billing/accounts', async (request) =>
-    listBillingAccounts(db, requireUser(request), plans, request.query),
-  );
-  app.put('/api/billing/accounts/:id/plan', async (request) => {
-    const { id } = request.params as { id: string };
-    const subscription = await assignPlan(db, requireUser(request), id, request.body);
-    usage?.forget(id);
-    return subscription;
-  });
-
-  app.get('/api/user/notifications', async (request) => listNotifications(db, requireUser(request)));
-  app.post('/api/user/notifications/read', async (request) => {
-    await readNotifications(db, requireUser(request));
-    return { success: true };
-  });
-
-  // The signature covers the body exactly as sent: it is kept as bytes here, not parsed.
-  await app.register(async (webhook) => {
-    webhook.removeAllContentTypeParsers();
-    webhook.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_LIMIT }, (_request, body, done) =>
-      done(null, body),
-    );
-    webhook.post('/api/billing/webhook', async (request) => {
-      const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-      const event = verifyStripeEvent(stripe, raw, request.headers['stripe-signature']);
-      // verifyStripeEvent refuses every event when Stripe is off, so stripe is set here.
-      const { outcome, accountId } = stripe
-        ? await handleStripeEvent(db, stripe, event)
-        : { outcome: 'ignored', accountId: null };
-      if (accountId) usage?.forget(accountId);
-      return { received: true, outcome };
-    });
-  });
+  return [
+    route('GET', '/api/billing/plans', () => ({ plans, stripe: stripe !== null })),
+    route('GET', '/api/billing/usage', (call) => getUsage(db, plans, call.actor.accountId)),
+    route('GET', '/api/billing/usage/history', (call) => getUsageHistory(db, call.actor.accountId)),
+    route('GET', '/api/billing/subscription', (call) => getSubscription(db, call.actor)),
+    route('GET', '/api/billing/invoices', (call) => listInvoices(db, call.actor)),
+    route('POST', '/api/billing/create-checkout-session', (call) =>
+      createCheckoutSession(db, call.actor, call.body, { stripe, plans, siteUrl: config.siteUrl }),
+    ),
+    route('POST', '/api/billing/cancel-subscription', (call) => cancelSubscription(db, call.actor, { stripe })),
+    route('GET', '/api/billing/accounts', (call) => listBillingAccounts(db, call.actor, plans, call.query)),
+    route('PUT', '/api/billing/accounts/:id/plan', async (call) => {
+      return assignPlan(db, call.actor, call.params.id ?? '', call.body);
+    }),
+    route('GET', '/api/user/notifications', (call) => listNotifications(db, call.actor)),
+    route('POST', '/api/user/notifications/read', async (call) => {
+      await readNotifications(db, call.actor);
+      return { success: true };
+    }),
+    {
+      // Stripe signs the body exactly as sent: it is kept as bytes, not parsed.
+      method: 'POST',
+      url: '/api/billing/webhook',
+      family: 'console',
+      admit: [],
+      body: 'raw',
+      fastify: { bodyLimit: WEBHOOK_BODY_LIMIT },
+      handler: async (call) => {
+        const raw = Buffer.isBuffer(call.body) ? call.body : Buffer.alloc(0);
+        const event = verifyStripeEvent(stripe, raw, call.headers['stripe-signature']);
+        // verifyStripeEvent refuses every event when Stripe is off, so stripe is set here.
+        const { outcome } = stripe ? await handleStripeEvent(db, stripe, event) : { outcome: 'ignored' };
+        return { received: true, outcome };
+      },
+    },
+  ];
 }

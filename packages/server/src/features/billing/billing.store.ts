@@ -169,9 +169,3 @@ export function listInvoiceRows(db: Db, accountId: string, limit: number) {
     .limit(limit)
     .execute();
 }
-
-/** isInstanceAdmin tells whether an account administers the instance (accounts.is_admin). */
-export async function isInstanceAdmin(db: Db, accountId: string): Promise<boolean> {
-  const row = await db.kysely.selectFrom('accounts').select('is_admin').where('id', '=', accountId).executeTakeFirst();
-  return row?.is_admin === 1;
-}

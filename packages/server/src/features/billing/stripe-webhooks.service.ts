@@ -79,21 +79,28 @@ const iso = (seconds: number | null | undefined) =>
 export async function handleStripeEvent(db: Db, stripe: StripeBilling, event: Stripe.Event): Promise<WebhookOutcome> {
   return db.transaction(async (scope) => {
     if (!(await claimStripeEvent(scope, event.id, event.type))) return { outcome: 'replayed', accountId: null };
-    switch (event.type) {
-      case 'checkout.session.completed':
-        return checkoutCompleted(scope, event.data.object);
-      case 'customer.subscription.created':
-      case 'customer.subscription.updated':
-      case 'customer.subscription.deleted':
-        return subscriptionChanged(scope, stripe, event.data.object, event.created);
-      case 'invoice.paid':
-      case 'invoice.payment_failed':
-      case 'invoice.finalized':
-        return invoiceChanged(scope, event.data.object, event.created);
-      default:
-        return IGNORED;
-    }
+    const outcome = await handledEvent(scope, stripe, event);
+    // Every node's meter forgets the account's caps once this commits (usage-meter.ts).
+    if (outcome.accountId) scope.publish('plan.changed', { accountId: outcome.accountId });
+    return outcome;
   });
+}
+
+async function handledEvent(scope: Db, stripe: StripeBilling, event: Stripe.Event): Promise<WebhookOutcome> {
+  switch (event.type) {
+    case 'checkout.session.completed':
+      return checkoutCompleted(scope, event.data.object);
+    case 'customer.subscription.created':
+    case 'customer.subscription.updated':
+    case 'customer.subscription.deleted':
+      return subscriptionChanged(scope, stripe, event.data.object, event.created);
+    case 'invoice.paid':
+    case 'invoice.payment_failed':
+    case 'invoice.finalized':
+      return invoiceChanged(scope, event.data.object, event.created);
+    default:
+      return IGNORED;
+  }
 }
 
 async function accountOf(db: Db, customerId: string | null, metadataAccountId: unknown): Promise<string | null> {

@@ -3,6 +3,7 @@ import type { Plan, Usage } from '@basalt/shared';
 import type { Db } from '../../db/database.js';
 import { ApiError } from '../../http/errors.js';
 import { findBillingRow } from './billing.store.js';
+import './billing-events.js';
 import { usageOfRow } from './usage.service.js';
 import { addUsageBatch, type DayCount, deleteUsageBatchesBefore } from './usage.store.js';
 
@@ -35,15 +36,8 @@ export interface UsageMeter {
    * answer (its calls used up, or its storage for a write). Synchronous once the account's usage is known.
    */
   admit(accountId: string, write: boolean): MaybePromise<ApiError | null>;
-  /**
-   * admitNow is admit for a read that cannot wait: true when the account's usage is known and under its caps
-   * (the call is counted), false otherwise, counting nothing (the request then goes through admit).
-   */
-  admitNow(accountId: string): boolean;
   /** refusal is the error to answer when the account has reached its cap of `metric`, else null. */
   refusal(accountId: string, metric: QuotaMetric): MaybePromise<ApiError | null>;
-  /** forget drops what is known of an account's caps (its plan changed), so the next check reads them afresh. */
-  forget(accountId: string): void;
   /** flush stores every count so far (tests, shutdown). */
   flush(): Promise<void>;
   close(): Promise<void>;
@@ -88,6 +82,9 @@ export function createUsageMeter(db: Db, options: UsageMeterOptions): UsageMeter
   const unstored = new Map<string, { day: string; calls: number }>();
   let retry: { id: string; counts: DayCount[] } | null = null;
   const known = new Map<string, Known>();
+  // A plan changed on any node: the account's caps are read afresh at its next call (a lost event: REFRESH_MS).
+  db.bus.subscribe('plan.changed', ({ accountId }) => known.delete(accountId));
+  db.bus.subscribe('account.deleted', ({ accountId }) => known.delete(accountId));
   // Readings under way for accounts not known yet: the requests that arrive meanwhile wait for the same one.
   const firstLoads = new Map<string, Promise<Known | null>>();
   let chain: Promise<void> = Promise.resolve();
@@ -282,18 +279,10 @@ export function createUsageMeter(db: Db, options: UsageMeterOptions): UsageMeter
       if (entry instanceof Promise) return entry.then((e) => decide(accountId, e, write, Date.now()));
       return decide(accountId, entry, write, now);
     },
-    admitNow(accountId) {
-      const entry = refreshed(accountId);
-      if (entry instanceof Promise) return false;
-      return decide(accountId, entry, false, Date.now()) === null;
-    },
     refusal(accountId, metric) {
       const entry = refreshed(accountId);
       if (entry instanceof Promise) return entry.then((e) => refusalOf(accountId, e, metric));
       return refusalOf(accountId, entry, metric);
-    },
-    forget(accountId) {
-      known.delete(accountId);
     },
     flush,
     async close() {

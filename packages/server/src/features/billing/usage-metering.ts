@@ -1,49 +1,41 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, RouteOptions } from 'fastify';
+import type { AdmissionStep } from '../../http/routes/route.js';
 import type { UsageMeter } from './usage-meter.js';
 
-// Where metering meets the requests. A request to the data and function APIs (/rest/v1, /api/table and its short
-// form /api/<name>, /functions/v1, /api/edge) made for an account (its keys, its console session, its app's keys
-// and users) is one API call. Over the plan's calls it is refused with 429; a write to the data APIs is refused
-// with 413 once storage is used up (reads and deletes go on). The hook is attached to those routes only, as they
-// are registered, so that no other route pays for it and no path is matched per request.
+// Where metering meets the requests: the meter's admission steps. A request to the data and function APIs
+// (/rest/v1, /api/table and its short form /api/<name>, /functions/v1, /api/edge) made for an account (its keys,
+// its console session, its app's keys and users) is one API call. Over the plan's calls it is refused with 429; a
+// write to the data APIs is refused with 413 once storage is used up (reads and deletes go on). The routes that are
+// metered name the step in their admission, after the caller (and after their own limits: a route may refuse first).
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH']);
 
-type Kind = 'data' | 'functions';
-
-function meteredKind(route: RouteOptions): Kind | null {
-  const url = route.url;
-  if (url.startsWith('/rest/v1/')) return 'data';
-  if (url.startsWith('/functions/v1/') || url.startsWith('/api/edge/')) return 'functions';
-  return route.config?.errorFamily === 'public' ? 'data' : null;
+/** MeterSteps are the admission steps of metered routes. */
+export interface MeterSteps {
+  /** data meters a call of the data APIs; writes also need storage left. */
+  data: AdmissionStep;
+  /** functions meters a call of an edge function. */
+  functions: AdmissionStep;
 }
 
-type Hook = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => void;
+const FREE: AdmissionStep = () => {};
 
-function meteringHook(meter: UsageMeter, kind: Kind): Hook {
-  return (request, _reply, done) => {
-    const principal = request.principal;
-    if (!('accountId' in principal) || request.method === 'OPTIONS') return done();
-    const refused = meter.admit(principal.accountId, kind === 'data' && WRITES.has(request.method));
-    if (refused === null) return done();
+function meterStep(meter: UsageMeter, data: boolean): AdmissionStep {
+  return (call) => {
+    const principal = call.principal;
+    if (!('accountId' in principal) || call.method === 'OPTIONS') return;
+    const refused = meter.admit(principal.accountId, data && WRITES.has(call.method));
+    if (refused === null) return;
     if (refused instanceof Promise) {
-      refused.then((error) => (error ? done(error) : done()), done);
-      return;
+      return refused.then((error) => {
+        if (error) throw error;
+      });
     }
-    done(refused);
+    throw refused;
   };
 }
 
-/**
- * installMetering counts each metered request of an account and refuses those over its plan's caps; call it
- * before the metered routes are registered. The hook runs after the route's own (a route may refuse first).
- */
-export function installMetering(app: FastifyInstance, meter: UsageMeter): void {
-  const hooks: Record<Kind, Hook> = { data: meteringHook(meter, 'data'), functions: meteringHook(meter, 'functions') };
-  app.addHook('onRoute', (route) => {
-    const kind = meteredKind(route);
-    if (kind === null) return;
-    const own = route.onRequest;
-    route.onRequest = own ? [...(Array.isArray(own) ? own : [own]), hooks[kind]] : [hooks[kind]];
-  });
+/** meterSteps are the metered routes' steps; with METERING=off (no meter) they admit every call. */
+export function meterSteps(meter: UsageMeter | null): MeterSteps {
+  if (!meter) return { data: FREE, functions: FREE };
+  return { data: meterStep(meter, true), functions: meterStep(meter, false) };
 }

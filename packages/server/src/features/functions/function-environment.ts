@@ -1,7 +1,6 @@
 import type { AppContext } from '../../app-context.js';
 import { appKeysOf } from '../apps/apps.service.js';
 import { secretEnvironmentOf } from '../secrets/secrets.service.js';
-import { vaultOf } from '../secrets/secrets-vault.js';
 
 /**
  * functionEnvironment is the environment of an account's functions: its secrets, and SUPABASE_URL,
@@ -12,7 +11,7 @@ import { vaultOf } from '../secrets/secrets-vault.js';
  */
 export async function functionEnvironment(ctx: AppContext, accountId: string): Promise<Record<string, string>> {
   const [secrets, app] = await Promise.all([
-    secretEnvironmentOf(ctx.db, accountId, vaultOf(ctx)),
+    secretEnvironmentOf(ctx.db, accountId, ctx.vault),
     appKeysOf(ctx.db, accountId),
   ]);
   return {

@@ -106,8 +106,12 @@ export async function functionInvokeRoutes(
   }
 
   // Preflights allow whatever headers they ask for: a function decides what it reads.
-  const config = { cors: { allowedHeaders: null, exposedHeaders: HEADERS_EXPOSED.join(', ') } };
-  const options = { config, bodyLimit: limits.requestBytes };
+  const exposed = HEADERS_EXPOSED.join(', ');
+  const config = { cors: { allowedHeaders: null, exposedHeaders: exposed }, corsExposedHeaders: exposed };
+  const meter = async (request: FastifyRequest) => {
+    if (request.call) await ctx.meter.functions(request.call);
+  };
+  const options = { config, bodyLimit: limits.requestBytes, onRequest: meter };
 
   app.all('/api/edge/*', options, async (request, reply) => {
     const path = request.url.split('?')[0] ?? '';

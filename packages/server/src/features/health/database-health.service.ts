@@ -29,8 +29,8 @@ export interface DatabaseHealthService {
   health(): Promise<DatabaseHealth>;
   /** check measures it and, with fullDiagnostic, checks its integrity (one diagnostic at a time: callers share it). */
   check(options: { fullDiagnostic: boolean }): Promise<DatabaseCheck>;
-  /** stop ends the background sampling. */
-  stop(): void;
+  /** sample runs the probes once, for the window of recent timings (a background job, every PROBE_WINDOW.sampleEveryMs). */
+  sample(): Promise<void>;
 }
 
 const messageOf = (error: unknown) => redactText(error instanceof Error ? error.message : String(error), 300);
@@ -55,8 +55,8 @@ function healthMessage(metrics: DatabaseMetrics): string {
   return 'Database connection is healthy';
 }
 
-/** createDatabaseHealth starts sampling a database every PROBE_WINDOW.sampleEveryMs; stop it on close. */
-export function createDatabaseHealth(db: Db, sampleEveryMs = PROBE_WINDOW.sampleEveryMs): DatabaseHealthService {
+/** createDatabaseHealth makes the health checks of a database. */
+export function createDatabaseHealth(db: Db): DatabaseHealthService {
   const timings = createProbeTimings();
   let diagnostic: Promise<NonNullable<DatabaseCheck['integrity']>> | null = null;
 
@@ -73,9 +73,6 @@ export function createDatabaseHealth(db: Db, sampleEveryMs = PROBE_WINDOW.sample
     await timed(() => readOneSetting(db.kysely));
     return timed(() => db.dialect.serverVersion(db.kysely));
   }
-
-  const sampler = setInterval(() => void probe().catch(() => {}), sampleEveryMs);
-  sampler.unref();
 
   async function health(): Promise<DatabaseHealth> {
     const checkedAt = new Date().toISOString();
@@ -158,6 +155,8 @@ export function createDatabaseHealth(db: Db, sampleEveryMs = PROBE_WINDOW.sample
       }
       return { ...measured, integrity };
     },
-    stop: () => clearInterval(sampler),
+    async sample() {
+      await probe();
+    },
   };
 }

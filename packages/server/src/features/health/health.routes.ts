@@ -1,30 +1,41 @@
 import { BASALT_VERSION, databaseCheckRequestSchema } from '@basalt/shared';
-import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context.js';
-import { requireUser } from '../../http/principal.js';
+import { answer, type Route } from '../../http/routes/route.js';
 import { parseInput } from '../../http/validation.js';
-import { createDatabaseHealth } from './database-health.service.js';
+
+const NO_STORE = { 'Cache-Control': 'no-store' };
 
 /**
- * healthRoutes serves the liveness probe GET /api/health for load balancers (no auth, no database: it answers
- * as long as the process serves requests) and, for signed-in users, the database health: GET /api/health/database and POST /api/health/database/check {fullDiagnostic}.
+ * healthRoutes are the liveness probe GET /api/health for load balancers (no auth, no database: it answers as long
+ * as the process serves requests) and, for signed-in users, the database health: GET /api/health/database and
+ * POST /api/health/database/check {fullDiagnostic}.
  */
-export async function healthRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
-  app.get('/api/health', async () => ({ status: 'ok', version: BASALT_VERSION }));
-
-  const database = createDatabaseHealth(ctx.db);
-  app.addHook('onClose', async () => database.stop());
-
-  app.get('/api/health/database', async (request, reply) => {
-    requireUser(request);
-    reply.header('Cache-Control', 'no-store');
-    return database.health();
-  });
-
-  app.post('/api/health/database/check', async (request, reply) => {
-    requireUser(request);
-    const { fullDiagnostic } = parseInput(databaseCheckRequestSchema, request.body);
-    reply.header('Cache-Control', 'no-store');
-    return database.check({ fullDiagnostic });
-  });
+export function healthRoutes({ callers, health }: AppContext): Route[] {
+  return [
+    {
+      method: 'GET',
+      url: '/api/health',
+      family: 'console',
+      admit: [],
+      handler: () => ({ status: 'ok', version: BASALT_VERSION }),
+    },
+    {
+      method: 'GET',
+      url: '/api/health/database',
+      family: 'console',
+      admit: [callers.user],
+      handler: async () => answer(await health.health(), { headers: NO_STORE }),
+    },
+    {
+      method: 'POST',
+      url: '/api/health/database/check',
+      family: 'console',
+      admit: [callers.user],
+      docs: { summary: 'Check the database now', body: databaseCheckRequestSchema },
+      handler: async (call) => {
+        const { fullDiagnostic } = parseInput(databaseCheckRequestSchema, call.body);
+        return answer(await health.check({ fullDiagnostic }), { headers: NO_STORE });
+      },
+    },
+  ];
 }

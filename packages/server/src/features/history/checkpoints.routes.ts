@@ -1,8 +1,7 @@
-import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context.js';
-import { idParam } from '../../http/ids.js';
-import { requireUser } from '../../http/principal.js';
-import { actorForCheckpoint, actorForTableIn } from '../projects/project-access.js';
+import { idOf } from '../../http/ids.js';
+import { answer, type Call, type Route } from '../../http/routes/route.js';
+import { actorOn, tableIdIn } from '../project-access/project-access.js';
 import { createCheckpoint, listTableCheckpoints, restoreCheckpoint } from './checkpoints.service.js';
 
 // The console's checkpoint calls:
@@ -11,24 +10,40 @@ import { createCheckpoint, listTableCheckpoints, restoreCheckpoint } from './che
 //   POST /api/checkpoints/:id/restore   the table as at the checkpoint → a restore result with `checkpoint`
 // Another account's table or checkpoint answers like an unknown one (404).
 
-/** checkpointsRoutes registers the console's checkpoint endpoints. */
-export async function checkpointsRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
-  const { db } = ctx;
+// The actor on the table a body or query field names, when it names one.
+const onTableIn = (db: AppContext['db'], call: Call, value: unknown) => {
+  const tableId = tableIdIn(value);
+  return tableId === null ? call.actor : actorOn(db, call.actor, { tableId });
+};
 
-  app.post('/api/checkpoints', async (request, reply) => {
-    const body = request.body as { tableId?: unknown } | null;
-    const actor = await actorForTableIn(db, requireUser(request), body?.tableId);
-    const checkpoint = await createCheckpoint(db, actor, request.body);
-    return reply.status(201).send(checkpoint);
-  });
+const fieldOf = (value: unknown, name: string): unknown =>
+  typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[name] : undefined;
 
-  app.get('/api/checkpoints', async (request) => {
-    const query = request.query as { tableId?: unknown } | null;
-    return listTableCheckpoints(db, await actorForTableIn(db, requireUser(request), query?.tableId), request.query);
-  });
-
-  app.post('/api/checkpoints/:id/restore', async (request) => {
-    const actor = await actorForCheckpoint(db, requireUser(request), idParam(request));
-    return restoreCheckpoint(db, actor, idParam(request));
-  });
+/** checkpointsRoutes are the console's checkpoint routes. */
+export function checkpointsRoutes({ db, callers }: AppContext): Route[] {
+  const user = { family: 'console', admit: [callers.user] } as const;
+  return [
+    {
+      ...user,
+      method: 'POST',
+      url: '/api/checkpoints',
+      handler: async (call) => {
+        const actor = await onTableIn(db, call, fieldOf(call.body, 'tableId'));
+        return answer(await createCheckpoint(db, actor, call.body), { status: 201 });
+      },
+    },
+    {
+      ...user,
+      method: 'GET',
+      url: '/api/checkpoints',
+      handler: async (call) => listTableCheckpoints(db, await onTableIn(db, call, call.query.tableId), call.query),
+    },
+    {
+      ...user,
+      method: 'POST',
+      url: '/api/checkpoints/:id/restore',
+      handler: async (call) =>
+        restoreCheckpoint(db, await actorOn(db, call.actor, { checkpointId: idOf(call) }), idOf(call)),
+    },
+  ];
 }

@@ -3,7 +3,7 @@ import type { Db } from '../../db/database.js';
 import { addToHistoryCount } from '../../db/history-counts.js';
 import { type DeletedChange, deleteUnneededChanges, listExpiredChanges } from './history.store.js';
 
-// History retention (HISTORY_RETENTION_DAYS, default 90; 0 keeps every change for ever). A background timer
+// History retention (HISTORY_RETENTION_DAYS, default 90; 0 keeps every change for ever). A background job
 // in every server process deletes changes older than the retention, except those a checkpoint still needs:
 // every change of its table from its own change on, so that restoring it always finds what it reverts.
 // Several processes sharing PostgreSQL may prune at the same time; deleting is idempotent, and each one takes
@@ -14,9 +14,8 @@ import { type DeletedChange, deleteUnneededChanges, listExpiredChanges } from '.
 // write lock for long, even when a million changes are kept, or old ones are kept for a checkpoint (those are
 // stepped over, not read again by every batch).
 
-/** PRUNE_EVERY_MS is how often the timer prunes; the first run is PRUNE_FIRST_MS after start. */
-const PRUNE_EVERY_MS = 60 * 60 * 1000;
-const PRUNE_FIRST_MS = 60 * 1000;
+/** HISTORY_RETENTION_RHYTHM is when the job prunes (app-jobs.ts): a minute after start, then hourly. */
+export const HISTORY_RETENTION_RHYTHM = { firstAfterMs: 60 * 1000, everyMs: 60 * 60 * 1000 };
 // Deleted this many at a time, so that no statement holds the history table for long.
 const PRUNE_BATCH = 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -61,39 +60,26 @@ function countsOf(deleted: DeletedChange[]): Array<{ key: DeletedChange; n: numb
   return [...byKey.values()];
 }
 
-/** startHistoryRetention starts the pruning timer (none when retention is 0); each run is a `jobs` log entry. */
-export function startHistoryRetention(ctx: AppContext): () => Promise<void> {
+/** runHistoryRetention prunes once (nothing when retention is 0) and logs the run as a `jobs` entry. */
+export async function runHistoryRetention(ctx: Pick<AppContext, 'db' | 'config' | 'log' | 'logs'>): Promise<void> {
   const retentionDays = ctx.config.historyRetentionDays;
-  if (!(retentionDays > 0)) return async () => {};
+  if (!(retentionDays > 0)) return;
   const context = { job: 'history-retention', retentionDays };
-  let running: Promise<void> = Promise.resolve();
-  const run = () => {
-    running = pruneHistory(ctx.db, { retentionDays })
-      .then((deleted) => {
-        ctx.logs.write({
-          level: 'info',
-          source: 'jobs',
-          message: `History retention deleted ${deleted} ${deleted === 1 ? 'change' : 'changes'}`,
-          context: { ...context, deleted },
-        });
-      })
-      .catch((error: unknown) => {
-        ctx.log.warn({ err: error }, 'history pruning failed; it will run again');
-        ctx.logs.write({
-          level: 'error',
-          source: 'jobs',
-          message: `History retention failed: ${error instanceof Error ? error.message : String(error)}`,
-          context,
-        });
-      });
-  };
-  const first = setTimeout(run, PRUNE_FIRST_MS);
-  const timer = setInterval(run, PRUNE_EVERY_MS);
-  first.unref();
-  timer.unref();
-  return async () => {
-    clearTimeout(first);
-    clearInterval(timer);
-    await running;
-  };
+  try {
+    const deleted = await pruneHistory(ctx.db, { retentionDays });
+    ctx.logs.write({
+      level: 'info',
+      source: 'jobs',
+      message: `History retention deleted ${deleted} ${deleted === 1 ? 'change' : 'changes'}`,
+      context: { ...context, deleted },
+    });
+  } catch (error) {
+    ctx.log.warn({ err: error }, 'history pruning failed; it will run again');
+    ctx.logs.write({
+      level: 'error',
+      source: 'jobs',
+      message: `History retention failed: ${error instanceof Error ? error.message : String(error)}`,
+      context,
+    });
+  }
 }

@@ -1,10 +1,9 @@
 import { historyQuerySchema } from '@basalt/shared';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context.js';
-import { idParam } from '../../http/ids.js';
-import { requireUser } from '../../http/principal.js';
+import { idOf } from '../../http/ids.js';
+import type { Call, Route } from '../../http/routes/route.js';
 import { parseInput } from '../../http/validation.js';
-import { actorForChange, actorForTableIn } from '../projects/project-access.js';
+import { actorOn } from '../project-access/project-access.js';
 import { listHistory } from './history.service.js';
 import { restoreToChange, revertChange } from './history-actions.service.js';
 
@@ -15,25 +14,34 @@ import { restoreToChange, revertChange } from './history-actions.service.js';
 //                                             changeId, reverted, undoChangeId, table}
 // Another account's change answers like an unknown one (404); a conflicting later change answers 409.
 
-/**
- * historyRoutes serves the change history of the caller's tables (a deleted table's too) and its revert and
- * restore actions.
- */
-export async function historyRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
-  const { db } = ctx;
-
-  app.get('/api/history', async (request) => {
-    const query = parseInput(historyQuerySchema, request.query);
-    // A member reads the history of a table shared with it (its owner's entries of that table).
-    const { accountId } = await actorForTableIn(db, requireUser(request), query.tableId);
-    return listHistory(db, { accountId, tableId: query.tableId }, query);
-  });
-
-  const actorOf = (request: FastifyRequest) => actorForChange(db, requireUser(request), idParam(request));
-
-  app.post('/api/history/:id/revert', async (request) => revertChange(db, await actorOf(request), idParam(request)));
-
-  app.post('/api/history/:id/restore', async (request) =>
-    restoreToChange(db, await actorOf(request), idParam(request)),
-  );
+/** historyRoutes are the change history of the caller's tables (a deleted table's too) and its actions. */
+export function historyRoutes({ db, callers }: AppContext): Route[] {
+  const user = { family: 'console', admit: [callers.user] } as const;
+  const onChange = (call: Call) => actorOn(db, call.actor, { changeId: idOf(call) });
+  return [
+    {
+      ...user,
+      method: 'GET',
+      url: '/api/history',
+      handler: async (call) => {
+        const query = parseInput(historyQuerySchema, call.query);
+        // A member reads the history of a table shared with it (its owner's entries of that table).
+        const { accountId } =
+          query.tableId === undefined ? call.actor : await actorOn(db, call.actor, { tableId: query.tableId });
+        return listHistory(db, { accountId, tableId: query.tableId }, query);
+      },
+    },
+    {
+      ...user,
+      method: 'POST',
+      url: '/api/history/:id/revert',
+      handler: async (call) => revertChange(db, await onChange(call), idOf(call)),
+    },
+    {
+      ...user,
+      method: 'POST',
+      url: '/api/history/:id/restore',
+      handler: async (call) => restoreToChange(db, await onChange(call), idOf(call)),
+    },
+  ];
 }

@@ -7,7 +7,8 @@ import type { RequestSample } from './request-summaries.js';
 // a path without its query string, never a header, a body, a password or a token.
 
 // The APIs' paths; the console's pages and assets are not logged.
-const LOGGED_PATH = /^\/(?:api\/|auth\/v1(?:[/?]|$)|rest\/v1(?:[/?]|$)|\.well-known\/)/;
+const LOGGED_PATH =
+  /^\/(?:api\/|auth\/v1(?:[/?]|$)|rest\/v1(?:[/?]|$)|storage\/v1(?:[/?]|$)|realtime\/v1(?:[/?]|$)|functions\/v1(?:[/?]|$)|\.well-known\/)/;
 // The liveness probe is polled by load balancers every few seconds; it would bury everything else.
 const UNLOGGED_PATHS = new Set(['/api/health']);
 
@@ -27,10 +28,22 @@ export interface RequestFacts {
   durationMs: number;
   requestId: string;
   keyId?: number | undefined;
+  /** early tells which path answered: the early runner, or Fastify. */
+  early: boolean;
 }
 
 /** requestEntry is one request's own entry: 5xx are errors, 4xx warnings, the rest info. */
-function requestEntry({ at, method, path, status, accountId, durationMs, requestId, keyId }: RequestFacts): LogInput {
+function requestEntry({
+  at,
+  method,
+  path,
+  status,
+  accountId,
+  durationMs,
+  requestId,
+  keyId,
+  early,
+}: RequestFacts): LogInput {
   return {
     at,
     level: status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info',
@@ -38,7 +51,14 @@ function requestEntry({ at, method, path, status, accountId, durationMs, request
     message: `${method} ${path} ${status}`,
     path,
     accountId,
-    context: { method, status, durationMs, requestId, ...(keyId !== undefined ? { keyId } : {}) },
+    context: {
+      method,
+      status,
+      durationMs,
+      requestId,
+      answeredBy: early ? 'early' : 'fastify',
+      ...(keyId !== undefined ? { keyId } : {}),
+    },
   };
 }
 
@@ -47,36 +67,22 @@ export interface RequestLogOptions {
   everyRequest: boolean;
 }
 
-/**
- * recordRequest logs one answered API request (the onResponse hook): method, path, status, duration, request
- * id, for the account that made it. 5xx are errors and 4xx warnings. CORS preflights are not logged. A successful
- * request is counted into its route's summary (request-summaries.ts) unless every request is stored.
- */
-export function recordRequest(
-  logs: LogWriter,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  options: RequestLogOptions,
-): void {
-  const { url, method } = request;
-  if (method === 'OPTIONS' || !LOGGED_PATH.test(url)) return;
-  recordAnswered(
-    logs,
-    {
-      method,
-      url,
-      status: reply.statusCode,
-      durationMs: Math.round(reply.elapsedTime * 10) / 10,
-      principal: request.principal,
-      requestId: request.id,
-      route: request.routeOptions.url,
-      params: request.params as Record<string, string | undefined> | undefined,
-    },
-    options,
-  );
+/** answeredOf is what Fastify's answer to a request tells the logs (the onResponse hook). */
+export function answeredOf(request: FastifyRequest, reply: FastifyReply): AnsweredRequest {
+  return {
+    method: request.method,
+    url: request.url,
+    status: reply.statusCode,
+    durationMs: Math.round(reply.elapsedTime * 10) / 10,
+    principal: request.principal,
+    requestId: request.id,
+    route: request.routeOptions.url,
+    params: request.params as Record<string, string | undefined> | undefined,
+    early: false,
+  };
 }
 
-/** AnsweredRequest is what the request log keeps of an API request answered without Fastify's hooks. */
+/** AnsweredRequest is what the request log keeps of an answered API request. */
 export interface AnsweredRequest {
   method: string;
   /** With its query string, which is not stored. */
@@ -88,11 +94,19 @@ export interface AnsweredRequest {
   /** The route's pattern, undefined when no route matched. */
   route: string | undefined;
   params: Record<string, string | undefined> | undefined;
+  /** early tells that the early runner answered it (http/routes/early-runner.ts), not Fastify. */
+  early: boolean;
 }
 
-/** recordAnswered is recordRequest for a request answered by the fast reads (http/fast-reads.ts). */
+/**
+ * recordAnswered logs an answered request, on either path: 5xx are errors and 4xx warnings, each stored on its own;
+ * a successful request is counted into its route's summary (request-summaries.ts) unless every request is stored.
+ */
 export function recordAnswered(logs: LogWriter, answered: AnsweredRequest, options: RequestLogOptions): void {
-  if (UNLOGGED_PATHS.has(pathOf(answered.url))) return;
+  // CORS preflights, the console's pages and the liveness probe are not logged.
+  if (answered.method === 'OPTIONS' || !LOGGED_PATH.test(answered.url) || UNLOGGED_PATHS.has(pathOf(answered.url))) {
+    return;
+  }
   const sample = new AnsweredSample(answered, Date.now());
   if (options.everyRequest || answered.status >= 400 || answered.route === undefined) logs.write(sample.entry());
   else logs.countRequest(sample);
@@ -109,6 +123,7 @@ class AnsweredSample implements RequestSample {
   readonly accountId: string | null;
   readonly keyId: number | undefined;
   readonly durationMs: number;
+  readonly early: boolean;
   private readonly url: string;
   private readonly requestId: string;
   private readonly pattern: string | undefined;
@@ -125,6 +140,7 @@ class AnsweredSample implements RequestSample {
     this.accountId = 'accountId' in principal ? principal.accountId : null;
     this.keyId = principal.kind === 'apiKey' ? principal.keyId : undefined;
     this.durationMs = answered.durationMs;
+    this.early = answered.early;
     this.url = answered.url;
     this.requestId = answered.requestId;
     this.pattern = route;
@@ -136,8 +152,8 @@ class AnsweredSample implements RequestSample {
   }
 
   entry(): LogInput {
-    const { at, method, status, accountId, durationMs, requestId, keyId } = this;
-    return requestEntry({ at, method, path: pathOf(this.url), status, accountId, durationMs, requestId, keyId });
+    const { at, method, status, accountId, durationMs, requestId, keyId, early } = this;
+    return requestEntry({ at, method, path: pathOf(this.url), status, accountId, durationMs, requestId, keyId, early });
   }
 }
 

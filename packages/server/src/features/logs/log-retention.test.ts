@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config.js';
 import { startServer } from '../../testing/auth.fixtures.js';
 import { type TestServer, testDialects } from '../../testing/test-server.js';
-import { enforceLogRetention, startLogRetention } from './log-retention.js';
+import { enforceLogRetention, runLogRetention } from './log-retention.js';
 import { insertLogRows, listLogRows, type NewLogRow } from './logs.store.js';
 
 const NOW = new Date('2030-06-15T12:00:00.000Z');
@@ -76,9 +76,7 @@ describe.each(testDialects)('log retention on %s', (dialect) => {
 
   it('runs as a job that logs each run', async () => {
     await insertLogRows(db(), [row('ancient', new Date(NOW.getTime() - 100 * DAY)), row('recent', NOW)]);
-    const job = startLogRetention(server.app.basalt, { firstAfterMs: 3_600_000, everyMs: 3_600_000 });
-    const result = await job.run(NOW);
-    await job.stop();
+    const result = await runLogRetention(server.app.basalt, NOW);
     expect(result).toMatchObject({ deletedByAge: 1, deletedByCount: 0 });
     await server.app.basalt.logs.flush();
     const [logged] = await listLogRows(db().kysely, { service: 'jobs' }, { limit: 1, offset: 0 });

@@ -7,8 +7,8 @@ import { deleteOldLogs, findLogPosition } from './logs.store.js';
 // deletes are idempotent, so several processes sharing PostgreSQL do no harm). Between runs the log may pass
 // the row limit by an hour of traffic. Each run is itself logged (source `jobs`).
 
-/** LOG_RETENTION_SCHEDULE is when the job runs. */
-const LOG_RETENTION_SCHEDULE = { firstAfterMs: 60_000, everyMs: 3_600_000 };
+/** LOG_RETENTION_RHYTHM is when the job runs (app-jobs.ts). */
+export const LOG_RETENTION_RHYTHM = { firstAfterMs: 60_000, everyMs: 3_600_000 };
 
 /**
  * LOG_RETENTION_CHUNK is how many entries one statement deletes; the job yields between statements, so that none
@@ -58,63 +58,31 @@ export async function enforceLogRetention(db: Db, policy: RetentionPolicy, now =
   return { deletedByAge, deletedByCount, durationMs: Math.round((performance.now() - started) * 10) / 10 };
 }
 
-/** LogRetentionJob is the running job. */
-export interface LogRetentionJob {
-  /** run enforces the policy now and logs the run (runs do not overlap: a second call waits for the first). */
-  run(now?: Date): Promise<RetentionResult | null>;
-  /** stop cancels the schedule and waits for a run in progress. */
-  stop(): Promise<void>;
-}
-
-/** startLogRetention schedules the retention job of an instance. */
-export function startLogRetention(
-  ctx: AppContext,
-  schedule: { firstAfterMs: number; everyMs: number } = LOG_RETENTION_SCHEDULE,
-): LogRetentionJob {
+/** runLogRetention enforces the instance's policy now and logs the run (source `jobs`); null when it failed. */
+export async function runLogRetention(
+  ctx: Pick<AppContext, 'db' | 'config' | 'log' | 'logs'>,
+  now?: Date,
+): Promise<RetentionResult | null> {
   const policy: RetentionPolicy = { maxAgeDays: ctx.config.logRetentionDays, maxRows: ctx.config.logRetentionMaxRows };
-  let running: Promise<RetentionResult | null> | null = null;
-
-  async function runOnce(now?: Date): Promise<RetentionResult | null> {
-    const context = { job: 'log-retention', maxAgeDays: policy.maxAgeDays, maxRows: policy.maxRows };
-    try {
-      const result = await enforceLogRetention(ctx.db, policy, now);
-      const deleted = result.deletedByAge + result.deletedByCount;
-      ctx.logs.write({
-        level: 'info',
-        source: 'jobs',
-        message: `Log retention deleted ${deleted} ${deleted === 1 ? 'entry' : 'entries'}`,
-        context: { ...context, ...result },
-      });
-      return result;
-    } catch (error) {
-      ctx.log.warn({ err: error }, 'log retention failed');
-      ctx.logs.write({
-        level: 'error',
-        source: 'jobs',
-        message: `Log retention failed: ${error instanceof Error ? error.message : String(error)}`,
-        context,
-      });
-      return null;
-    }
-  }
-
-  function run(now?: Date): Promise<RetentionResult | null> {
-    running ??= runOnce(now).finally(() => {
-      running = null;
+  const context = { job: 'log-retention', maxAgeDays: policy.maxAgeDays, maxRows: policy.maxRows };
+  try {
+    const result = await enforceLogRetention(ctx.db, policy, now);
+    const deleted = result.deletedByAge + result.deletedByCount;
+    ctx.logs.write({
+      level: 'info',
+      source: 'jobs',
+      message: `Log retention deleted ${deleted} ${deleted === 1 ? 'entry' : 'entries'}`,
+      context: { ...context, ...result },
     });
-    return running;
+    return result;
+  } catch (error) {
+    ctx.log.warn({ err: error }, 'log retention failed');
+    ctx.logs.write({
+      level: 'error',
+      source: 'jobs',
+      message: `Log retention failed: ${error instanceof Error ? error.message : String(error)}`,
+      context,
+    });
+    return null;
   }
-
-  const first = setTimeout(() => void run(), schedule.firstAfterMs);
-  const every = setInterval(() => void run(), schedule.everyMs);
-  first.unref();
-  every.unref();
-  return {
-    run,
-    async stop() {
-      clearTimeout(first);
-      clearInterval(every);
-      await running;
-    },
-  };
 }

@@ -70,6 +70,7 @@ describe.each(testDialects)('the log writer on %s', (dialect) => {
       status: 200,
       accountId: null,
       durationMs: 1,
+      early: false,
       at,
       entry: () => ({ ...entry(at), message: 'windowed alone' }),
     });

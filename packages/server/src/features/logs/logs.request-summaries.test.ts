@@ -18,6 +18,7 @@ const sample = (overrides: Partial<RequestSample> = {}): RequestSample => ({
   accountId: 'a1',
   keyId: 7,
   durationMs: 1,
+  early: false,
   at: Date.parse('2026-01-01T00:00:00Z'),
   entry: () => ({ level: 'info', source: 'api', message: 'GET /api/table/items/3 200', path: '/api/table/items/3' }),
   ...overrides,
@@ -28,7 +29,7 @@ describe('request summaries', () => {
     const summaries = createRequestSummaries();
     summaries.add(sample({ durationMs: 1 }));
     summaries.add(sample({ durationMs: 4.26, at: Date.parse('2026-01-01T00:00:05Z') }));
-    summaries.add(sample({ durationMs: 1.1 }));
+    summaries.add(sample({ durationMs: 1.1, early: true }));
     const [entry, ...others] = summaries.take();
     expect(others).toEqual([]);
     expect(entry).toEqual({
@@ -44,6 +45,7 @@ describe('request summaries', () => {
         keyId: 7,
         summary: {
           requests: 3,
+          answeredEarly: 1,
           from: '2026-01-01T00:00:00.000Z',
           to: '2026-01-01T00:00:00.000Z',
           averageMs: 2.1,

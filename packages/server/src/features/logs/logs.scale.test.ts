@@ -65,7 +65,9 @@ describe('the system log with 200,000 entries on sqlite', () => {
   const messageOf = (i: number) => generated(i).message;
 
   it('pages an administrator’s whole log from both ends', async () => {
-    const first = await timed('first page', () => listLogsPage(db(), adminId, { page: 1, limit: 20 }));
+    const first = await timed('first page', () =>
+      listLogsPage(db(), { accountId: adminId, admin: true }, { page: 1, limit: 20 }),
+    );
     expect(first.pagination).toEqual({
       totalItems: ROWS,
       totalPages: ROWS / 20,
@@ -74,38 +76,44 @@ describe('the system log with 200,000 entries on sqlite', () => {
       hasPrevious: false,
     });
     expect(first.data.map((r) => r.message)).toEqual(Array.from({ length: 20 }, (_, k) => messageOf(ROWS - 1 - k)));
-    const last = await timed('last page', () => listLogsPage(db(), adminId, { page: ROWS / 20, limit: 20 }));
+    const last = await timed('last page', () =>
+      listLogsPage(db(), { accountId: adminId, admin: true }, { page: ROWS / 20, limit: 20 }),
+    );
     expect(last.data.map((r) => r.message)).toEqual(Array.from({ length: 20 }, (_, k) => messageOf(19 - k)));
-    const middle = await timed('middle page', () => listLogsPage(db(), adminId, { page: 5001, limit: 20 }));
+    const middle = await timed('middle page', () =>
+      listLogsPage(db(), { accountId: adminId, admin: true }, { page: 5001, limit: 20 }),
+    );
     expect(middle.data[0]?.message).toBe(messageOf(ROWS - 1 - 100_000));
   });
 
   it('filters by level and service with the indexes', async () => {
     const errors = await timed('level=error', () =>
-      listLogsPage(db(), adminId, { page: 1, limit: 20, level: 'error' }),
+      listLogsPage(db(), { accountId: adminId, admin: true }, { page: 1, limit: 20, level: 'error' }),
     );
     expect(errors.pagination.totalItems).toBe(ROWS / 100);
     expect(errors.data[0]).toMatchObject({ level: 'error', message: messageOf(199_900) });
     const lastErrors = await timed('level=error, last page', () =>
-      listLogsPage(db(), adminId, { page: 100, limit: 20, level: 'error' }),
+      listLogsPage(db(), { accountId: adminId, admin: true }, { page: 100, limit: 20, level: 'error' }),
     );
     expect(lastErrors.data.at(-1)?.message).toBe(messageOf(0));
     const jobs = await timed('service=jobs', () =>
-      listLogsPage(db(), adminId, { page: 1, limit: 20, service: 'jobs' }),
+      listLogsPage(db(), { accountId: adminId, admin: true }, { page: 1, limit: 20, service: 'jobs' }),
     );
     expect(jobs.pagination.totalItems).toBe(ROWS / 1000);
     expect(jobs.data[0]?.service).toBe('jobs');
   });
 
   it('limits an account to its own entries with the account index', async () => {
-    const mine = await timed('account page', () => listLogsPage(db(), 'acct-3', { page: 1, limit: 20 }));
+    const mine = await timed('account page', () => listLogsPage(db(), { accountId: 'acct-3' }, { page: 1, limit: 20 }));
     expect(mine.pagination.totalItems).toBe(ROWS / ACCOUNTS);
     expect(mine.data[0]?.message).toBe(messageOf(199_993));
     const myErrors = await timed('account + level=warn', () =>
-      listLogsPage(db(), 'acct-3', { page: 1, limit: 20, level: 'warn' }),
+      listLogsPage(db(), { accountId: 'acct-3' }, { page: 1, limit: 20, level: 'warn' }),
     );
     expect(myErrors.pagination.totalItems).toBe(0);
-    const viewer = await timed('account viewer, 500 newest', () => listRecentLogs(db(), 'acct-7', { limit: 500 }));
+    const viewer = await timed('account viewer, 500 newest', () =>
+      listRecentLogs(db(), { accountId: 'acct-7' }, { limit: 500 }),
+    );
     expect(viewer).toHaveLength(500);
     expect(
       viewer.every((e) => e.message.endsWith(' 200') || e.message.endsWith(' 404') || e.message.endsWith(' 500')),
@@ -116,20 +124,20 @@ describe('the system log with 200,000 entries on sqlite', () => {
   it('searches message, path and context case-insensitively, through the search index', async () => {
     const byContext = await timed(
       'search (admin, 1 match)',
-      () => listLogsPage(db(), adminId, { page: 1, limit: 20, search: 'REQ-123457' }),
+      () => listLogsPage(db(), { accountId: adminId, admin: true }, { page: 1, limit: 20, search: 'REQ-123457' }),
       SEARCH_MS,
     );
     expect(byContext.data.map((r) => r.message)).toEqual([messageOf(123_457)]);
     const byPath = await timed(
       'search (account, many matches)',
-      () => listLogsPage(db(), 'acct-5', { page: 1, limit: 20, search: '/api/items/1999' }),
+      () => listLogsPage(db(), { accountId: 'acct-5' }, { page: 1, limit: 20, search: '/api/items/1999' }),
       SEARCH_MS,
     );
     // Of 1999, 19990–19999 and 199900–199999, those of acct-5: 19995 and ten of the last hundred.
     expect(byPath.pagination.totalItems).toBe(1 + 10);
     const viewer = await timed(
       'viewer search (admin)',
-      () => listRecentLogs(db(), adminId, { limit: 500, search: 'items/4242' }),
+      () => listRecentLogs(db(), { accountId: adminId, admin: true }, { limit: 500, search: 'items/4242' }),
       SEARCH_MS,
     );
     // 4242, 42420–42429.
@@ -139,7 +147,7 @@ describe('the system log with 200,000 entries on sqlite', () => {
   it('counts a common term up to the limit and still pages it newest first', async () => {
     const common = await timed(
       'search (admin, every entry matches)',
-      () => listLogsPage(db(), adminId, { page: 1, limit: 20, search: 'get /API' }),
+      () => listLogsPage(db(), { accountId: adminId, admin: true }, { page: 1, limit: 20, search: 'get /API' }),
       SEARCH_MS,
     );
     expect(common.pagination).toEqual({
@@ -153,7 +161,7 @@ describe('the system log with 200,000 entries on sqlite', () => {
     expect(common.data.map((r) => r.message)).toEqual(Array.from({ length: 20 }, (_, k) => messageOf(ROWS - 1 - k)));
     const deep = await timed(
       'search (admin, every entry matches), page 600',
-      () => listLogsPage(db(), adminId, { page: 600, limit: 20, search: 'get /API' }),
+      () => listLogsPage(db(), { accountId: adminId, admin: true }, { page: 600, limit: 20, search: 'get /API' }),
       SEARCH_MS,
     );
     expect(deep.data[0]?.message).toBe(messageOf(ROWS - 1 - 599 * 20));
@@ -161,7 +169,7 @@ describe('the system log with 200,000 entries on sqlite', () => {
     // Two characters: no trigram, the entries are read in order.
     const short = await timed(
       'search (admin, 2 characters)',
-      () => listLogsPage(db(), adminId, { page: 1, limit: 20, search: '/a' }),
+      () => listLogsPage(db(), { accountId: adminId, admin: true }, { page: 1, limit: 20, search: '/a' }),
       SEARCH_MS,
     );
     expect(short.pagination.totalItemsCapped).toBe(true);

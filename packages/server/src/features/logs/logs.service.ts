@@ -1,26 +1,14 @@
 import type { LogEntry, LogLevel, LogPageEntry, LogsPage, LogsPageQuery, LogsViewerQuery } from '@basalt/shared';
-import type { Kysely } from 'kysely';
 import type { Db } from '../../db/database.js';
-import type { SystemDatabase } from '../../db/schema.js';
-import {
-  countLogMatches,
-  isInstanceAdministrator,
-  type LogQuery,
-  type LogRow,
-  listLogRows,
-  narrowLogSearch,
-} from './logs.store.js';
+import type { Actor } from '../../lib/actor/actor.js';
+import { countLogMatches, type LogQuery, type LogRow, listLogRows, narrowLogSearch } from './logs.store.js';
 
 /**
  * logQueryFor scopes a query to what the caller may see: an instance administrator sees every entry, any other
  * account only the entries of its own requests and sign-ins.
  */
-async function logQueryFor(
-  db: Kysely<SystemDatabase>,
-  accountId: string,
-  filters: Pick<LogQuery, 'level' | 'service' | 'search'>,
-): Promise<LogQuery> {
-  return (await isInstanceAdministrator(db, accountId)) ? { ...filters } : { ...filters, accountId };
+function logQueryFor(actor: Actor, filters: Pick<LogQuery, 'level' | 'service' | 'search'>): LogQuery {
+  return actor.admin ? { ...filters } : { ...filters, accountId: actor.accountId };
 }
 
 function contextOf(row: LogRow): Record<string, unknown> {
@@ -59,10 +47,10 @@ function toLogPageEntry(row: LogRow): LogPageEntry {
 /** listRecentLogs returns the newest entries the caller may see that match the filters (the settings viewer). */
 export async function listRecentLogs(
   db: Db,
-  accountId: string,
+  actor: Actor,
   { limit, ...filters }: LogsViewerQuery,
 ): Promise<LogEntry[]> {
-  const query = await narrowLogSearch(db, await logQueryFor(db.kysely, accountId, filters));
+  const query = await narrowLogSearch(db, logQueryFor(actor, filters));
   const rows = await listLogRows(db.kysely, query, { limit, offset: 0 });
   return rows.map(toLogEntry);
 }
@@ -95,10 +83,10 @@ async function readLogPage(
  */
 export async function listLogsPage(
   db: Db,
-  accountId: string,
+  actor: Actor,
   { page, limit, ...filters }: LogsPageQuery,
 ): Promise<LogsPage> {
-  const query = await narrowLogSearch(db, await logQueryFor(db.kysely, accountId, filters));
+  const query = await narrowLogSearch(db, logQueryFor(actor, filters));
   const { count: totalItems, exact } = await countLogMatches(db, query);
   const offset = (page - 1) * limit;
   if (!exact) {

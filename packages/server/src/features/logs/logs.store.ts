@@ -253,9 +253,3 @@ export async function deleteOldLogs(
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
-
-/** isInstanceAdministrator tells whether an account administers the instance (and so sees every entry). */
-export async function isInstanceAdministrator(db: Kysely<SystemDatabase>, accountId: string): Promise<boolean> {
-  const row = await db.selectFrom('accounts').select('is_admin').where('id', '=', accountId).executeTakeFirst();
-  return row?.is_admin === 1;
-}

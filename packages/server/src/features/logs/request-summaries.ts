@@ -20,6 +20,8 @@ export interface RequestSample {
   accountId: string | null;
   keyId?: number;
   durationMs: number;
+  /** early tells that the early runner answered it, not Fastify. */
+  early: boolean;
   at: number;
   /** The entry the request would have had on its own; kept for the first request of a summary only. */
   entry: () => LogInput;
@@ -29,6 +31,8 @@ interface Summary {
   first: RequestSample;
   route: string;
   count: number;
+  /** How many of the requests the early runner answered. */
+  early: number;
   totalMs: number;
   maxMs: number;
   lastAt: number;
@@ -57,6 +61,7 @@ export function createRequestSummaries(): RequestSummaries {
           first: sample,
           route: sample.route(),
           count: 1,
+          early: sample.early ? 1 : 0,
           totalMs: sample.durationMs,
           maxMs: sample.durationMs,
           lastAt: sample.at,
@@ -64,6 +69,7 @@ export function createRequestSummaries(): RequestSummaries {
         return;
       }
       summary.count++;
+      if (sample.early) summary.early++;
       summary.totalMs += sample.durationMs;
       if (sample.durationMs > summary.maxMs) summary.maxMs = sample.durationMs;
       summary.lastAt = sample.at;
@@ -80,7 +86,7 @@ export function createRequestSummaries(): RequestSummaries {
   };
 }
 
-function entryOf({ first, route, count, totalMs, maxMs, lastAt }: Summary): LogInput {
+function entryOf({ first, route, count, early, totalMs, maxMs, lastAt }: Summary): LogInput {
   if (count === 1) return first.entry();
   const averageMs = round(totalMs / count);
   return {
@@ -95,6 +101,7 @@ function entryOf({ first, route, count, totalMs, maxMs, lastAt }: Summary): LogI
       status: first.status,
       summary: {
         requests: count,
+        answeredEarly: early,
         from: new Date(first.at).toISOString(),
         to: new Date(lastAt).toISOString(),
         averageMs,

@@ -1,6 +1,5 @@
-import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context.js';
-import { requireAccount } from '../../http/principal.js';
+import { answer, type Route } from '../../http/routes/route.js';
 import { listTables } from '../tables/tables.service.js';
 import { buildOpenApiDocument } from './openapi.service.js';
 
@@ -8,12 +7,19 @@ import { buildOpenApiDocument } from './openapi.service.js';
 // each request. A signed-in user (bearer token or session cookie) or an API key may read it; it is never cached
 // by a browser or proxy, since it is one account's and changes with every table.
 
-/** openapiRoutes serves the actor's OpenAPI document. */
-export async function openapiRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
-  app.get('/api/openapi.json', async (request, reply) => {
-    const actor = requireAccount(request);
-    const tables = await listTables(ctx.db, actor);
-    reply.header('Cache-Control', 'private, no-store');
-    return buildOpenApiDocument(tables, { serverUrl: ctx.config.siteUrl });
-  });
+/** openapiRoutes serve the actor's OpenAPI document. */
+export function openapiRoutes(ctx: AppContext): Route[] {
+  return [
+    {
+      method: 'GET',
+      url: '/api/openapi.json',
+      family: 'console',
+      admit: [ctx.callers.account],
+      handler: async (call) => {
+        const tables = await listTables(ctx.db, call.actor);
+        const document = buildOpenApiDocument(tables, { serverUrl: ctx.config.siteUrl });
+        return answer(document, { headers: { 'Cache-Control': 'private, no-store' } });
+      },
+    },
+  ];
 }

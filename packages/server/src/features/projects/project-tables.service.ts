@@ -7,9 +7,8 @@ import {
   type TableSchema,
 } from '@basalt/shared';
 import type { Db } from '../../db/database.js';
-import { notFound } from '../../http/errors.js';
+import { notFound, roleForbidden } from '../../http/errors.js';
 import type { Actor } from '../../lib/actor/actor.js';
-import { roleForbidden } from '../records/records.service.js';
 import { findTableById, schemaWithIdColumn } from '../tables/tables.service.js';
 import { memberProject } from './projects.service.js';
 import {

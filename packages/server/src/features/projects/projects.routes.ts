@@ -1,6 +1,6 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context.js';
-import { requireUser } from '../../http/principal.js';
+import { parseId } from '../../http/ids.js';
+import { answer, type Call, type Method, type Route } from '../../http/routes/route.js';
 import { addMember, listMembers, removeMember, updateMember } from './project-members.service.js';
 import { linkTable, listProjectTables, listSharedTables, unlinkTable } from './project-tables.service.js';
 import {
@@ -36,66 +36,57 @@ import { getLayout, saveLayout } from './schema-layouts.service.js';
 //   GET    /api/shared-tables                         tables other accounts share with the caller
 // A project the caller is not a member of answers 404, like an unknown one; a role that may not, 403.
 
-const paramsOf = (request: FastifyRequest) => request.params as { id?: string; accountId?: string; tableId?: string };
-const idOf = (request: FastifyRequest) => paramsOf(request).id ?? '';
-const tableIdOf = (request: FastifyRequest) => {
-  const raw = paramsOf(request).tableId ?? '';
-  return /^[1-9]\d{0,15}$/.test(raw) ? Number(raw) : -1;
-};
+const idOf = (call: Call) => call.params.id ?? '';
+const memberOf = (call: Call) => call.params.accountId ?? '';
 const transferTargetOf = (body: unknown) =>
   typeof body === 'object' && body !== null && typeof (body as { accountId?: unknown }).accountId === 'string'
     ? (body as { accountId: string }).accountId
     : '';
 
-/** projectsRoutes registers the console's project, member, table link and layout endpoints. */
-export async function projectsRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
-  const { db } = ctx;
-
-  app.get('/api/projects', async (request) => listProjects(db, requireUser(request)));
-  app.post('/api/projects', async (request, reply) =>
-    reply.status(201).send(await createProject(db, requireUser(request), request.body)),
-  );
-  app.get('/api/projects/:id', async (request) => getProject(db, requireUser(request), idOf(request)));
-  app.patch('/api/projects/:id', async (request) =>
-    updateProject(db, requireUser(request), idOf(request), request.body),
-  );
-  app.delete('/api/projects/:id', async (request) => {
-    const project = await deleteProject(db, requireUser(request), idOf(request));
-    return { success: true, message: 'Project deleted', project };
+/** projectsRoutes are the console's project, member, table link and layout routes. */
+export function projectsRoutes({ db, callers }: AppContext): Route[] {
+  const route = (method: Method, url: string, handler: (call: Call) => Promise<unknown>): Route => ({
+    method,
+    url,
+    family: 'console',
+    admit: [callers.user],
+    handler,
   });
-  app.post('/api/projects/:id/transfer', async (request) =>
-    transferProject(db, requireUser(request), idOf(request), transferTargetOf(request.body)),
-  );
-
-  app.get('/api/projects/:id/members', async (request) => listMembers(db, requireUser(request), idOf(request)));
-  app.post('/api/projects/:id/members', async (request, reply) =>
-    reply.status(201).send(await addMember(db, requireUser(request), idOf(request), request.body)),
-  );
-  app.patch('/api/projects/:id/members/:accountId', async (request) =>
-    updateMember(db, requireUser(request), idOf(request), paramsOf(request).accountId ?? '', request.body),
-  );
-  app.delete('/api/projects/:id/members/:accountId', async (request) => {
-    const member = await removeMember(db, requireUser(request), idOf(request), paramsOf(request).accountId ?? '');
-    return { success: true, message: 'Member removed', member };
-  });
-
-  app.get('/api/projects/:id/tables', async (request) => listProjectTables(db, requireUser(request), idOf(request)));
-  app.post('/api/projects/:id/tables/:tableId', async (request, reply) =>
-    reply.status(201).send(await linkTable(db, requireUser(request), idOf(request), tableIdOf(request))),
-  );
-  app.delete('/api/projects/:id/tables/:tableId', async (request) => {
-    const table = await unlinkTable(db, requireUser(request), idOf(request), tableIdOf(request));
-    return { success: true, message: 'Table unlinked', table };
-  });
-
-  app.get('/api/projects/:id/schema', async (request) => getLayout(db, requireUser(request), idOf(request)));
-  app.post('/api/projects/:id/schema', async (request) =>
-    saveLayout(db, requireUser(request), idOf(request), request.body),
-  );
-
-  app.post('/api/projects/:id/schema/plan', async (request) => planDesign(db, requireUser(request), idOf(request)));
-  app.post('/api/projects/:id/schema/apply', async (request) => applyDesign(db, requireUser(request), idOf(request)));
-  app.post('/api/projects/:id/schema/import', async (request) => importTables(db, requireUser(request), idOf(request)));
-
-  app.get('/api/shared-tables', async (request) => listSharedTables(db, requireUser(request)));
+  const created = async (made: Promise<unknown>) => answer(await made, { status: 201 });
+  return [
+    route('GET', '/api/projects', (call) => listProjects(db, call.actor)),
+    route('POST', '/api/projects', (call) => created(createProject(db, call.actor, call.body))),
+    route('GET', '/api/projects/:id', (call) => getProject(db, call.actor, idOf(call))),
+    route('PATCH', '/api/projects/:id', (call) => updateProject(db, call.actor, idOf(call), call.body)),
+    route('DELETE', '/api/projects/:id', async (call) => {
+      const project = await deleteProject(db, call.actor, idOf(call));
+      return { success: true, message: 'Project deleted', project };
+    }),
+    route('POST', '/api/projects/:id/transfer', (call) =>
+      transferProject(db, call.actor, idOf(call), transferTargetOf(call.body)),
+    ),
+    route('GET', '/api/projects/:id/members', (call) => listMembers(db, call.actor, idOf(call))),
+    route('POST', '/api/projects/:id/members', (call) => created(addMember(db, call.actor, idOf(call), call.body))),
+    route('PATCH', '/api/projects/:id/members/:accountId', (call) =>
+      updateMember(db, call.actor, idOf(call), memberOf(call), call.body),
+    ),
+    route('DELETE', '/api/projects/:id/members/:accountId', async (call) => {
+      const member = await removeMember(db, call.actor, idOf(call), memberOf(call));
+      return { success: true, message: 'Member removed', member };
+    }),
+    route('GET', '/api/projects/:id/tables', (call) => listProjectTables(db, call.actor, idOf(call))),
+    route('POST', '/api/projects/:id/tables/:tableId', (call) =>
+      created(linkTable(db, call.actor, idOf(call), parseId(call.params.tableId))),
+    ),
+    route('DELETE', '/api/projects/:id/tables/:tableId', async (call) => {
+      const table = await unlinkTable(db, call.actor, idOf(call), parseId(call.params.tableId));
+      return { success: true, message: 'Table unlinked', table };
+    }),
+    route('GET', '/api/projects/:id/schema', (call) => getLayout(db, call.actor, idOf(call))),
+    route('POST', '/api/projects/:id/schema', (call) => saveLayout(db, call.actor, idOf(call), call.body)),
+    route('POST', '/api/projects/:id/schema/plan', (call) => planDesign(db, call.actor, idOf(call))),
+    route('POST', '/api/projects/:id/schema/apply', (call) => applyDesign(db, call.actor, idOf(call))),
+    route('POST', '/api/projects/:id/schema/import', (call) => importTables(db, call.actor, idOf(call))),
+    route('GET', '/api/shared-tables', (call) => listSharedTables(db, call.actor)),
+  ];
 }

@@ -9,10 +9,9 @@ import {
   updateProjectSchema,
 } from '@basalt/shared';
 import type { Db } from '../../db/database.js';
-import { conflict, notFound } from '../../http/errors.js';
+import { conflict, notFound, roleForbidden } from '../../http/errors.js';
 import { parseInput } from '../../http/validation.js';
 import type { Actor } from '../../lib/actor/actor.js';
-import { roleForbidden } from '../records/records.service.js';
 import './project-events.js';
 import {
   deleteProjectRow,

@@ -257,31 +257,3 @@ export async function deleteTableLink(db: Db, projectId: string, tableId: number
     .executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
-
-/** TableMembershipRow is one of an account's roles over a table: a project linking it, and the role there. */
-export interface TableMembershipRow {
-  project_id: string;
-  role: string;
-}
-
-/** listTableMemberships lists the projects linking a table in which the account is a member, with its roles. */
-export function listTableMemberships(db: Db, accountId: string, tableId: number): Promise<TableMembershipRow[]> {
-  return db
-    .selectFrom('table_projects as l')
-    .innerJoin('project_memberships as m', 'm.project_id', 'l.project_id')
-    .select(['l.project_id', 'm.role'])
-    .where('l.table_id', '=', tableId)
-    .where('m.account_id', '=', accountId)
-    .execute();
-}
-
-/** isTableLinked tells whether a table is linked to a project. */
-export async function isTableLinked(db: Db, projectId: string, tableId: number): Promise<boolean> {
-  const row = await db
-    .selectFrom('table_projects')
-    .select('id')
-    .where('project_id', '=', projectId)
-    .where('table_id', '=', tableId)
-    .executeTakeFirst();
-  return row !== undefined;
-}

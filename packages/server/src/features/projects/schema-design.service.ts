@@ -8,6 +8,7 @@ import {
 import type { Db } from '../../db/database.js';
 import { conflict, notFound } from '../../http/errors.js';
 import type { Actor } from '../../lib/actor/actor.js';
+import { actorOn } from '../project-access/project-access.js';
 import {
   changeTable,
   createTable,
@@ -15,7 +16,6 @@ import {
   previewTableChange,
   schemaWithIdColumn,
 } from '../tables/tables.service.js';
-import { actorForTable } from './project-access.js';
 import { memberProject } from './projects.service.js';
 import { insertTableLink, listLinkedTableRows } from './projects.store.js';
 import { mergeLayoutUpdates, readLayout } from './schema-layouts.service.js';
@@ -109,7 +109,7 @@ async function targetsOf(db: Db, actor: Actor, projectId: string): Promise<Map<s
   const targets = new Map<string, Target>();
   for (const row of await listLinkedTableRows(db.kysely, projectId)) {
     const id = Number(row.id);
-    const tableActor = await actorForTable(db, actor, id);
+    const tableActor = await actorOn(db, actor, { tableId: id });
     targets.set(row.name.toLowerCase(), {
       id,
       name: row.name,

@@ -1,74 +1,61 @@
-import fastifyWebsocket from '@fastify/websocket';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context.js';
 import { ApiError } from '../../http/errors.js';
-import { requireUser } from '../../http/principal.js';
+import type { AdmissionStep, Call, Route } from '../../http/routes/route.js';
 import { findAccount, usernameOf } from '../auth/accounts.service.js';
-import { createSchemaRooms } from './schema-room.js';
+import type { SchemaRooms } from './schema-room.js';
 
-// The Schema Editor's WebSocket: GET /ws, upgraded. Who connects comes from the
-// console's session cookie or from an `access_token` query parameter carrying the account's access token,
-// verified by the principal hook like any bearer (http/principal.ts); a `userId` in a frame is ignored. A socket
-// opened with the cookie must come from this server's own origin (a page elsewhere cannot ride the cookie).
-// Without valid credentials the upgrade is refused with 401. The frames are handled by schema-room.ts.
+// The Schema Editor's WebSocket: GET /ws, upgraded. Who connects comes from the console's session cookie or from
+// an `access_token` query parameter carrying the account's access token, verified like any bearer
+// (http/caller.ts); a `userId` in a frame is ignored. A socket opened with the cookie must come from this server's
+// own origin (a page elsewhere cannot ride the cookie). Without valid credentials the upgrade is refused with 401.
+// The frames are handled by schema-room.ts.
 
-// A frame may carry a layout of up to PROJECT_LIMITS.layoutMaxBytes; larger ones are answered with an error
-// message by the room, and only frames past this are cut off by ws itself (close 1009).
-const MAX_FRAME_BYTES = 2 * 1024 * 1024;
-
-function sameOrigin(request: FastifyRequest): boolean {
-  const origin = request.headers.origin;
+function sameOrigin(call: Call): boolean {
+  const origin = call.headers.origin;
   if (!origin) return true;
   try {
-    return new URL(origin).host === request.headers.host;
+    return new URL(origin).host === call.headers.host;
   } catch {
     return false;
   }
 }
 
-/** schemaRoomRoutes registers /ws and this node's Schema Editor rooms. */
-export async function schemaRoomRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
-  await app.register(fastifyWebsocket, { options: { maxPayload: MAX_FRAME_BYTES } });
-  const rooms = createSchemaRooms(ctx.db, {
-    onError: (error) => ctx.log.warn({ err: error }, 'schema editor room: an update could not be handled'),
-  });
-  app.addHook('onClose', async () => rooms.close());
+// A page of another site cannot open the socket with the browser's cookie.
+const ownOriginForCookies: AdmissionStep = (call) => {
+  const principal = call.principal;
+  if (principal.kind === 'user' && principal.via === 'cookie' && !sameOrigin(call)) {
+    throw new ApiError(403, 'origin_forbidden', 'This origin may not open the socket');
+  }
+};
 
-  app.get(
-    '/ws',
+/** schemaRoomRoutes are /ws: this node's Schema Editor rooms. */
+export function schemaRoomRoutes(ctx: AppContext): Route[] {
+  const { rooms } = ctx;
+  return [
     {
-      websocket: true,
-      preValidation: async (request, reply) => {
-        try {
-          requireUser(request);
-        } catch (error) {
-          if (!(error instanceof ApiError)) throw error;
-          return reply.status(error.status).send({ message: error.message, code: error.code });
+      method: 'GET',
+      url: '/ws',
+      family: 'console',
+      admit: [ctx.callers.socketUser, ownOriginForCookies],
+      socket: async (socket, call) => {
+        const { accountId } = call.actor;
+        // Frames that arrive while the account's name is read wait for it.
+        const pending: string[] = [];
+        let handlers: ReturnType<SchemaRooms['connect']> | null = null;
+        socket.on('message', (data, isBinary) => {
+          const text = isBinary ? '' : data.toString();
+          if (handlers) handlers.message(text);
+          else pending.push(text);
+        });
+        socket.on('close', () => handlers?.close());
+        const account = await findAccount(ctx.db.kysely, accountId);
+        handlers = rooms.connect(socket, { accountId }, account ? usernameOf(account) : 'Someone');
+        if (socket.readyState !== socket.OPEN) {
+          handlers.close();
+          return;
         }
-        const principal = request.principal;
-        if (principal.kind === 'user' && principal.via === 'cookie' && !sameOrigin(request)) {
-          return reply.status(403).send({ message: 'This origin may not open the socket', code: 'origin_forbidden' });
-        }
+        for (const text of pending.splice(0)) handlers.message(text);
       },
     },
-    async (socket, request) => {
-      const actor = requireUser(request);
-      // Frames that arrive while the account's name is read wait for it.
-      const pending: string[] = [];
-      let handlers: ReturnType<typeof rooms.connect> | null = null;
-      socket.on('message', (data, isBinary) => {
-        const text = isBinary ? '' : data.toString();
-        if (handlers) handlers.message(text);
-        else pending.push(text);
-      });
-      socket.on('close', () => handlers?.close());
-      const account = await findAccount(ctx.db.kysely, actor.accountId);
-      handlers = rooms.connect(socket, { accountId: actor.accountId }, account ? usernameOf(account) : 'Someone');
-      if (socket.readyState !== socket.OPEN) {
-        handlers.close();
-        return;
-      }
-      for (const text of pending.splice(0)) handlers.message(text);
-    },
-  );
+  ];
 }

@@ -32,8 +32,6 @@ interface Counter {
 export interface KeyRateLimiter {
   /** take counts one request of `key`: it returns 0 when allowed, else the seconds until the window ends. */
   take(key: string): number;
-  /** allows tells whether `key` has a request left in this window, counting nothing. */
-  allows(key: string): boolean;
   /** flush adds the pending hits to the shared counters (also run by a timer). */
   flush(): Promise<void>;
   /** close stops the timer and flushes what is pending. */
@@ -96,10 +94,6 @@ export function createKeyRateLimiter(db: Kysely<SystemDatabase>, options: KeyRat
   timer?.unref();
 
   return {
-    allows(key) {
-      const counter = counters.get(key);
-      return !counter || counter.windowStart !== windowOf(now()) || counter.shared + counter.pending < limit;
-    },
     take(key) {
       const at = now();
       const windowStart = windowOf(at);

@@ -21,7 +21,7 @@ import { deleteRowsById, type StoredRow, selectRowsForChange, updateRowsById } f
 // record-reads.ts; both are exported from here, the records service's one door.
 
 export type { Condition, OrderTerm } from '../../db/user-tables.js';
-export { assertCan, can, type RecordAction, roleForbidden } from './record-access.js';
+export { assertCan } from './record-access.js';
 export { recordIdCondition } from './record-conditions.js';
 export type { RecordChange, RecordsChanged } from './record-events.js';
 export { type CountKind, countRecords, getRecord, listRecords, type ReadOptions } from './record-reads.js';

@@ -1,17 +1,17 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../../http/errors.js';
 import type { Principal } from '../../http/principal.js';
+import type { AdmissionStep, Call } from '../../http/routes/route.js';
 import { type Actor, accountActor, appActor } from '../../lib/actor/actor.js';
-import { apiKeyOf, isInstanceKey } from '../auth/auth-gateway.js';
-import type { TokenService } from '../auth/tokens.service.js';
+import type { TokenVerifier } from '../../lib/crypto/token-verifier.js';
+import { isInstanceKey } from '../auth/auth-gateway.js';
 import { RestQueryError } from './rest-query.errors.js';
 
-// Who may call /rest/v1. The gateway wants an `apikey` (header or query parameter):
+// Who may call /rest/v1: two admission steps. The gateway wants an `apikey` (header or query parameter):
 // this instance's anon or service key, or one of an app's current keys. With the instance's key the data API
 // wants a signed-in console account (or its API key), whose account scopes every table and row. With an app's
 // key it serves that app's callers: signed out (anon), its end users, or its service key, on the tables of the
 // account owning the app, under their access rules (features/records/record-rules.ts). A token of another app,
-// or a console account's token with an app's key, is refused. request.principal was resolved from the bearer
-// token before this runs (http/principal.ts).
+// or a console account's token with an app's key, is refused. The caller step resolved the principal first.
 
 /** RestKey is what the apikey of a /rest/v1 request is: this instance's key, or an app's. */
 export type RestKey =
@@ -26,64 +26,57 @@ type AppKeyIdentity = Omit<Extract<RestKey, { kind: 'app' }>, 'kind'>;
 /** AppKeyMatcher recognises an app's current keys (features/apps). */
 export type AppKeyMatcher = (key: string) => MaybePromise<AppKeyIdentity | null>;
 
-declare module 'fastify' {
-  interface FastifyRequest {
+declare module '../../http/routes/route.js' {
+  interface CallFacts {
     /** restKey is the /rest/v1 request's apikey as the gateway recognised it. */
-    restKey: RestKey | null;
+    restKey?: RestKey;
   }
 }
 
 const INSTANCE: RestKey = { kind: 'instance' };
 
-/**
- * restApiKeyGateway is the onRequest hook of /rest/v1: 401 without a key of this instance or of an app, as
- * Supabase's gateway answers.
- */
-export function restApiKeyGateway(tokens: TokenService, matchAppKey: AppKeyMatcher) {
-  const invalid = (reply: FastifyReply) => reply.code(401).send({ message: 'Invalid API key' });
-  // A callback hook: the usual keys are recognised without waiting.
-  return (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
-    const key = apiKeyOf(request);
-    if (!key) return reply.code(401).send({ message: 'No API key found in request' });
-    if (tokens.roleOfKey(key)) {
-      request.restKey = INSTANCE;
-      return done();
-    }
-    const accept = (match: AppKeyIdentity | null): boolean => {
-      if (!match) return false;
-      request.restKey = { kind: 'app', ...match };
-      return true;
-    };
-    const app = matchAppKey(key);
-    if (!(app instanceof Promise)) {
-      if (accept(app)) return done();
-    }
-    Promise.resolve(app)
-      .then(async (match) => {
-        if (accept(match)) return done();
-        if (await isInstanceKey(tokens, key)) {
-          request.restKey = INSTANCE;
-          return done();
-        }
-        invalid(reply);
-      })
-      .catch(done);
-  };
+// What Supabase's gateway answers before a request reaches PostgREST: `{"message": …}`.
+const gatewayRefusal = (message: string) => new ApiError(401, 'invalid_api_key', message, { family: 'gateway' });
+
+/** apiKeyOfCall reads the `apikey` header, else the `apikey` query parameter (old clients, links). */
+export function apiKeyOfCall(call: Call): string | null {
+  const header = call.headers.apikey;
+  if (typeof header === 'string' && header) return header;
+  if (!call.rawQuery.includes('apikey=')) return null;
+  return new URLSearchParams(call.rawQuery).get('apikey') || null;
 }
 
 /**
- * restKeyNow is what the gateway makes of an apikey when it knows at once (this instance's key, an app's current
- * key in the cache), else null: an unknown key, or one to look up, is left to the gateway.
+ * restKeyStep is the gateway of /rest/v1: 401 without a key of this instance or of an app, as Supabase's gateway
+ * answers. The usual keys are recognised without waiting.
  */
-export function restKeyNow(tokens: TokenService, matchAppKey: AppKeyMatcher, key: string): RestKey | null {
-  if (tokens.roleOfKey(key)) return INSTANCE;
-  const app = matchAppKey(key);
-  if (app instanceof Promise) {
-    app.catch(() => {});
-    return null;
-  }
-  return app ? { kind: 'app', ...app } : null;
+export function restKeyStep(tokens: TokenVerifier, matchAppKey: AppKeyMatcher): AdmissionStep {
+  return (call) => {
+    const key = apiKeyOfCall(call);
+    if (!key) throw gatewayRefusal('No API key found in request');
+    if (tokens.roleOfKey(key)) {
+      call.facts.restKey = INSTANCE;
+      return;
+    }
+    const accept = (match: AppKeyIdentity | null): boolean => {
+      if (!match) return false;
+      call.facts.restKey = { kind: 'app', ...match };
+      return true;
+    };
+    const app = matchAppKey(key);
+    if (!(app instanceof Promise) && accept(app)) return;
+    return Promise.resolve(app).then(async (match) => {
+      if (accept(match)) return;
+      if (!(await isInstanceKey(tokens, key))) throw gatewayRefusal('Invalid API key');
+      call.facts.restKey = INSTANCE;
+    });
+  };
 }
+
+/** restCaller is the step that decides the actor of a /rest/v1 call from its principal and its apikey. */
+export const restCaller: AdmissionStep = (call) => {
+  call.actor = restActorOf(call.principal, call.facts.restKey ?? null, call.params.table ?? call.params.fn ?? '');
+};
 
 const invalidToken = (code: string, message: string) =>
   new RestQueryError(401, code, message).withHeaders({

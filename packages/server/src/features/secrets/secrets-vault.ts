@@ -1,7 +1,6 @@
-import type { AppContext } from '../../app-context.js';
 import type { Db } from '../../db/database.js';
 import { generateKey, open as openSealed, seal as sealValue } from '../../lib/crypto/envelope.js';
-import { type Keyring, loadKeyring } from '../../lib/crypto/master-key.js';
+import type { Keyring } from '../../lib/crypto/master-key.js';
 import { findDataKey, insertDataKey, listDataKeysNotWrappedBy, rewrapDataKey } from './secrets.store.js';
 
 // The vault seals and opens secret values. Each account has its own random data key, made on its first encrypted
@@ -16,14 +15,7 @@ export interface Vault {
   open(db: Db, accountId: string, secret: { id: number; name: string }, sealed: string): Promise<string>;
 }
 
-const VAULT = Symbol('secrets vault');
-
 const associatedData = (secret: { id: number; name: string }) => `basalt secret\u0000${secret.id}\u0000${secret.name}`;
-
-/** vaultOf returns the instance's vault, reading (or making) the master key on first use. */
-export function vaultOf(ctx: Pick<AppContext, 'db' | 'config'>): Vault {
-  return ctx.db.state(VAULT, () => createVault(loadKeyring(ctx.config)));
-}
 
 /** createVault makes a vault over a keyring. */
 export function createVault(keyring: Keyring): Vault {

@@ -16,7 +16,6 @@ import {
 import { startTestServer, type TestServer, testDialects } from '../../testing/test-server.js';
 import { listActivity } from '../activity/activity.service.js';
 import { secretEnvironmentOf } from './secrets.service.js';
-import { vaultOf } from './secrets-vault.js';
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 const fieldError = (field: string, message: string) => ({
@@ -120,12 +119,12 @@ describe.each(testDialects)('secrets on %s', (dialect) => {
       body: { code: 'secret_exists', message: 'A secret named ONCE already exists' },
     });
     expect(again.text).not.toContain('second');
-    const environment = await secretEnvironmentOf(server.app.basalt.db, alice.id, vaultOf(server.app.basalt));
+    const environment = await secretEnvironmentOf(server.app.basalt.db, alice.id, server.app.basalt.vault);
     expect(environment.ONCE).toBe('first');
   });
 
   it('gives each account its own environment, decrypted', async () => {
-    const environment = await secretEnvironmentOf(server.app.basalt.db, bob.id, vaultOf(server.app.basalt));
+    const environment = await secretEnvironmentOf(server.app.basalt.db, bob.id, server.app.basalt.vault);
     expect(environment).toEqual({ BOB_ONLY: 'bob-secret-value' });
   });
 
@@ -345,15 +344,15 @@ describe('secrets across a master key rotation', () => {
     // The same data dir and database, started with the new key and the old one as previous.
     const rotated = await buildApp({ ...first.config, masterKey: newKey, previousMasterKey: oldKey });
     const keys = await rotated.basalt.db.kysely.selectFrom('account_data_keys').selectAll().execute();
-    expect(keys.every((k) => k.master_key_id === vaultOf(rotated.basalt).keyring.current.id)).toBe(true);
+    expect(keys.every((k) => k.master_key_id === rotated.basalt.vault.keyring.current.id)).toBe(true);
     await rotated.close();
     const after = await buildApp({ ...first.config, masterKey: newKey, previousMasterKey: null });
-    const environment = await secretEnvironmentOf(after.basalt.db, alice.id, vaultOf(after.basalt));
+    const environment = await secretEnvironmentOf(after.basalt.db, alice.id, after.basalt.vault);
     expect(environment.ROTATED).toBe(PLAINTEXT);
     expect(made.status).toBe(201);
     await after.close();
     const wrong = await buildApp({ ...first.config, masterKey: generateKey().toString('base64') });
-    await expect(secretEnvironmentOf(wrong.basalt.db, alice.id, vaultOf(wrong.basalt))).rejects.toThrow(
+    await expect(secretEnvironmentOf(wrong.basalt.db, alice.id, wrong.basalt.vault)).rejects.toThrow(
       /another master key/,
     );
     await wrong.close();

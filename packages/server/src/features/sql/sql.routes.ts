@@ -1,10 +1,9 @@
 import { SQL_LIMITS } from '@basalt/shared';
-import fastifyMultipart from '@fastify/multipart';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context.js';
 import { badRequest, notFound } from '../../http/errors.js';
-import { idParam } from '../../http/ids.js';
-import { requireUser } from '../../http/principal.js';
+import { idOf } from '../../http/ids.js';
+import { answer, type Call, type Method, type Route } from '../../http/routes/route.js';
 import {
   connectionTables,
   createConnection,
@@ -34,8 +33,8 @@ import { deleteFile, fileTooLarge, listFiles, type Upload, uploadSqlFile } from 
 // Project ids are text (UUIDs); anything longer than this names no project.
 const PROJECT_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
-function projectIdOf(request: FastifyRequest): string {
-  const id = (request.params as { id?: string }).id ?? '';
+function projectIdOf(call: Call): string {
+  const id = call.params.id ?? '';
   if (!PROJECT_ID.test(id)) throw notFound('Project not found', 'project_not_found');
   return id;
 }
@@ -49,7 +48,8 @@ async function readUpload(request: FastifyRequest): Promise<Upload & { projectId
     projectId: undefined,
   };
   try {
-    for await (const part of request.parts()) {
+    const limits = { fileSize: SQL_LIMITS.fileMaxBytes, files: 1, fields: 10, fieldSize: 64 * 1024, parts: 12 };
+    for await (const part of request.parts({ limits })) {
       if (part.type === 'file') {
         if (part.fieldname !== 'file' || upload.bytes) {
           await part.toBuffer();
@@ -70,67 +70,61 @@ async function readUpload(request: FastifyRequest): Promise<Upload & { projectId
   return upload;
 }
 
-/** sqlRoutes registers SQL Execution's endpoints. */
-export async function sqlRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
+/** sqlRoutes are SQL Execution's routes. */
+export function sqlRoutes(ctx: AppContext): Route[] {
   const { db } = ctx;
-  const deps = createSqlDeps(db, ctx.config);
-  await app.register(fastifyMultipart, {
-    limits: { fileSize: SQL_LIMITS.fileMaxBytes, files: 1, fields: 10, fieldSize: 64 * 1024, parts: 12 },
+  const deps = createSqlDeps(db, ctx.config, ctx.vault.keyring);
+  const route = (method: Method, url: string, handler: (call: Call) => Promise<unknown>): Route => ({
+    method,
+    url,
+    family: 'console',
+    admit: [ctx.callers.user],
+    handler,
   });
   const base = '/api/projects/:id';
   const connection = `${base}/database-connections/:connectionId`;
-
-  app.get(`${base}/database-connections`, async (request) =>
-    listConnections(db, requireUser(request), projectIdOf(request)),
-  );
-  app.post(`${base}/database-connections`, async (request, reply) => {
-    const created = await createConnection(db, requireUser(request), projectIdOf(request), request.body, deps);
-    return reply.status(201).send(created);
-  });
-  app.patch(connection, async (request) =>
-    updateConnection(
-      db,
-      requireUser(request),
-      projectIdOf(request),
-      idParam(request, 'connectionId'),
-      request.body,
-      deps,
+  const connectionId = (call: Call) => idOf(call, 'connectionId');
+  return [
+    route('GET', `${base}/database-connections`, (call) => listConnections(db, call.actor, projectIdOf(call))),
+    route('POST', `${base}/database-connections`, async (call) =>
+      answer(await createConnection(db, call.actor, projectIdOf(call), call.body, deps), { status: 201 }),
     ),
-  );
-  app.delete(connection, async (request) => {
-    await deleteConnection(db, requireUser(request), projectIdOf(request), idParam(request, 'connectionId'));
-    return { success: true, message: 'Database connection deleted' };
-  });
-  app.post(`${connection}/test`, async (request) =>
-    testConnection(db, requireUser(request), projectIdOf(request), idParam(request, 'connectionId'), deps),
-  );
-  app.get(`${connection}/tables`, async (request) =>
-    connectionTables(db, requireUser(request), projectIdOf(request), idParam(request, 'connectionId'), deps),
-  );
-
-  app.post(`${base}/files/upload`, async (request, reply) => {
-    const actor = requireUser(request);
-    const projectId = projectIdOf(request);
-    if (!request.isMultipart()) {
-      throw badRequest('multipart_required', 'Send the file as multipart/form-data');
-    }
-    const upload = await readUpload(request);
-    const stored = await uploadSqlFile(db, actor, projectId, upload, deps);
-    return reply.status(201).send(stored);
-  });
-  app.get(`${base}/files`, async (request) =>
-    listFiles(db, requireUser(request), projectIdOf(request), (request.query as { type?: unknown }).type),
-  );
-  app.delete(`${base}/files/:fileId`, async (request) => {
-    await deleteFile(db, requireUser(request), projectIdOf(request), idParam(request, 'fileId'), deps);
-    return { success: true, message: 'SQL file deleted' };
-  });
-
-  app.post(`${base}/files/execute-sql`, async (request) =>
-    executeSqlFile(db, requireUser(request), projectIdOf(request), request.body, deps),
-  );
-  app.post(`${base}/execute-direct-sql`, async (request) =>
-    executeDirectSql(db, requireUser(request), projectIdOf(request), request.body, deps),
-  );
-  app.get(`${base}/query-history`, async (request) => listQueryHistory(db, requireUser(request), projectIdOf(request)));
+    route('PATCH', connection, (call) =>
+      updateConnection(db, call.actor, projectIdOf(call), connectionId(call), call.body, deps),
+    ),
+    route('DELETE', connection, async (call) => {
+      await deleteConnection(db, call.actor, projectIdOf(call), connectionId(call));
+      return { success: true, message: 'Database connection deleted' };
+    }),
+    route('POST', `${connection}/test`, (call) =>
+      testConnection(db, call.actor, projectIdOf(call), connectionId(call), deps),
+    ),
+    route('GET', `${connection}/tables`, (call) =>
+      connectionTables(db, call.actor, projectIdOf(call), connectionId(call), deps),
+    ),
+    {
+      method: 'POST',
+      url: `${base}/files/upload`,
+      family: 'console',
+      admit: [ctx.callers.user],
+      handler: async (call, request) => {
+        const projectId = projectIdOf(call);
+        if (!request.isMultipart()) throw badRequest('multipart_required', 'Send the file as multipart/form-data');
+        const upload = await readUpload(request);
+        return answer(await uploadSqlFile(db, call.actor, projectId, upload, deps), { status: 201 });
+      },
+    },
+    route('GET', `${base}/files`, (call) => listFiles(db, call.actor, projectIdOf(call), call.query.type)),
+    route('DELETE', `${base}/files/:fileId`, async (call) => {
+      await deleteFile(db, call.actor, projectIdOf(call), idOf(call, 'fileId'), deps);
+      return { success: true, message: 'SQL file deleted' };
+    }),
+    route('POST', `${base}/files/execute-sql`, (call) =>
+      executeSqlFile(db, call.actor, projectIdOf(call), call.body, deps),
+    ),
+    route('POST', `${base}/execute-direct-sql`, (call) =>
+      executeDirectSql(db, call.actor, projectIdOf(call), call.body, deps),
+    ),
+    route('GET', `${base}/query-history`, (call) => listQueryHistory(db, call.actor, projectIdOf(call))),
+  ];
 }

@@ -1,9 +1,16 @@
-import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context.js';
-import { requireUser } from '../../http/principal.js';
+import type { Route } from '../../http/routes/route.js';
 import { getStats } from './stats.service.js';
 
-/** statsRoutes serves GET /api/stats: {activities, storageSize, tables} of the caller (the dashboard cards). */
-export async function statsRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
-  app.get('/api/stats', async (request) => getStats(ctx.db, requireUser(request).accountId));
+/** statsRoutes serve GET /api/stats: {activities, storageSize, tables} of the caller (the dashboard cards). */
+export function statsRoutes({ db, callers }: AppContext): Route[] {
+  return [
+    {
+      method: 'GET',
+      url: '/api/stats',
+      family: 'console',
+      admit: [callers.user],
+      handler: (call) => getStats(db, call.actor.accountId),
+    },
+  ];
 }

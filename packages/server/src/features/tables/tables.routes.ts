@@ -1,8 +1,7 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context.js';
-import { idParam } from '../../http/ids.js';
-import { requireUser } from '../../http/principal.js';
-import { actorForTable } from '../projects/project-access.js';
+import { idOf } from '../../http/ids.js';
+import { answer, type Call, type Route } from '../../http/routes/route.js';
+import { actorOn } from '../project-access/project-access.js';
 import { createTable, deleteTable, getTable, listTables, previewTableChange, updateTable } from './tables.service.js';
 
 // The console's table calls:
@@ -13,44 +12,60 @@ import { createTable, deleteTable, getTable, listTables, previewTableChange, upd
 //   PUT    /api/tables/:id/schema            {schema, renames?}: the complete new schema → the table
 //   POST   /api/tables/:id/schema/preview    {schema, renames?} → {changes, refusal}; changes nothing
 //   DELETE /api/tables/:id                   drops the table and its data → {success, message, table}
-// A table's `schema` starts with the `id` system column; renames map old → new column names.
+// A table's `schema` starts with the `id` system column; renames map old → new column names. A project member
+// acts on a table another account shares with it with its role there (features/project-access).
 
-function bodyOf(request: FastifyRequest): Record<string, unknown> {
-  const body = request.body;
-  return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+function schemaChangeOf(call: Call): { schema: unknown; renames: unknown } {
+  const body = call.body;
+  const { schema, renames } =
+    typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+  return { schema: schema ?? null, renames };
 }
 
-/** tablesRoutes registers the console's table endpoints. */
-export async function tablesRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
-  const { db } = ctx;
-  // The caller, or a project member acting on a table another account shares with it (features/projects).
-  const actorOf = (request: FastifyRequest) => actorForTable(db, requireUser(request), idParam(request));
-
-  app.get('/api/tables', async (request) => listTables(db, requireUser(request)));
-
-  app.post('/api/tables', async (request, reply) => {
-    const table = await createTable(db, requireUser(request), request.body);
-    return reply.status(201).send(table);
-  });
-
-  app.get('/api/tables/:id', async (request) => getTable(db, await actorOf(request), idParam(request)));
-
-  app.patch('/api/tables/:id', async (request) =>
-    updateTable(db, await actorOf(request), idParam(request), request.body),
-  );
-
-  app.put('/api/tables/:id/schema', async (request) => {
-    const { schema, renames } = bodyOf(request);
-    return updateTable(db, await actorOf(request), idParam(request), { schema: schema ?? null, renames });
-  });
-
-  app.post('/api/tables/:id/schema/preview', async (request) => {
-    const { schema, renames } = bodyOf(request);
-    return previewTableChange(db, await actorOf(request), idParam(request), { schema: schema ?? null, renames });
-  });
-
-  app.delete('/api/tables/:id', async (request) => {
-    const table = await deleteTable(db, await actorOf(request), idParam(request));
-    return { success: true, message: 'Table deleted successfully', table };
-  });
+/** tablesRoutes are the console's table routes. */
+export function tablesRoutes({ db, callers }: AppContext): Route[] {
+  const user = { family: 'console', admit: [callers.user] } as const;
+  const actorOf = (call: Call) => actorOn(db, call.actor, { tableId: idOf(call) });
+  return [
+    { ...user, method: 'GET', url: '/api/tables', handler: (call) => listTables(db, call.actor) },
+    {
+      ...user,
+      method: 'POST',
+      url: '/api/tables',
+      handler: async (call) => answer(await createTable(db, call.actor, call.body), { status: 201 }),
+    },
+    {
+      ...user,
+      method: 'GET',
+      url: '/api/tables/:id',
+      handler: async (call) => getTable(db, await actorOf(call), idOf(call)),
+    },
+    {
+      ...user,
+      method: 'PATCH',
+      url: '/api/tables/:id',
+      handler: async (call) => updateTable(db, await actorOf(call), idOf(call), call.body),
+    },
+    {
+      ...user,
+      method: 'PUT',
+      url: '/api/tables/:id/schema',
+      handler: async (call) => updateTable(db, await actorOf(call), idOf(call), schemaChangeOf(call)),
+    },
+    {
+      ...user,
+      method: 'POST',
+      url: '/api/tables/:id/schema/preview',
+      handler: async (call) => previewTableChange(db, await actorOf(call), idOf(call), schemaChangeOf(call)),
+    },
+    {
+      ...user,
+      method: 'DELETE',
+      url: '/api/tables/:id',
+      handler: async (call) => {
+        const table = await deleteTable(db, await actorOf(call), idOf(call));
+        return { success: true, message: 'Table deleted successfully', table };
+      },
+    },
+  ];
 }

@@ -29,6 +29,8 @@ export interface AppAccess {
  */
 export interface Actor {
   accountId: string;
+  /** admin is set for a console account that administers the instance (the caller step reads it once). */
+  admin?: boolean;
   projectId?: string;
   role?: ProjectRole;
   /** The member's own account, when it acts on `accountId`'s table through `projectId`. */

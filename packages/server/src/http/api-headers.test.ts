@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer, testDialects } from '../testing/test-server.js';
-import { contentSecurityPolicy } from './security-headers.js';
+import { contentSecurityPolicy } from './api-headers.js';
 
 // The console talks only to its own origin: its API calls and, later, its WebSockets (CSP Level 3 lets 'self'
 // match ws: and wss: of the same host, in every current browser). Any other host would let injected code send

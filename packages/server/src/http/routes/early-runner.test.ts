@@ -1,13 +1,13 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Developer, type EndUserClient, signUpEndUser, startDeveloper } from '../testing/apps.fixtures.js';
-import { users } from '../testing/auth.fixtures.js';
-import { createTable, type KeyedUser, seedItems, signUpWithKey } from '../testing/public-api.fixtures.js';
-import { startTestServer, type TestServer, testDialects } from '../testing/test-server.js';
+import { type Developer, type EndUserClient, signUpEndUser, startDeveloper } from '../../testing/apps.fixtures.js';
+import { users } from '../../testing/auth.fixtures.js';
+import { createTable, type KeyedUser, seedItems, signUpWithKey } from '../../testing/public-api.fixtures.js';
+import { startTestServer, type TestServer, testDialects } from '../../testing/test-server.js';
 
-// The record APIs' reads answered without Fastify (http/fast-reads.ts) must be indistinguishable from Fastify's
-// answers: two servers seeded alike, one with FAST_READS off, get the same requests and must give the same
-// status, headers and body, while the first one really answers the ordinary reads itself.
+// The routes answered early, before Fastify sees them (http/routes/early-runner.ts), must be indistinguishable from
+// Fastify's answers: two servers seeded alike, one with FAST_READS off, get the same requests and must give the
+// same status, headers and body, while the first one really answers the ordinary reads itself.
 
 interface Seeded {
   server: TestServer;
@@ -134,7 +134,7 @@ async function answerOf(s: Seeded, [, path, headers]: Read) {
   };
 }
 
-describe.each(testDialects)('reads without Fastify (%s)', (dialect) => {
+describe.each(testDialects)('the early runner (%s)', (dialect) => {
   let fast: Seeded;
   let plain: Seeded;
 
@@ -159,14 +159,14 @@ describe.each(testDialects)('reads without Fastify (%s)', (dialect) => {
         expect({ round, read: read[0], ...mine }).toEqual({ round, read: read[0], ...theirs });
       }
     }
-    expect(plain.server.app.fastReads.answered).toBe(0);
+    expect(plain.server.app.earlyRunner.answered).toBe(0);
   });
 
   it('answers the ordinary reads itself and leaves every refusal to Fastify', async () => {
     const answeredBy = async (read: Read) => {
-      const before = fast.server.app.fastReads.answered;
+      const before = fast.server.app.earlyRunner.answered;
       await answerOf(fast, read);
-      return fast.server.app.fastReads.answered - before;
+      return fast.server.app.earlyRunner.answered - before;
     };
     const named = (name: string) => READS.find(([n]) => n === name) as Read;
     for (const ordinary of [
@@ -176,6 +176,7 @@ describe.each(testDialects)('reads without Fastify (%s)', (dialect) => {
       'a counted rest page (206)',
       'an end user under own rows',
       'signed out on an app',
+      'an apikey in the query',
     ]) {
       expect({ ordinary, answered: await answeredBy(named(ordinary)) }).toEqual({ ordinary, answered: 1 });
     }
@@ -185,7 +186,6 @@ describe.each(testDialects)('reads without Fastify (%s)', (dialect) => {
       'no credentials',
       'a wrong key',
       'no singular row (406)',
-      'an apikey in the query',
       'an encoded name',
       'a rest path with a second segment',
     ]) {
@@ -195,22 +195,22 @@ describe.each(testDialects)('reads without Fastify (%s)', (dialect) => {
 
   it('answers requests read together in order, each with its own answer, when one in between goes to Fastify', async () => {
     // Pipelined on one connection, the requests are read in one turn; fast answers are sent at its end together
-    // (http/fast-reads.ts), and the missing record's 404 comes later from Fastify, in its place.
+    // (http/routes/early-runner.ts), and the missing record's 404 comes later from Fastify, in its place.
     const ids = [1, 2, 999, 3, 4, 5, 2];
     const authorization = fast.alice.keyHeaders.authorization as string;
     const raw = ids
       .map((id) => `GET /api/table/items/${id} HTTP/1.1\r\nhost: x\r\nauthorization: ${authorization}\r\n\r\n`)
       .join('');
-    const before = fast.server.app.fastReads.answered;
+    const before = fast.server.app.earlyRunner.answered;
     const answers = await pipelined(fast.server.url, raw, ids.length);
     expect(answers.map((a) => [a.status, a.status === 200 ? JSON.parse(a.body).id : null])).toEqual(
       ids.map((id) => (id === 999 ? [404, null] : [200, id])),
     );
-    expect(fast.server.app.fastReads.answered - before).toBe(ids.length - 1);
+    expect(fast.server.app.earlyRunner.answered - before).toBe(ids.length - 1);
   });
 
   it('answers a hundred requests read together, in order', async () => {
-    // More answers than wait at a time (http/fast-reads.ts): some go out before the turn ends, the rest at its end.
+    // More answers than wait at a time (http/routes/early-runner.ts): some go out before the turn ends, the rest at its end.
     const ids = Array.from({ length: 100 }, (_, i) => (i % 5) + 1);
     const authorization = fast.alice.keyHeaders.authorization as string;
     const raw = ids
@@ -247,13 +247,13 @@ describe.each(testDialects)('reads without Fastify (%s)', (dialect) => {
         headers: { apikey: limited.anonKey, ...alice.keyHeaders },
       });
       expect(warm.status).toBe(200);
-      const before = limited.app.fastReads.answered;
+      const before = limited.app.earlyRunner.answered;
       const statuses: number[] = [];
       for (let i = 0; i < 5; i++) {
         statuses.push((await limited.request('GET', '/api/table/items', { headers: alice.keyHeaders })).status);
       }
       expect(statuses).toEqual([200, 200, 200, 429, 429]);
-      expect(limited.app.fastReads.answered - before).toBe(3);
+      expect(limited.app.earlyRunner.answered - before).toBe(3);
     } finally {
       await limited.close();
     }

@@ -1,0 +1,33 @@
+import type { AppContext } from './app-context.js';
+import { PROBE_WINDOW } from './features/health/probe-timings.js';
+import { HISTORY_RETENTION_RHYTHM, runHistoryRetention } from './features/history/history-retention.js';
+import { LOG_RETENTION_RHYTHM, runLogRetention } from './features/logs/log-retention.js';
+import { every, type Job } from './lib/jobs/job.js';
+
+// Every piece of background work of a server, in one list: started once the server is ready, stopped when it
+// closes, the last started first (app.ts). A feature that needs work done in the background adds it here.
+
+/** backgroundJobs lists the server's background jobs. */
+export function backgroundJobs(ctx: AppContext): Job[] {
+  const failed = (job: string) => (error: unknown) =>
+    ctx.log.warn({ err: error }, `${job} failed; it runs again later`);
+  return [
+    // What buffers and counts flushes on its own rhythm; stopped last, it stores the rest as the server closes.
+    { name: 'system log writer', start: () => () => ctx.logs.close() },
+    { name: 'usage meter', start: () => () => ctx.usage?.close() },
+    { name: 'API rate-limit counters', start: () => () => ctx.keyLimiter.close() },
+    // The Schema Editor rooms' presence beats; closing ends their sockets.
+    { name: 'schema editor rooms', start: () => () => ctx.rooms.close() },
+    // History older than HISTORY_RETENTION_DAYS that no checkpoint needs.
+    every('history retention', HISTORY_RETENTION_RHYTHM, () => runHistoryRetention(ctx), failed('history retention')),
+    // The system log beyond LOG_RETENTION_DAYS and LOG_RETENTION_MAX_ROWS.
+    every('log retention', LOG_RETENTION_RHYTHM, () => runLogRetention(ctx), failed('log retention')),
+    // The database health's window of recent probe timings.
+    every(
+      'database health probes',
+      { firstAfterMs: PROBE_WINDOW.sampleEveryMs, everyMs: PROBE_WINDOW.sampleEveryMs },
+      () => ctx.health.sample(),
+      () => {},
+    ),
+  ];
+}

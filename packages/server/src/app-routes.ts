@@ -1,0 +1,51 @@
+import type { AppContext } from './app-context.js';
+import { activityRoutes } from './features/activity/activity.routes.js';
+import { appsRoutes } from './features/apps/apps.routes.js';
+import { billingRoutes } from './features/billing/billing.routes.js';
+import { configRoutes } from './features/config/config.routes.js';
+import { healthRoutes } from './features/health/health.routes.js';
+import { checkpointsRoutes } from './features/history/checkpoints.routes.js';
+import { historyRoutes } from './features/history/history.routes.js';
+import { keysRoutes } from './features/keys/keys.routes.js';
+import { logsRoutes } from './features/logs/logs.routes.js';
+import { openapiRoutes } from './features/openapi/openapi.routes.js';
+import { projectsRoutes } from './features/projects/projects.routes.js';
+import { schemaRoomRoutes } from './features/projects/schema-room.routes.js';
+import { publicApiRoutes } from './features/public-api/public-api.routes.js';
+import { restRoutes } from './features/rest/rest.routes.js';
+import { secretsRoutes } from './features/secrets/secrets.routes.js';
+import { sqlRoutes } from './features/sql/sql.routes.js';
+import { statsRoutes } from './features/stats/stats.routes.js';
+import { tableRecordsRoutes } from './features/tables/table-records.routes.js';
+import { tablesRoutes } from './features/tables/tables.routes.js';
+import type { CsrfTokens } from './http/csrf.js';
+import type { Route } from './http/routes/route.js';
+
+// The whole API in one place: every feature's routes, in one table. app.ts mounts it on Fastify and gives it to the
+// early runner; the API fuzz test and the OpenAPI document read it too.
+
+/** routeTable lists every route of Basalt. */
+export function routeTable(ctx: AppContext, _services: { csrf: CsrfTokens }): Route[] {
+  return [
+    ...healthRoutes(ctx),
+    ...configRoutes(ctx),
+    ...statsRoutes(ctx),
+    ...activityRoutes(ctx),
+    ...tablesRoutes(ctx),
+    ...tableRecordsRoutes(ctx),
+    ...historyRoutes(ctx),
+    ...checkpointsRoutes(ctx),
+    ...projectsRoutes(ctx),
+    ...schemaRoomRoutes(ctx),
+    ...sqlRoutes(ctx),
+    ...keysRoutes(ctx),
+    ...appsRoutes(ctx),
+    ...logsRoutes(ctx),
+    ...openapiRoutes(ctx),
+    ...secretsRoutes(ctx),
+    ...billingRoutes(ctx),
+    ...restRoutes(ctx),
+    // Last: its short form /api/:name takes only what no route above claims.
+    ...publicApiRoutes(ctx),
+  ];
+}
