@@ -115,4 +115,22 @@ describe.each(testDialects)('QUOTAS=enforce (%s)', (dialect) => {
     // Counted and shown all the same.
     expect((await usageOf(server, admin)).apiCalls).toBeGreaterThan(FREE_CALLS * 5);
   });
+
+  it('stops holding an account back the moment it is made an administrator, and its checks follow', async () => {
+    const bob = await signUpWithKey(server, users.bob);
+    await createTable(server, bob, 'items');
+    await addUsageBatch(server.app.basalt.db, 'bob-over-cap', [
+      { accountId: bob.id, day: dayOf(Date.now()), apiCalls: FREE_CALLS },
+    ]);
+    expect((await server.request('GET', '/api/table/items', { headers: bob.keyHeaders })).status).toBe(429);
+    expect((await server.request('GET', '/api/billing/accounts', { headers: bob.tokenHeaders })).status).toBe(403);
+    const promoted = await server.request('PATCH', `/api/admin/accounts/${bob.id}`, {
+      headers: admin.tokenHeaders,
+      json: { isAdmin: true },
+    });
+    expect(promoted.status).toBe(200);
+    // Without waiting for the meter's next reading (METERING_REFRESH_MS) or the facts' expiry.
+    expect((await server.request('GET', '/api/table/items', { headers: bob.keyHeaders })).status).toBe(200);
+    expect((await server.request('GET', '/api/billing/accounts', { headers: bob.tokenHeaders })).status).toBe(200);
+  });
 });

@@ -85,6 +85,8 @@ export function createUsageMeter(db: Db, options: UsageMeterOptions): UsageMeter
   // A plan changed on any node: the account's caps are read afresh at its next call (a lost event: REFRESH_MS).
   db.bus.subscribe('plan.changed', ({ accountId }) => known.delete(accountId));
   db.bus.subscribe('account.deleted', ({ accountId }) => known.delete(accountId));
+  // So did whether it administers the instance, and so whether any cap holds it.
+  db.bus.subscribe('account.changed', ({ accountId }) => known.delete(accountId));
   // Readings under way for accounts not known yet: the requests that arrive meanwhile wait for the same one.
   const firstLoads = new Map<string, Promise<Known | null>>();
   let chain: Promise<void> = Promise.resolve();
