@@ -2,7 +2,7 @@ import type { RecordRow, TableResponse } from '@basalt/shared';
 import { createClient } from '@supabase/supabase-js';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { ONBOARDING_STORAGE_KEY } from '@/features/onboarding/onboarding-storage';
 import { createFakeAuth, fakeSession } from '@/test/fake-auth';
 import { createFakeBackend, FAKE_ORIGIN, type FakeRequest, json } from '@/test/fake-backend';
@@ -69,14 +69,14 @@ describe('the Data tab', () => {
     const headers = within(grid)
       .getAllByRole('columnheader')
       .map((h) => h.textContent);
-    expect(headers).toEqual(['idnumber', 'bodytext', 'metajson', 'doneboolean', 'Actions']);
+    expect(headers).toEqual(['', 'idnumber', 'bodytext', 'metajson', 'doneboolean', 'Actions']);
     const [first, second] = within(grid).getAllByRole('row').slice(1);
     expect(
       within(first as HTMLElement)
         .getAllByRole('cell')
         .map((c) => c.textContent),
-    ).toEqual(['1', 'Note 1', '{"tags":["a"]}', 'true', '']);
-    expect(within(second as HTMLElement).getAllByRole('cell')[2]).toHaveTextContent('');
+    ).toEqual(['', '1', 'Note 1', '{"tags":["a"]}', 'true', '']);
+    expect(within(second as HTMLElement).getAllByRole('cell')[3]).toHaveTextContent('');
     expect(screen.getByRole('heading', { level: 1, name: 'notes' })).toBeInTheDocument();
     expect(screen.getByText('Showing 1–2 of 2')).toBeInTheDocument();
   });
@@ -177,6 +177,17 @@ describe('a table of a million records', () => {
   });
 
   it('draws only the rows in view of a page of 1,000', async () => {
+    // happy-dom lays nothing out: the scroll box is given the height a browser would give it.
+    const height = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientHeight');
+    Object.defineProperty(HTMLElement.prototype, 'clientHeight', {
+      configurable: true,
+      get(this: Element) {
+        return this.getAttribute('data-testid') === 'records-scroll' ? 410 : 0;
+      },
+    });
+    onTestFinished(() => {
+      if (height) Object.defineProperty(HTMLElement.prototype, 'clientHeight', height);
+    });
     serveMillion();
     const user = userEvent.setup();
     renderApp('/tables/7');
@@ -184,8 +195,8 @@ describe('a table of a million records', () => {
     await user.selectOptions(screen.getByRole('combobox', { name: 'Rows per page' }), '1000');
     expect(await screen.findByText('Showing 1–1,000 of 1,000,000')).toBeInTheDocument();
     const grid = screen.getByRole('table', { name: 'Records' });
+    await waitFor(() => expect(within(grid).getAllByRole('row').length).toBeGreaterThan(1));
     const drawn = within(grid).getAllByRole('row').length - 1;
-    expect(drawn).toBeGreaterThan(0);
     expect(drawn).toBeLessThan(100);
     expect(grid).toHaveAttribute('aria-rowcount', '1001');
     // Scrolled down, the rows in view are drawn instead of the first ones.
