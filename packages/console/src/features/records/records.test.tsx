@@ -275,3 +275,61 @@ describe('the record form', () => {
     expect(backend.find('DELETE', '/api/tables/7/records/1')).toHaveLength(1);
   });
 });
+
+describe('the grid’s tools', () => {
+  it('edits a cell in place: Enter saves that one column, Escape puts it back', async () => {
+    const backend = serveNotes(2, {
+      'PATCH /api/tables/7/records/2': (request) => json(200, row(2, Object(request.body))),
+    });
+    const user = userEvent.setup();
+    renderApp('/tables/7');
+    await user.dblClick(await screen.findByRole('cell', { name: 'Note 2' }));
+    const input = screen.getByRole('textbox', { name: 'Edit body' });
+    await user.clear(input);
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('textbox', { name: 'Edit body' })).not.toBeInTheDocument();
+    expect(backend.find('PATCH', '/api/tables/7/records/2')).toHaveLength(0);
+    await user.dblClick(screen.getByRole('cell', { name: 'Note 2' }));
+    await user.clear(screen.getByRole('textbox', { name: 'Edit body' }));
+    await user.keyboard('{Enter}');
+    expect(await screen.findByRole('alert')).toHaveTextContent('"body" is required');
+    await user.type(screen.getByRole('textbox', { name: 'Edit body' }), 'Call Ada{Enter}');
+    await waitFor(() => expect(backend.find('PATCH', '/api/tables/7/records/2')).toHaveLength(1));
+    expect(backend.find('PATCH', '/api/tables/7/records/2')[0]?.body).toEqual({ body: 'Call Ada' });
+  });
+
+  it('filters on the server and keeps the filters in the address', async () => {
+    const backend = serveNotes(3);
+    const user = userEvent.setup();
+    const { router } = renderApp('/tables/7');
+    await screen.findByRole('cell', { name: 'Note 1' });
+    await user.click(screen.getByRole('button', { name: 'Filter' }));
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Filter column' }), 'body');
+    await user.type(screen.getByRole('textbox', { name: 'Filter value' }), 'Note 2');
+    await user.click(screen.getByRole('button', { name: 'Apply filter' }));
+    await waitFor(() =>
+      expect(backend.find('GET', '/api/tables/7/records').at(-1)?.url.searchParams.get('body')).toBe('ilike.*Note 2*'),
+    );
+    expect(router.state.location.search).toBe('?filter=body%3Ahas%3ANote+2');
+    await user.click(screen.getByRole('button', { name: 'Remove filter body contains Note 2' }));
+    await waitFor(() => expect(router.state.location.search).toBe(''));
+  });
+
+  it('deletes the checked records in one call after confirming', async () => {
+    const backend = serveNotes(3, {
+      'DELETE /api/tables/7/records': () => json(200, { success: true, deleted: 2, ids: [1, 3] }),
+    });
+    const user = userEvent.setup();
+    renderApp('/tables/7');
+    await user.click(await screen.findByRole('checkbox', { name: 'Select record 1' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Select record 3' }));
+    expect(screen.getByRole('checkbox', { name: 'Select all records on this page' })).toHaveAttribute(
+      'data-state',
+      'indeterminate',
+    );
+    await user.click(screen.getByRole('button', { name: 'Delete 2 selected' }));
+    await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('2 records were deleted from notes.')).toBeInTheDocument();
+    expect(backend.find('DELETE', '/api/tables/7/records')[0]?.body).toEqual({ ids: [1, 3] });
+  });
+});
