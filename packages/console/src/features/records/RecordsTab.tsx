@@ -5,15 +5,15 @@ import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { EmptyState } from '@/components/ui/empty-state';
+import { Pager } from '@/components/ui/pager';
 import { Skeleton } from '@/components/ui/skeleton';
 import { errorMessage } from '@/lib/api-errors';
 import { cn } from '@/lib/cn';
 import { RecordsGrid } from './RecordsGrid';
-import { RecordsPager } from './RecordsPager';
 import { RecordsToolbar } from './RecordsToolbar';
 import { useDeleteRecordsMutation, useRecordsPageQuery, useUpdateRecordMutation } from './records.queries';
 import { toServerFilters } from './records-filters';
-import { useClampToLastPage, useRecordsPaging } from './useRecordsPaging';
+import { lastPageOf, PAGE_SIZES, rowRangeText, useClampToLastPage, useRecordsPaging } from './useRecordsPaging';
 
 function LoadingRows() {
   return (
@@ -130,12 +130,18 @@ export function RecordsTab({
             onDelete={onDelete}
           />
         </div>
-        <RecordsPager
+        <Pager
+          summary={rowRangeText(paging.page, paging.pageSize, records.data.total)}
           page={paging.page}
-          pageSize={paging.pageSize}
-          total={records.data.total}
+          totalPages={lastPageOf(records.data.total, paging.pageSize)}
           onPageChange={paging.setPage}
-          onPageSizeChange={paging.setPageSize}
+          edges
+          pageSize={{
+            id: 'records-page-size',
+            value: paging.pageSize,
+            options: PAGE_SIZES,
+            onChange: paging.setPageSize,
+          }}
         />
       </>
     );

@@ -1,8 +1,24 @@
 import { useCallback, useEffect, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
-import { lastPageOf, PAGE_SIZES } from './RecordsPager';
 import type { RecordsSort } from './records.api';
 import { filterParam, parseFilterParam, type RecordFilter } from './records-filters';
+
+/** PAGE_SIZES are the page sizes the grid offers; the first is the default (the server reads at most 1,000). */
+export const PAGE_SIZES = [25, 50, 100, 500, 1000] as const;
+
+/** lastPageOf is the number of the last page (at least 1). */
+export function lastPageOf(total: number, pageSize: number): number {
+  return Math.max(1, Math.ceil(total / pageSize));
+}
+
+/** rowRangeText says which records a page shows: "Showing 26–50 of 1,000". */
+export function rowRangeText(page: number, pageSize: number, total: number): string {
+  if (total === 0) return 'No records';
+  const first = (page - 1) * pageSize + 1;
+  const last = Math.min(page * pageSize, total);
+  const n = (value: number) => value.toLocaleString('en-US');
+  return `Showing ${n(first)}–${n(last)} of ${n(total)}`;
+}
 
 function positiveInt(text: string | null): number | null {
   const n = Number(text);
