@@ -7,8 +7,7 @@ import {
 } from '@basalt/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm } from 'react-hook-form';
-import { Button } from '@/components/ui/button';
-import { DialogFooter } from '@/components/ui/dialog';
+import { DialogForm } from '@/components/ui/form-dialog';
 import { FormField, fieldAria } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
@@ -71,7 +70,14 @@ export function FunctionForm({
   });
   const { errors } = form.formState;
   return (
-    <form noValidate className="grid min-h-0 grid-cols-1 gap-4" onSubmit={form.handleSubmit(onSubmit)}>
+    <DialogForm
+      className="min-h-0"
+      onSubmit={form.handleSubmit(onSubmit)}
+      onCancel={onCancel}
+      submitLabel={submitLabel}
+      pendingLabel="Saving..."
+      pending={pending}
+    >
       <div className="grid gap-4 sm:grid-cols-2">
         <FormField id="function-name" label="Name" error={errors.name?.message}>
           <Input
@@ -134,14 +140,6 @@ export function FunctionForm({
           )}
         />
       </FormField>
-      <DialogFooter>
-        <Button type="button" variant="outline" onClick={onCancel}>
-          Cancel
-        </Button>
-        <Button type="submit" disabled={pending}>
-          {pending ? 'Saving...' : submitLabel}
-        </Button>
-      </DialogFooter>
-    </form>
+    </DialogForm>
   );
 }
