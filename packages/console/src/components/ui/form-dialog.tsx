@@ -47,6 +47,7 @@ export function DialogForm({
   pending = false,
   submitDisabled = false,
   destructive = false,
+  browserValidation = false,
   className,
   children,
   ...props
@@ -58,13 +59,15 @@ export function DialogForm({
   pending?: boolean;
   submitDisabled?: boolean;
   destructive?: boolean;
+  /** browserValidation lets the browser check `required` fields first (the record form); off by default. */
+  browserValidation?: boolean;
   className?: string;
   children: ReactNode;
   'aria-label'?: string;
 }) {
   return (
     <form
-      noValidate
+      noValidate={!browserValidation}
       className={cn('grid grid-cols-1 gap-4', className)}
       aria-label={props['aria-label']}
       onSubmit={(event) => {
