@@ -5,17 +5,21 @@ import {
   DEFAULT_FUNCTION_ROUTE,
   type EdgeFunction,
 } from '@basalt/shared';
+import { javascript } from '@codemirror/lang-javascript';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm } from 'react-hook-form';
+import { CodeEditor } from '@/components/code-editor';
 import { DialogForm } from '@/components/ui/form-dialog';
 import { FormField, fieldAria } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Switch } from '@/components/ui/switch';
-import { CodeEditor } from './CodeEditor';
 
 // The fields of a function (created with the default template, route /api/edge/my-function and active on; a
 // name is required, and "Function code is required"), validated with the server's own schema.
+
+// One language value for every editor: a new one would reconfigure the editor on each render.
+const TYPESCRIPT = javascript({ typescript: true });
 
 /** FunctionFormValues are the form's fields. */
 export type FunctionFormValues = CreateEdgeFunctionInput;
@@ -132,6 +136,7 @@ export function FunctionForm({
             <CodeEditor
               id="function-code"
               ariaLabel="Function code"
+              language={TYPESCRIPT}
               value={field.value}
               onChange={field.onChange}
               invalid={Boolean(errors.code)}
