@@ -5,8 +5,8 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { CopyButton } from '@/components/ui/copy-button';
-import { recordApiEndpoints } from '@/features/tables/api-reference';
-import { MethodBadge } from '@/features/tables/EndpointList';
+import { recordApiEndpoints } from './api-reference';
+import { MethodBadge } from './EndpointList';
 import { PathText } from './PathText';
 
 /** fieldCountLabel is "1 field" or "N fields". */

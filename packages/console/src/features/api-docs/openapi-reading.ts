@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { EndpointDoc } from '@/features/tables/api-reference';
+import type { EndpointDoc } from './api-reference';
 import {
   HTTP_METHODS,
   type HttpMethod,

@@ -4,7 +4,6 @@ import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { useCopyToClipboard } from '@/components/ui/copy-button';
-import { showToast } from '@/lib/toast';
 import {
   buildApiReference,
   curlSnippet,
@@ -12,8 +11,9 @@ import {
   recordApiEndpoints,
   restEndpoints,
   supabaseSnippet,
-} from './api-reference';
-import { CodeBlock, EndpointList } from './EndpointList';
+} from '@/features/api-docs/api-reference';
+import { CodeBlock, EndpointList } from '@/features/api-docs/EndpointList';
+import { showToast } from '@/lib/toast';
 
 /** TableApiTab shows a table's endpoints and copies them as a Markdown reference. */
 export function TableApiTab({ table }: { table: TableResponse }) {

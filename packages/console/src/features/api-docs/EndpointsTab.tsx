@@ -5,10 +5,10 @@ import { LoadErrorState } from '@/components/ui/empty-state';
 import { Label } from '@/components/ui/label';
 import { NativeSelect } from '@/components/ui/native-select';
 import { Skeleton } from '@/components/ui/skeleton';
-import { NoTablesState } from '@/features/api-docs/DocsTablesGate';
-import { recordApiEndpoints } from '@/features/tables/api-reference';
-import { EndpointList } from '@/features/tables/EndpointList';
 import { useTablesQuery } from '@/features/tables/tables.queries';
+import { recordApiEndpoints } from './api-reference';
+import { NoTablesState } from './DocsTablesGate';
+import { EndpointList } from './EndpointList';
 
 /** EndpointsTab shows the record API's endpoints for one of the account's tables. */
 export function EndpointsTab() {
