@@ -3,7 +3,7 @@ import { apiRequest } from '@/lib/api';
 import { isClientError } from '@/lib/api-errors';
 import { openApiKeys } from './api-docs.keys';
 import type { OpenApiDocument } from './openapi-document';
-import { parseOpenApiDocument } from './openapi-reading';
+import { parseOpenApiDocument, tableEndpoints } from './openapi-reading';
 
 // The docs pages' data: the OpenAPI document the server generates from the account's tables (their list, GET
 // /api/tables, is tables.queries.ts's useApiTablesQuery).
@@ -31,5 +31,16 @@ export function useOpenApiQuery() {
     // Generated from the tables, it changes with them: read it again whenever the reference opens.
     staleTime: 0,
     retry: retryOnce,
+  });
+}
+
+/** useTableEndpointsQuery lists one table's record API endpoints from the caller's OpenAPI document. */
+export function useTableEndpointsQuery(table: string) {
+  return useQuery({
+    queryKey: openApiKeys.document,
+    queryFn: ({ signal }) => fetchOpenApiFile(signal),
+    staleTime: 0,
+    retry: retryOnce,
+    select: (file: OpenApiFile) => tableEndpoints(file.document, table),
   });
 }

@@ -314,3 +314,22 @@ export function securityLines(document: OpenApiDocument): string[] {
     return `${name}: ${scheme.type ?? 'custom'}${scheme.scheme ? ` ${scheme.scheme}` : ''}`;
   });
 }
+
+/**
+ * tableEndpoints lists the record API's endpoints of one table as the server's OpenAPI document describes them
+ * (its paths /api/table/{name} and /api/table/{name}/{id}), each with its summary; none for a table the
+ * document does not cover (one shared with the caller by another account).
+ */
+export function tableEndpoints(document: OpenApiDocument, table: string): EndpointDoc[] {
+  const base = `/api/table/${table}`;
+  const endpoints: EndpointDoc[] = [];
+  for (const path of [base, `${base}/{id}`]) {
+    const item = document.paths?.[path];
+    if (!item) continue;
+    for (const method of HTTP_METHODS) {
+      const operation = item[method];
+      if (operation) endpoints.push({ method: methodLabel(method), path, description: operation.summary ?? '' });
+    }
+  }
+  return endpoints;
+}
