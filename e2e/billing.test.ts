@@ -188,7 +188,7 @@ describe.skipIf(skip)('Billing in Chromium', () => {
     await shot(page, 'billing-accounts-desktop');
   });
 
-  it('looks finished at 375 px and in dark mode', async () => {
+  it('shows the overview, usage, plans and invoices at 375 px and in dark mode, saving screenshots to review', async () => {
     await forEachLook(session, grace, async (page, suffix) => {
       await openBilling(page);
       await visible(page.getByRole('region', { name: 'Usage this period' }).getByText('API Calls'));

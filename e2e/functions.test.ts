@@ -142,7 +142,7 @@ describe.skipIf(skip)('Edge functions in Chromium', () => {
     await visible(page.getByText('No edge functions found'));
   });
 
-  it('looks finished at 375 px and in dark mode', async () => {
+  it('shows the functions and the edit dialog’s tabs at 375 px and in dark mode, saving screenshots to review', async () => {
     const token = await (async () => {
       const { page, context } = await openConsolePage(session, 'desktop');
       await page.goto('/auth');

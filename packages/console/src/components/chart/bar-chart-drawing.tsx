@@ -79,7 +79,7 @@ export default function BarChartDrawing({ rows, x, series, stacked = false, tick
             fill={colours[s.tone]}
             fillOpacity={s.tone === 'primary' ? 0.75 : 1}
             radius={stacked ? 0 : [2, 2, 0, 0]}
-            minPointSize={2}
+            minPointSize={s.tone === 'primary' ? 2 : 0}
             isAnimationActive={false}
           />
         ))}
