@@ -30,6 +30,7 @@ import { createRequestLog } from './features/logs/request-log.js';
 import { createSchemaRooms } from './features/projects/schema-room.js';
 import { createKeyRateLimiter } from './features/public-api/public-api-rate-limit.js';
 import { createVault, rewrapDataKeys } from './features/secrets/secrets-vault.js';
+import { resealConnectionSecrets } from './features/sql/connection-secrets.js';
 import {
   apiHeadersFor,
   CORS_EXPOSED_HEADERS,
@@ -171,12 +172,16 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     onFlushError: (error) => app.log.warn({ err: error }, 'could not flush API rate-limit counters'),
   });
   // Secrets are sealed under each account's data key, wrapped by the master key; mid-rotation every data key the
-  // previous master key wrapped is wrapped again under the new one (docs/functions.md).
+  // previous master key wrapped is wrapped again under the new one, and so is every SQL connection's credentials
+  // (docs/operations.md).
   const vault = createVault(loadKeyring(config));
   if (vault.keyring.previous) {
     const count = await rewrapDataKeys(db, vault.keyring);
     app.log.info({ count }, 'secrets: re-wrapped data keys under the new master key');
   }
+  const resealed = await resealConnectionSecrets(db, vault.keyring);
+  if (resealed > 0)
+    app.log.info({ count: resealed }, 'SQL connections: credentials sealed under the current master key');
   const stripeConfig = config.billing.stripe;
   const stripe = stripeConfig ? { client: stripeClientOf(stripeConfig), config: stripeConfig } : null;
 

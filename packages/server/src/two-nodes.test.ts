@@ -149,6 +149,24 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two nodes on one PostgreSQL', (
     await seenWithin(WITHIN_MS, async () => (await onB('GET', '/api/table/stock', keyHeaders)).status === 401);
   });
 
+  it('forgets on B everything of an account deleted on A: its key, token, app keys and tables', async () => {
+    const user = await signUp();
+    await tableOn(user, 'goods');
+    const key = await onA('POST', '/api/keys', user.headers, { name: 'server' });
+    const app = (await onA('GET', '/api/app', user.headers)).body;
+    const keyHeaders = { authorization: `Bearer ${key.body.key}` };
+    const appHeaders = { apikey: app.anonKey, authorization: `Bearer ${app.anonKey}` };
+    // B has read (and cached) all of them.
+    expect((await onB('GET', '/api/table/goods', keyHeaders)).status).toBe(200);
+    expect((await onB('GET', '/api/tables', user.headers)).status).toBe(200);
+    expect((await onB('GET', '/auth/v1/settings', appHeaders)).status).toBe(200);
+    const username = (await onA('GET', '/api/auth/me', user.headers)).body.user.username;
+    expect((await onA('DELETE', '/api/user', user.headers, { confirm: username })).status).toBe(200);
+    await seenWithin(WITHIN_MS, async () => (await onB('GET', '/api/table/goods', keyHeaders)).status === 401);
+    expect((await onB('GET', '/api/tables', user.headers)).status).toBe(401);
+    expect((await onB('GET', '/auth/v1/settings', appHeaders)).status).toBe(401);
+  });
+
   it('refuses on B the access token of a session signed out on A', async () => {
     const user = await signUp();
     expect((await onB('GET', '/auth/v1/user', user.headers)).status).toBe(200);

@@ -3,6 +3,7 @@ import type { AppContext } from '../../app-context.js';
 import type { Db } from '../../db/database.js';
 import { userTableName } from '../../db/identifiers.js';
 import { dropUserTable } from '../../db/user-tables.js';
+import '../../db/bus/account-events.js';
 import { invalid } from '../../http/errors.js';
 import { parseInput } from '../../http/validation.js';
 import { type AccountRow, deleteAccount, usernameOf } from '../auth/accounts.service.js';
@@ -44,13 +45,9 @@ async function dropEverything(db: Db, accountId: string): Promise<{ tableIds: nu
         for (const id of tableIds) await dropUserTable(trx, id);
         await deleteLogsOfAccount(trx, accountId);
         await deleteAccount(trx, accountId);
-        // Every node forgets the account's tables, keys and sessions once this commits.
-        for (const tableId of tableIds) scope.publish('table.changed', { accountId, tableId, kind: 'deleted' });
-        for (const keyHash of keyHashes) scope.publish('key.revoked', { accountId, keyHash });
-        scope.publish('sessions.ended', { accountId });
-        // The account's app went too: its keys are refused and its users' tokens end (features/apps).
-        scope.publish('app.changed', { accountId, ref: null, kind: 'deleted' });
-        scope.publish('app-sessions.ended', { userId: null });
+        // Every node forgets what it knew of the account, each feature its own part (its tables, keys, sessions,
+        // app, its app's users and functions) once this commits.
+        scope.publish('account.deleted', { accountId });
         return { tableIds, keyHashes };
       });
     } catch (error) {

@@ -127,6 +127,10 @@ export function appAuthPools(consoleDeps: AuthDeps<AccountRow>): AuthPools {
     if (ref === null) built.clear();
     else built.delete(ref);
   });
+  // A deleted account's app goes with it (its services are built again for no one).
+  db.bus.subscribe('account.deleted', ({ accountId }) => {
+    for (const [ref, { app }] of built) if (app.accountId === accountId) built.delete(ref);
+  });
   db.bus.onReset(() => built.clear());
 
   const depsFor = (app: AppRecord): AuthDeps<AppUserRow> => {

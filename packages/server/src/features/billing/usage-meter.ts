@@ -77,6 +77,7 @@ export function createUsageMeter(db: Db, options: UsageMeterOptions): UsageMeter
   const known = new Map<string, Known>();
   // A plan changed on any node: the account's caps are read afresh at its next call (a lost event: REFRESH_MS).
   db.bus.subscribe('plan.changed', ({ accountId }) => known.delete(accountId));
+  db.bus.subscribe('account.deleted', ({ accountId }) => known.delete(accountId));
   // Readings under way for accounts not known yet: the requests that arrive meanwhile wait for the same one.
   const firstLoads = new Map<string, Promise<Known | null>>();
   let chain: Promise<void> = Promise.resolve();

@@ -56,9 +56,8 @@ export function functionDirectoryOf(db: Db): FunctionDirectory {
       generation++;
     };
     db.bus.subscribe('function.changed', clear);
-    // Deleting an account deletes its functions without a function.changed each; it ends its sessions, which is
-    // heard here (a sign-out empties the cache too, which costs a read per route).
-    db.bus.subscribe('sessions.ended', clear);
+    // Deleting an account deletes its functions without a function.changed each.
+    db.bus.subscribe('account.deleted', clear);
     db.bus.onReset(clear);
 
     async function cached(key: string, read: () => Promise<LiveFunction | null>): Promise<LiveFunction | null> {

@@ -354,11 +354,13 @@ export function createSchemaRooms(db: Db, options: { onError?: (error: unknown) 
     db.bus.subscribe('project.members', (event) => {
       onMembersChanged(event.projectId, event.accountId).catch(report);
     }),
-    db.bus.subscribe('sessions.ended', (event) => {
-      // The socket's session may be one of them: it reconnects, and signs in again if its session still lives.
-      for (const client of clients)
-        if (client.actor.accountId === event.accountId) client.socket.close(4401, 'Session ended');
-    }),
+    ...(['sessions.ended', 'account.deleted'] as const).map((topic) =>
+      db.bus.subscribe(topic, (event) => {
+        // The socket's session may be one of them: it reconnects, and signs in again if its session still lives.
+        for (const client of clients)
+          if (client.actor.accountId === event.accountId) client.socket.close(4401, 'Session ended');
+      }),
+    ),
   ];
 
   function handle(client: RoomClient, data: string) {

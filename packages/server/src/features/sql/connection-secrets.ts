@@ -1,27 +1,19 @@
-import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
+import { createDecipheriv } from 'node:crypto';
+import type { Db } from '../../db/database.js';
+import { type Keyring, MasterKeyError, purposeKey } from '../../lib/crypto/master-key.js';
+import { listConnectionSecrets, updateConnectionSecret } from './sql-connections.store.js';
 
 // Connection secrets at rest. A database connection's string or details (password included) are stored only
-// sealed with AES-256-GCM, under a key derived (HKDF-SHA256, info "basalt sql connection secrets") from the
-// instance's master key: BASALT_MASTER_KEY (32 bytes as base64 or hex) or, when unset, `master.key` in the data
-// directory, generated once with mode 0600. Each sealed value is bound to its project (GCM's additional data),
-// so a row copied to another project does not open.
+// sealed by the instance's keyring (lib/crypto/master-key.ts), under a key derived for this purpose from the
+// master key, bound to the connection's project (a row copied to another project does not open). During a master
+// key rotation the values sealed under the previous key still open, and resealConnectionSecrets seals them again
+// under the new one at start.
 //
-// This is the one place SQL Execution encrypts. It uses the same master key source and file as the secrets
-// area's envelope encryption (lib/crypto), so that once that module is on main, these two functions can call it
-// instead and nothing else changes. Format: `v1.<key id>.<iv>.<tag>.<ciphertext>` (base64url parts).
+// Connections stored before the keyring sealed them are in an older format of their own
+// (`v1.<key id>.<iv>.<tag>.<ciphertext>`): they still open, and are sealed again at start.
 
-/** MASTER_KEY_FILE is the generated master key's file name in the data directory. */
-const MASTER_KEY_FILE = 'master.key';
-const KEY_BYTES = 32;
-const IV_BYTES = 12;
-
-/** SecretKey is the key connection secrets are sealed with, and a short id of the master key it came from. */
-export interface SecretKey {
-  id: string;
-  key: Buffer;
-}
+const PURPOSE = 'basalt sql connection secrets';
+const LEGACY_PREFIX = 'v1.';
 
 /** ConnectionSecretError is a sealed value that cannot be opened (another master key, or altered). */
 export class ConnectionSecretError extends Error {
@@ -31,65 +23,58 @@ export class ConnectionSecretError extends Error {
   }
 }
 
-function parseMasterKey(text: string, source: string): Buffer {
-  const trimmed = text.trim();
-  const hex = /^[0-9a-fA-F]{64}$/.test(trimmed);
-  const key = hex ? Buffer.from(trimmed, 'hex') : Buffer.from(trimmed, 'base64');
-  if (key.length !== KEY_BYTES || (!hex && key.toString('base64') !== trimmed)) {
-    throw new Error(
-      `${source} must be 32 random bytes written as base64 or hex; make one with: openssl rand -base64 32`,
-    );
-  }
-  return key;
-}
-
-function masterKeyFromDataDir(dataDir: string): Buffer {
-  const file = path.join(dataDir, MASTER_KEY_FILE);
-  if (!fs.existsSync(file)) {
-    fs.mkdirSync(dataDir, { recursive: true });
-    try {
-      fs.writeFileSync(file, `${randomBytes(KEY_BYTES).toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
-  }
-  return parseMasterKey(fs.readFileSync(file, 'utf8'), file);
-}
-
-/** loadSecretKey derives the connection-secret key from BASALT_MASTER_KEY or the data directory's master.key. */
-export function loadSecretKey(options: { masterKey: string | null; dataDir: string }): SecretKey {
-  const master = options.masterKey
-    ? parseMasterKey(options.masterKey, 'BASALT_MASTER_KEY')
-    : masterKeyFromDataDir(options.dataDir);
-  const key = Buffer.from(hkdfSync('sha256', master, Buffer.alloc(0), 'basalt sql connection secrets', KEY_BYTES));
-  return { id: createHash('sha256').update(master).digest('hex').slice(0, 16), key };
-}
+const associatedData = (projectId: string) => `project:${projectId}`;
 
 /** sealConnectionSecret encrypts a connection's secret text for one project. */
-export function sealConnectionSecret(key: SecretKey, plaintext: string, projectId: string): string {
-  const iv = randomBytes(IV_BYTES);
-  const cipher = createCipheriv('aes-256-gcm', key.key, iv);
-  cipher.setAAD(Buffer.from(`project:${projectId}`));
-  const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-  const parts = [iv, cipher.getAuthTag(), ciphertext].map((b) => b.toString('base64url'));
-  return ['v1', key.id, ...parts].join('.');
+export function sealConnectionSecret(keyring: Keyring, plaintext: string, projectId: string): string {
+  return keyring.seal(PURPOSE, plaintext, associatedData(projectId));
 }
 
-/** openConnectionSecret decrypts what sealConnectionSecret made for the same project, or throws ConnectionSecretError. */
-export function openConnectionSecret(key: SecretKey, sealed: string, projectId: string): string {
-  const [version, keyId, iv, tag, ciphertext] = sealed.split('.');
-  if (version !== 'v1' || !iv || !tag || ciphertext === undefined) {
-    throw new ConnectionSecretError('The connection secret is not in a known format');
+/** openConnectionSecret decrypts a connection's secret for the same project, or throws ConnectionSecretError. */
+export function openConnectionSecret(keyring: Keyring, sealed: string, projectId: string): string {
+  try {
+    if (sealed.startsWith(LEGACY_PREFIX)) return openLegacy(keyring, sealed, projectId);
+    return keyring.open(PURPOSE, sealed, associatedData(projectId));
+  } catch (error) {
+    if (error instanceof MasterKeyError) throw new ConnectionSecretError(error.message);
+    throw error;
   }
-  if (keyId !== key.id) {
+}
+
+// The older format: AES-256-GCM under the purpose key of the master key whose id it names.
+function openLegacy(keyring: Keyring, sealed: string, projectId: string): string {
+  const [, keyId, iv, tag, ciphertext] = sealed.split('.');
+  const master = [keyring.current, keyring.previous].find((candidate) => candidate?.id === keyId);
+  if (!master || !iv || !tag || ciphertext === undefined) {
     throw new ConnectionSecretError('The connection secret was sealed with another master key');
   }
   try {
-    const decipher = createDecipheriv('aes-256-gcm', key.key, Buffer.from(iv, 'base64url'));
-    decipher.setAAD(Buffer.from(`project:${projectId}`));
+    const decipher = createDecipheriv('aes-256-gcm', purposeKey(master.key, PURPOSE), Buffer.from(iv, 'base64url'));
+    decipher.setAAD(Buffer.from(associatedData(projectId)));
     decipher.setAuthTag(Buffer.from(tag, 'base64url'));
     return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
   } catch {
     throw new ConnectionSecretError('The connection secret could not be opened');
   }
+}
+
+/**
+ * resealConnectionSecrets seals again, under the current master key, every connection secret that is not (sealed
+ * under the previous key, or in the older format); it returns how many. One that no key opens is left as it is:
+ * its connection asks for its credentials again when used.
+ */
+export async function resealConnectionSecrets(db: Db, keyring: Keyring): Promise<number> {
+  let count = 0;
+  for (const row of await listConnectionSecrets(db.kysely)) {
+    if (keyring.isCurrent(row.secret_sealed)) continue;
+    let plaintext: string;
+    try {
+      plaintext = openConnectionSecret(keyring, row.secret_sealed, row.project_id);
+    } catch {
+      continue;
+    }
+    await updateConnectionSecret(db.kysely, row.id, sealConnectionSecret(keyring, plaintext, row.project_id));
+    count++;
+  }
+  return count;
 }

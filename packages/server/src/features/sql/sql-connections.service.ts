@@ -64,14 +64,14 @@ function storedFormsOf(deps: SqlDeps, projectId: string, engine: Engine, spec: C
   return {
     connection_string: spec.connectionString ? maskedStringOf(spec.connectionString) : null,
     connection_details: spec.connectionString ? null : JSON.stringify(maskedDetailsOf(endpoint)),
-    secret_sealed: sealConnectionSecret(deps.secretKey, JSON.stringify(spec), projectId),
+    secret_sealed: sealConnectionSecret(deps.keyring, JSON.stringify(spec), projectId),
   };
 }
 
 /** specOf opens a stored connection's secret. */
 function specOf(deps: SqlDeps, row: ConnectionRow): ConnectionSpec {
   try {
-    return JSON.parse(openConnectionSecret(deps.secretKey, row.secret_sealed, row.project_id)) as ConnectionSpec;
+    return JSON.parse(openConnectionSecret(deps.keyring, row.secret_sealed, row.project_id)) as ConnectionSpec;
   } catch (error) {
     if (error instanceof ConnectionSecretError) {
       throw badRequest(

@@ -77,3 +77,15 @@ export async function deleteConnectionOf(db: Db, projectId: string, id: number):
     .executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
+
+/** listConnectionSecrets lists every connection's sealed secret (sealing them again after a key rotation). */
+export function listConnectionSecrets(
+  db: Db,
+): Promise<Array<{ id: number; project_id: string; secret_sealed: string }>> {
+  return db.selectFrom('database_connections').select(['id', 'project_id', 'secret_sealed']).execute();
+}
+
+/** updateConnectionSecret stores a connection's secret sealed again. */
+export async function updateConnectionSecret(db: Db, id: number, secretSealed: string): Promise<void> {
+  await db.updateTable('database_connections').set({ secret_sealed: secretSealed }).where('id', '=', id).execute();
+}

@@ -2,12 +2,13 @@ import type { Plan } from '@basalt/shared';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import { serverIdentity } from '../../db/server-identity.js';
+import type { Keyring } from '../../lib/crypto/master-key.js';
 import { dataDirStorage, type FileStorage } from '../../lib/storage/file-storage.js';
-import { loadSecretKey, type SecretKey } from './connection-secrets.js';
 
-/** SqlDeps are what SQL Execution's services need beyond the database: the secret key, file storage, own identity. */
+/** SqlDeps are what SQL Execution's services need beyond the database: the keyring, file storage, own identity. */
 export interface SqlDeps {
-  secretKey: SecretKey;
+  /** keyring seals the connections' credentials (connection-secrets.ts). */
+  keyring: Keyring;
   /** connectionPlans are the plans whose connection caps apply; null when metering is off (no cap is enforced). */
   connectionPlans: Plan[] | null;
   storage: FileStorage;
@@ -15,11 +16,11 @@ export interface SqlDeps {
   ownIdentity(): Promise<string | null>;
 }
 
-/** createSqlDeps builds SqlDeps from the instance's config: data-dir storage, the master key and the plans. */
-export function createSqlDeps(db: Db, config: Pick<Config, 'dataDir' | 'masterKey' | 'billing'>): SqlDeps {
+/** createSqlDeps builds SqlDeps from the instance's config and keyring: data-dir storage and the plans. */
+export function createSqlDeps(db: Db, config: Pick<Config, 'dataDir' | 'billing'>, keyring: Keyring): SqlDeps {
   let identity: Promise<string | null> | null = null;
   return {
-    secretKey: loadSecretKey({ masterKey: config.masterKey, dataDir: config.dataDir }),
+    keyring,
     connectionPlans: config.billing.metering ? config.billing.plans : null,
     storage: dataDirStorage(config.dataDir),
     ownIdentity: () => {

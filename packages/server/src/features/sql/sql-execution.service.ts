@@ -10,7 +10,6 @@ import { type ApiError, badRequest, forbidden } from '../../http/errors.js';
 import { parseInput } from '../../http/validation.js';
 import type { Actor } from '../../lib/actor/actor.js';
 import { requireSqlAccess } from './sql-access.js';
-import { isInstanceAdmin } from './sql-admins.store.js';
 import { type ResolvedConnection, resolveConnection } from './sql-connections.service.js';
 import { findConnectionOf, findFirstActiveConnection } from './sql-connections.store.js';
 import type { SqlDeps } from './sql-deps.js';
@@ -52,7 +51,7 @@ async function run(db: Db, actor: Actor & { projectId: string }, request: RunReq
     });
   let result: SqlExecutionResult;
   try {
-    const guard = { ownIdentity: await deps.ownIdentity(), mayRead: await isInstanceAdmin(db.kysely, actor.accountId) };
+    const guard = { ownIdentity: await deps.ownIdentity(), mayRead: actor.admin === true };
     result = await runSql(request.connection.endpoint, request.sql, request.settings, guard);
   } catch (error) {
     const refusal = refusalOf(error);

@@ -73,7 +73,7 @@ async function readUpload(request: FastifyRequest): Promise<Upload & { projectId
 /** sqlRoutes are SQL Execution's routes. */
 export function sqlRoutes(ctx: AppContext): Route[] {
   const { db } = ctx;
-  const deps = createSqlDeps(db, ctx.config);
+  const deps = createSqlDeps(db, ctx.config, ctx.vault.keyring);
   const route = (method: Method, url: string, handler: (call: Call) => Promise<unknown>): Route => ({
     method,
     url,

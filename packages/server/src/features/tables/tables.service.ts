@@ -122,25 +122,13 @@ export async function findTableById(db: Db, actor: Actor, id: number): Promise<T
   // A project member reaches the owner's table only while it is linked to the member's project.
   if (actor.memberId !== undefined && !(await isLinkedTo(db, actor, id))) return null;
   if (db.inTransaction) return findTableDefinitionById(db.kysely, actor.accountId, id);
-  const cache = tableCacheOf(db);
-  const cached = cache.byId(id);
-  if (cached) return cached.accountId === actor.accountId ? cached : null;
-  const generation = cache.generation();
-  const table = await findTableDefinitionById(db.kysely, actor.accountId, id);
-  if (table) cache.remember(table, generation);
-  return table;
+  return tableCacheOf(db).byId(actor.accountId, id);
 }
 
 /** findTableByName returns one of the actor's definitions by name, ignoring case (cached like findTableById), or null. */
 export async function findTableByName(db: Db, actor: Actor, name: string): Promise<TableDefinition | null> {
   if (db.inTransaction) return findTableDefinitionByName(db.kysely, actor.accountId, name);
-  const cache = tableCacheOf(db);
-  const cached = cache.byName(actor.accountId, name);
-  if (cached) return cached;
-  const generation = cache.generation();
-  const table = await findTableDefinitionByName(db.kysely, actor.accountId, name);
-  if (table) cache.remember(table, generation);
-  return table;
+  return tableCacheOf(db).byName(actor.accountId, name);
 }
 
 /**
@@ -148,7 +136,7 @@ export async function findTableByName(db: Db, actor: Actor, name: string): Promi
  * (always inside a transaction, which reads the definition as the transaction sees it).
  */
 export function cachedTableByName(db: Db, actor: Actor, name: string): TableDefinition | null {
-  return db.inTransaction ? null : tableCacheOf(db).byName(actor.accountId, name);
+  return db.inTransaction ? null : (tableCacheOf(db).peekByName(actor.accountId, name) ?? null);
 }
 
 /**
@@ -158,7 +146,7 @@ export function cachedTableByName(db: Db, actor: Actor, name: string): TableDefi
  */
 export async function whenGone(db: Db, table: TableDefinition, error: unknown, gone: () => Error): Promise<unknown> {
   if (!(error instanceof ApiError) || error.code !== 'table_changed') return error;
-  tableCacheOf(db).evict(table.id);
+  tableCacheOf(db).forget(table.id);
   return (await findTableDefinitionById(db.kysely, table.accountId, table.id)) ? error : gone();
 }
 

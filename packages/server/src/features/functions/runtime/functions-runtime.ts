@@ -88,6 +88,7 @@ export function createRuntimeHandle(app: FastifyInstance, ctx: AppContext): Runt
       db.bus.subscribe('app.changed', ({ accountId, kind }) => {
         if (kind === 'keys') pool.retireAccount(accountId);
       }),
+      db.bus.subscribe('account.deleted', ({ accountId }) => pool.retireAccount(accountId)),
       db.bus.onReset(() => pool.retireAll()),
     ];
     const recorder = createInvocationRecorder(db, ctx.logs, {
