@@ -13,7 +13,7 @@ import { browserSkipReason } from './support/chromium.js';
 import { accessToken, registerAndSignIn } from './support/console-account.js';
 import { forEachLook, openConsolePage, shot } from './support/console-page.js';
 import { type ConsoleSession, startConsoleSession } from './support/console-server.js';
-import { settledDialog, toast, visible } from './support/console-waits.js';
+import { chartsDrawn, settledDialog, toast, visible } from './support/console-waits.js';
 import { createTableThroughApi } from './support/server-api.js';
 
 // Billing as an operator's customer meets it: usage on the free plan and the 80 % warning, checkout on Stripe's
@@ -146,6 +146,7 @@ describe.skipIf(skip)('Billing in Chromium', () => {
 
     await page.getByRole('tab', { name: 'Usage' }).click();
     await visible(page.getByRole('list', { name: 'API calls per day' }));
+    await chartsDrawn(page);
     await shot(page, 'billing-usage-desktop');
 
     await page.getByRole('tab', { name: 'Plans' }).click();
@@ -199,13 +200,14 @@ describe.skipIf(skip)('Billing in Chromium', () => {
     await shot(page, 'billing-accounts-desktop');
   });
 
-  it('looks finished at 375 px and in dark mode', async () => {
+  it('shows the overview, usage, plans and invoices at 375 px and in dark mode, saving screenshots to review', async () => {
     await forEachLook(session, grace, async (page, suffix) => {
       await openBilling(page);
       await visible(page.getByRole('region', { name: 'Usage this period' }).getByText('API Calls'));
       await shot(page, `billing-overview-${suffix}`);
       await openBilling(page, 'usage');
       await visible(page.getByText('Need more?'));
+      await chartsDrawn(page);
       await shot(page, `billing-usage-${suffix}`);
       await openBilling(page, 'plans');
       await visible(page.getByRole('region', { name: 'Enterprise plan' }));

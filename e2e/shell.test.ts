@@ -124,7 +124,7 @@ describe.skipIf(skip)('the console shell in Chromium', () => {
     await context.close();
   });
 
-  it('looks finished at 375 px wide', async () => {
+  it('shows sign-in, onboarding and the shell with its menu at 375 px wide, saving screenshots to review', async () => {
     const { page, context } = await session.newPage('phone');
     await page.goto('/auth');
     await expect.poll(() => page.getByRole('heading', { name: 'Welcome to Basalt' }).isVisible()).toBe(true);

@@ -244,7 +244,7 @@ describe.skipIf(skip)('tables and records in Chromium', () => {
     await context.close();
   });
 
-  it('looks finished at 375 px wide and in the dark theme', () =>
+  it('shows the dashboard, tables, create dialog, records and table tabs at 375 px wide and in the dark theme, saving screenshots to review', () =>
     forEachLook(session, grace, async (page, suffix) => {
       await visible(page.getByRole('row', { name: /products/ }).getByText('1,001'));
       await shot(page, `dashboard-${suffix}`);

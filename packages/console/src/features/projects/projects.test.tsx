@@ -190,3 +190,35 @@ describe('a shared table’s page', () => {
     expect(screen.queryByRole('button', { name: 'Delete record 1' })).not.toBeInTheDocument();
   });
 });
+
+describe('Project settings and the docs pages', () => {
+  // Both read GET /api/tables under one key: Project settings used to cache it as {id, name} only, and the Table
+  // API page then met tables without a schema and threw.
+  it('leave the account’s table list whole for the docs pages', async () => {
+    const orders = {
+      id: 7,
+      name: 'orders',
+      description: null,
+      schema: {
+        id: { type: 'number', required: true, unique: true },
+        title: { type: 'text', required: false, unique: false },
+      },
+      createdAt: '2026-01-01T00:00:00.000Z',
+      updatedAt: '2026-01-01T00:00:00.000Z',
+    };
+    serveFake({
+      'GET /api/projects': () => json(200, [project]),
+      [`GET /api/projects/${project.id}/members`]: () => json(200, []),
+      [`GET /api/projects/${project.id}/tables`]: () => json(200, []),
+      'GET /api/tables': () => json(200, [orders]),
+    });
+    const { router } = renderApp(`/projects/${project.id}/settings`);
+    expect(await screen.findByRole('option', { name: 'orders' }, { timeout: 10_000 })).toBeInTheDocument();
+    await router.navigate('/table-api');
+    const card = (await screen.findByRole('link', { name: 'orders' }, { timeout: 10_000 })).closest(
+      '[aria-labelledby]',
+    ) as HTMLElement;
+    expect(within(card).getByText('2 fields')).toBeInTheDocument();
+    expect(screen.queryByText('Something went wrong')).not.toBeInTheDocument();
+  });
+});

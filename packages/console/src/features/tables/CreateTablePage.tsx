@@ -1,5 +1,5 @@
 import { useNavigate } from 'react-router';
-import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { FormDialog } from '@/components/ui/form-dialog';
 import type { CreatedTableState } from './CreatedTableNotice';
 import { CreateTableForm } from './CreateTableForm';
 import { TablesPage } from './TablesPage';
@@ -17,26 +17,24 @@ export function CreateTablePage() {
   return (
     <>
       <TablesPage />
-      <Dialog open onOpenChange={(open) => !open && close()}>
-        <DialogContent className="sm:max-w-2xl">
-          <DialogHeader>
-            <DialogTitle>Create New Table</DialogTitle>
-            <DialogDescription>
-              Name the table and define its columns. Every table has an id column that numbers its records.
-            </DialogDescription>
-          </DialogHeader>
-          <CreateTableForm
-            isPending={creation.isPending}
-            onCancel={close}
-            onSubmit={(request) =>
-              creation.mutate(request, {
-                onSuccess: (table) =>
-                  navigate('/tables', { state: { createdTable: table.name } satisfies CreatedTableState }),
-              })
-            }
-          />
-        </DialogContent>
-      </Dialog>
+      <FormDialog
+        open
+        onOpenChange={(open) => !open && close()}
+        className="sm:max-w-2xl"
+        title="Create New Table"
+        description="Name the table and define its columns. Every table has an id column that numbers its records."
+      >
+        <CreateTableForm
+          isPending={creation.isPending}
+          onCancel={close}
+          onSubmit={(request) =>
+            creation.mutate(request, {
+              onSuccess: (table) =>
+                navigate('/tables', { state: { createdTable: table.name } satisfies CreatedTableState }),
+            })
+          }
+        />
+      </FormDialog>
     </>
   );
 }
