@@ -16,6 +16,8 @@ export function backgroundJobs(ctx: AppContext): Job[] {
     { name: 'system log writer', start: () => () => ctx.logs.close() },
     { name: 'usage meter', start: () => () => ctx.usage?.close() },
     { name: 'API rate-limit counters', start: () => () => ctx.keyLimiter.close() },
+    // The edge functions' Deno processes, egress gateway and invocation recorder (made on the first call).
+    { name: 'functions runtime', start: () => () => ctx.functions.close() },
     // The Schema Editor rooms' presence beats; closing ends their sockets.
     { name: 'schema editor rooms', start: () => () => ctx.rooms.close() },
     // History older than HISTORY_RETENTION_DAYS that no checkpoint needs.

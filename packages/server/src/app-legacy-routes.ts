@@ -5,7 +5,6 @@ import { appAuthPools } from './features/apps/app-user-pool.js';
 import { configureApps } from './features/apps/apps-config.js';
 import { authRoutes } from './features/auth/auth.routes.js';
 import { createAuthDeps, secretSealerOf } from './features/auth/auth-deps.js';
-import { functionsRoutes } from './features/functions/functions.routes.js';
 import { consoleAccountsRoutes } from './features/users/console-accounts.routes.js';
 import { usersRoutes } from './features/users/users.routes.js';
 import type { CsrfTokens } from './http/csrf.js';
@@ -29,5 +28,4 @@ export async function registerLegacyRoutes(
   await app.register(accountRoutes, { deps: authDeps });
   await app.register(usersRoutes, { ctx, pools });
   await app.register(consoleAccountsRoutes, { deps: authDeps });
-  await app.register(functionsRoutes, { ctx });
 }

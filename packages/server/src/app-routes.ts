@@ -3,6 +3,8 @@ import { activityRoutes } from './features/activity/activity.routes.js';
 import { appsRoutes } from './features/apps/apps.routes.js';
 import { billingRoutes } from './features/billing/billing.routes.js';
 import { configRoutes } from './features/config/config.routes.js';
+import { functionsRoutes } from './features/functions/functions.routes.js';
+import { functionInvokeRoutes } from './features/functions/invoke.routes.js';
 import { healthRoutes } from './features/health/health.routes.js';
 import { checkpointsRoutes } from './features/history/checkpoints.routes.js';
 import { historyRoutes } from './features/history/history.routes.js';
@@ -46,6 +48,8 @@ export function routeTable(ctx: AppContext, _services: { csrf: CsrfTokens }): Ro
     ...openapiRoutes(ctx),
     ...secretsRoutes(ctx),
     ...billingRoutes(ctx),
+    ...functionsRoutes(ctx),
+    ...functionInvokeRoutes(ctx),
     ...restRoutes(ctx),
     // Last: its short form /api/:name takes only what no route above claims.
     ...publicApiRoutes(ctx),

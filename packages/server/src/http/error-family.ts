@@ -3,16 +3,18 @@ import type { ApiError } from './errors.js';
 
 /**
  * ErrorFamily names the error body shapes: the four of DESIGN.md "APIs", the API gateway's `{message}` that
- * Supabase's gateway answers before a request reaches auth or data (a missing or unknown apikey), and Supabase
- * Storage's for /storage/v1. The functions (/functions/v1) and realtime (/realtime/v1) families answer JSON
- * {message, code}, the console's shape.
+ * Supabase's gateway answers before a request reaches auth or data (a missing or unknown apikey), Supabase
+ * Storage's for /storage/v1, and the functions relay's `{code, message}` for a function call's own refusals. The
+ * other refusals on /functions/v1 and /realtime/v1 answer JSON {message, code}, the console's shape.
  */
-export type ErrorFamily = 'auth' | 'rest' | 'console' | 'public' | 'gateway' | 'storage';
+export type ErrorFamily = 'auth' | 'rest' | 'console' | 'public' | 'gateway' | 'storage' | 'functions';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** errorFamily overrides the family a route's errors are formatted in. */
     errorFamily?: ErrorFamily;
+    /** bodyTooLarge is the error a route answers for a body over its limit, in place of the usual 413. */
+    bodyTooLarge?: () => ApiError;
   }
 }
 
@@ -34,6 +36,9 @@ export function formatError(family: ErrorFamily, error: ApiError): Record<string
   switch (details.family ?? family) {
     case 'gateway':
       return { message: error.message };
+    case 'functions':
+      // A function call's own refusals: Supabase's relay answers `{code, message}` (and a limit's name).
+      return { code: error.code, message: error.message, ...details.extra };
     case 'auth':
       return { code: error.status, error_code: error.code, msg: error.message, ...details.extra };
     case 'rest':

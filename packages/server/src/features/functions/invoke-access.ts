@@ -1,4 +1,5 @@
-import type { Principal } from '../../http/principal.js';
+import type { AdmissionStep, Call } from '../../http/routes/route.js';
+import { type Actor, accountActor, appActor } from '../../lib/actor/actor.js';
 import type { LiveFunction } from './function-directory.js';
 
 // Who may call a function, in one place. A function that requires a signed-in caller (verifyJwt, on by default)
@@ -15,15 +16,43 @@ export interface InvokeRefusal {
   message: string;
 }
 
-/** refusalOf returns why the principal may not call the function, or null when it may. */
-export function refusalOf(principal: Principal, fn: LiveFunction): InvokeRefusal | null {
-  const caller = invokerAccountOf(principal);
+/**
+ * functionCaller is the admission step of a function call: the actor is the account the credentials name (its
+ * console session, API key, app key, or an end user of its app); a call that names none has no actor.
+ */
+export const functionCaller: AdmissionStep = (call) => {
+  const actor = invokerOf(call);
+  if (actor) call.actor = actor;
+};
+
+function invokerOf(call: Call): Actor | null {
+  const p = call.principal;
+  switch (p.kind) {
+    case 'user':
+      return accountActor(p.accountId);
+    case 'apiKey':
+      return accountActor(p.accountId, p.keyId);
+    case 'appKey':
+      return appActor(p.accountId, { ref: p.ref, role: p.role });
+    case 'endUser':
+      return appActor(p.accountId, { ref: p.ref, role: 'authenticated' }, p.userId);
+    default:
+      return null;
+  }
+}
+
+/** invokerAccountOf is the account a call's actor acts for (to find its function), or null when it names none. */
+export const invokerAccountOf = (call: Call): string | null => (call.hasActor ? call.actor.accountId : null);
+
+/** refusalOf returns why the call may not reach the function, or null when it may. */
+export function refusalOf(call: Call, fn: LiveFunction): InvokeRefusal | null {
+  const caller = invokerAccountOf(call);
   if (caller !== null && caller !== fn.accountId) {
     return { status: 404, code: 'NOT_FOUND', message: 'Function not found' };
   }
   if (!fn.verifyJwt || caller !== null) return null;
-  if (principal.kind === 'invalid') {
-    return { status: 401, code: 'INVALID_JWT', message: `Invalid JWT: ${principal.message}` };
+  if (call.principal.kind === 'invalid') {
+    return { status: 401, code: 'INVALID_JWT', message: `Invalid JWT: ${call.principal.message}` };
   }
   return {
     status: 401,
@@ -31,20 +60,4 @@ export function refusalOf(principal: Principal, fn: LiveFunction): InvokeRefusal
     message:
       "This function requires a JWT of its project: send the app's anon key, a user's token or an API key as Authorization: Bearer",
   };
-}
-
-/**
- * invokerAccountOf is the account a principal names (to find its function), or null: a signed-in caller's (its
- * session, key, or app end user), or the account whose app key (anon or service) the call came with.
- */
-export function invokerAccountOf(principal: Principal): string | null {
-  switch (principal.kind) {
-    case 'user':
-    case 'apiKey':
-    case 'endUser':
-    case 'appKey':
-      return principal.accountId;
-    default:
-      return null;
-  }
 }

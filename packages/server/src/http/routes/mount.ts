@@ -56,6 +56,11 @@ function mountRoute(app: FastifyInstance, route: Route, headFromGet: boolean): v
     routeTable: true,
     errorFamily: route.family,
     ...(route.corsExposedHeaders ? { corsExposedHeaders: route.corsExposedHeaders } : {}),
+    ...(route.bodyTooLarge ? { bodyTooLarge: route.bodyTooLarge } : {}),
+    // @fastify/cors reads a route's own options from its config (for the preflights the route answers).
+    ...(route.corsAnyRequestHeaders
+      ? { cors: { allowedHeaders: null, exposedHeaders: route.corsExposedHeaders } }
+      : {}),
   };
   const common = {
     ...route.fastify,
