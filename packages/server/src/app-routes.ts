@@ -12,6 +12,7 @@ import { openapiRoutes } from './features/openapi/openapi.routes.js';
 import { projectsRoutes } from './features/projects/projects.routes.js';
 import { schemaRoomRoutes } from './features/projects/schema-room.routes.js';
 import { publicApiRoutes } from './features/public-api/public-api.routes.js';
+import { realtimeRoutes } from './features/realtime/realtime.routes.js';
 import { restRoutes } from './features/rest/rest.routes.js';
 import { secretsRoutes } from './features/secrets/secrets.routes.js';
 import { sqlRoutes } from './features/sql/sql.routes.js';
@@ -45,6 +46,7 @@ export function routeTable(ctx: AppContext, _services: { csrf: CsrfTokens }): Ro
     ...secretsRoutes(ctx),
     ...billingRoutes(ctx),
     ...restRoutes(ctx),
+    ...realtimeRoutes(ctx),
     // Last: its short form /api/:name takes only what no route above claims.
     ...publicApiRoutes(ctx),
   ];
