@@ -28,7 +28,11 @@ export class Inbox<T> {
     return new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiters = this.waiters.filter((w) => w.resolve !== done);
-        reject(new Error(`nothing matching arrived within ${timeoutMs} ms; heard: ${JSON.stringify(this.items).slice(0, 2000)}`));
+        reject(
+          new Error(
+            `nothing matching arrived within ${timeoutMs} ms; heard: ${JSON.stringify(this.items).slice(0, 2000)}`,
+          ),
+        );
       }, timeoutMs);
       const done = (item: T) => {
         clearTimeout(timer);
@@ -110,7 +114,9 @@ export function openPhoenix(baseUrl: string, query: string): Promise<PhoenixSock
     inbox.push(isBinary ? buffer : JSON.parse(buffer.toString('utf8')));
   });
   return new Promise((resolve, reject) => {
-    ws.once('unexpected-response', (_request, response) => reject(new Error(`upgrade refused: ${response.statusCode}`)));
+    ws.once('unexpected-response', (_request, response) =>
+      reject(new Error(`upgrade refused: ${response.statusCode}`)),
+    );
     ws.once('error', reject);
     ws.once('open', () =>
       resolve({

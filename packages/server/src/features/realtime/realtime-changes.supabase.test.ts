@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../testing/auth.fixtures.js';
 import { changesOf, closeClients, subscribed } from '../../testing/realtime.fixtures.js';
-import { createRestTable, type RestUser, restClient, signUpRestUser, startRestServer } from '../../testing/rest.fixtures.js';
+import {
+  createRestTable,
+  type RestUser,
+  restClient,
+  signUpRestUser,
+  startRestServer,
+} from '../../testing/rest.fixtures.js';
 import { type TestServer, testDialects } from '../../testing/test-server.js';
 
 // postgres_changes through the unmodified supabase-js: a console account (this instance's anon key, signed in)
@@ -142,7 +148,10 @@ describe.each(testDialects)('realtime postgres_changes with supabase-js on %s', 
     // Bob's rows never reach Alice through a channel of the same name as his.
     const { inbox } = await changesOf(bob.client, 'shared-name', { event: 'INSERT', table: bobs });
     const aliceTable = await fresh();
-    const { inbox: aliceInbox } = await changesOf(alice.client, 'shared-name', { event: 'INSERT', table: aliceTable.name });
+    const { inbox: aliceInbox } = await changesOf(alice.client, 'shared-name', {
+      event: 'INSERT',
+      table: aliceTable.name,
+    });
     await bob.client.from(bobs).insert({ title: 'bob' });
     await inbox.next();
     expect(await aliceInbox.quiet()).toBe(true);
@@ -150,7 +159,9 @@ describe.each(testDialects)('realtime postgres_changes with supabase-js on %s', 
 
   it('refuses a signed-out join with this instance key', async () => {
     const anonymous = restClient(server);
-    const channel = anonymous.channel('anon').on('postgres_changes', { event: '*', schema: 'public', table: 'todos_1' }, () => {});
+    const channel = anonymous
+      .channel('anon')
+      .on('postgres_changes', { event: '*', schema: 'public', table: 'todos_1' }, () => {});
     const outcome = await subscribed(channel);
     expect(outcome.status).toBe('CHANNEL_ERROR');
     expect(outcome.error).toMatch(/Anonymous access is disabled/);
