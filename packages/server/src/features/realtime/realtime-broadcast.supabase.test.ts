@@ -139,7 +139,7 @@ describe.each(testDialects)('realtime broadcast and presence with supabase-js on
     expect((await both(visitorChannel)).ann).toEqual([expect.objectContaining({ status: 'online' })]);
 
     await annChannel.track({ status: 'away' });
-    for (let i = 0; i < 100 && visitorChannel.presenceState().ann?.[0]?.status !== 'away'; i++) {
+    for (let i = 0; i < 100 && visitorChannel.presenceState<{ status: string }>().ann?.[0]?.status !== 'away'; i++) {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     expect(visitorChannel.presenceState().ann).toEqual([expect.objectContaining({ status: 'away' })]);
