@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { users } from '../../testing/auth.fixtures.js';
+import { type TestUser, users } from '../../testing/auth.fixtures.js';
+import { addMemberAs, createProjectAs, linkTableAs, type Member } from '../../testing/projects.fixtures.js';
 import { changesOf, closeClients, subscribed } from '../../testing/realtime.fixtures.js';
 import {
   createRestTable,
@@ -155,6 +156,33 @@ describe.each(testDialects)('realtime postgres_changes with supabase-js on %s', 
     await bob.client.from(bobs).insert({ title: 'bob' });
     await inbox.next();
     expect(await aliceInbox.quiet()).toBe(true);
+  });
+
+  it('lets a project member hear a table shared with it, named #<id>, and nobody else', async () => {
+    const { name, id } = await fresh();
+    const asMember = (user: RestUser, person: TestUser): Member => ({
+      accountId: user.accountId,
+      email: person.email,
+      username: person.username,
+      token: user.accessToken,
+      headers: user.headers,
+    });
+    const owner = asMember(alice, users.alice);
+    const projectId = await createProjectAs(server, owner);
+    await addMemberAs(server, owner, projectId, asMember(bob, users.bob), 'VIEWER');
+    const unlinked = bob.client
+      .channel(`unlinked-${n}`)
+      .on('postgres_changes', { event: '*', schema: 'public', table: `#${id}` }, () => {});
+    expect(await subscribed(unlinked)).toMatchObject({
+      status: 'CHANNEL_ERROR',
+      error: expect.stringMatching(/does not exist/),
+    });
+    await bob.client.removeChannel(unlinked);
+    await linkTableAs(server, owner, projectId, id);
+    const { channel, inbox } = await changesOf(bob.client, `shared-${n}`, { event: 'INSERT', table: `#${id}` });
+    await alice.client.from(name).insert({ title: 'shared' }).throwOnError();
+    expect(await inbox.next()).toMatchObject({ table: name, new: { title: 'shared' } });
+    await bob.client.removeChannel(channel);
   });
 
   it('refuses a signed-out join with this instance key', async () => {
