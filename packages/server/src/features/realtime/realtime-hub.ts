@@ -145,8 +145,11 @@ export function createRealtimeHub(
         ? { event: sent.event, bytes: Buffer.from(sent.base64, 'base64') }
         : { event: sent.event, json: sent.json ?? null };
     const frames = new Map<string, string | Buffer | null>();
+    // The sending channel, when it is one of this node's.
+    const own = `${nodeId}:`;
+    const senderId = sent.sender?.startsWith(own) ? Number(sent.sender.slice(own.length)) : null;
     for (const channel of channels) {
-      if (!channel.self && sent.sender === `${nodeId}:${channel.id}`) continue;
+      if (channel.id === senderId && !channel.self) continue;
       const key = `${channel.conn.vsn}\u0000${channel.topic}`;
       let frame = frames.get(key);
       if (frame === undefined) {
