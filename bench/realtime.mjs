@@ -167,8 +167,12 @@ async function runEngine(engine) {
     const subscribers = await clients({ urls, apikey, token, count: SUBSCRIBERS, sample: SAMPLE, offset: 0 });
     subscribers.start();
     const withSubscribers = await createRate(first, seeded, `with ${SUBSCRIBERS} subscribers`, pids, subscribers.pid);
-    await sleep(2000);
-    await subscribers.stop();
+    // What the create run left queued reaches the sockets before the latency run starts.
+    for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
+      await sleep(1000);
+      if ((await subscribers.stop()).received === 0) break;
+      subscribers.start();
+    }
 
     subscribers.start();
     const written = await insertAt(first, seeded.rest);

@@ -5,6 +5,7 @@ import { changeData, recordsSeen, selectRuleOf, type Visibility, visibilityOf } 
 import { matchesFilter } from './realtime-filters.js';
 import { encodeRawMessage } from './realtime-frames.js';
 import type { Binding, Channel } from './realtime-types.js';
+import { wsFrame } from './realtime-wire.js';
 
 // One record change, sent to the channels that subscribed to its table: each channel gets one postgres_changes
 // message carrying the ids of its bindings that hear it (event, rules, filter). With many subscribers the work is
@@ -12,7 +13,7 @@ import type { Binding, Channel } from './realtime-types.js';
 // topic, ids, visibility), so a thousand sockets on the same topic and binding cost one encoding and a thousand
 // sends.
 
-/** Send hands a frame to a channel's socket. */
+/** Send hands a WebSocket frame to a channel's socket. */
 export type Send = (channel: Channel, frame: Buffer) => void;
 
 const DELETE_OLD_ONLY: Exclude<Visibility, null> = { oldWhole: false };
@@ -69,7 +70,8 @@ export function deliverChange(
         data.set(oldWhole, json);
       }
       const payload = `{"ids":[${ids.join(',')}],"data":${json}}`;
-      frame = Buffer.from(encodeRawMessage(channel.conn.vsn, null, null, channel.topic, 'postgres_changes', payload));
+      const message = encodeRawMessage(channel.conn.vsn, null, null, channel.topic, 'postgres_changes', payload);
+      frame = wsFrame(Buffer.from(message), false);
       frames.set(key, frame);
     }
     send(channel, frame);

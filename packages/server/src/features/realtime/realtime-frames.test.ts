@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import type { ColumnType } from '@basalt/shared';
 import Serializer from '@supabase/realtime-js/dist/main/lib/serializer.js';
 import { describe, expect, it } from 'vitest';
@@ -10,11 +11,14 @@ import {
   encodeReply,
   encodeUserBroadcastPush,
 } from './realtime-frames.js';
+import { wsFrame } from './realtime-wire.js';
 
 // The codec against realtime-js's own serializer (what supabase-js sends is what we read; what we send is what it
 // decodes), and the filter language, without a server.
 
 const serializer = new Serializer();
+// ws's own frame parser (its types leave it out).
+const { Receiver } = createRequire(import.meta.url)('ws');
 const encodeWithClient = (message: Record<string, unknown>): string | ArrayBuffer => {
   let out: string | ArrayBuffer = '';
   serializer.encode(message as never, (encoded: string | ArrayBuffer) => {
@@ -32,6 +36,20 @@ const decodeWithClient = (raw: string | ArrayBuffer): Record<string, unknown> =>
 const toArrayBuffer = (buffer: Buffer): ArrayBuffer => new Uint8Array(buffer).buffer as ArrayBuffer;
 
 describe('realtime frames', () => {
+  it('writes WebSocket frames ws reads back, at every length encoding', async () => {
+    for (const size of [0, 125, 126, 65_535, 65_536, 200_000]) {
+      const payload = Buffer.alloc(size, 'x');
+      const received = await new Promise<{ data: Buffer; binary: boolean }>((resolve, reject) => {
+        const receiver = new Receiver({ isServer: false, maxPayload: 0 });
+        receiver.on('message', (data: Buffer, binary: boolean) => resolve({ data, binary }));
+        receiver.on('error', reject);
+        receiver.write(wsFrame(payload, size % 2 === 1));
+      });
+      expect(received.binary).toBe(size % 2 === 1);
+      expect(received.data.equals(payload)).toBe(true);
+    }
+  });
+
   it('reads what supabase-js 2.x sends: text arrays and binary broadcasts, JSON and bytes', () => {
     const join = encodeWithClient({
       join_ref: '1',

@@ -10,6 +10,7 @@ import type { BroadcastSent } from './realtime-events.js';
 import { encodeBroadcast, encodeMessage, type UserBroadcast, type Vsn } from './realtime-frames.js';
 import { BEAT_MS, createPresence, type Metas, type Presence } from './realtime-presence.js';
 import type { Channel, Connection, RealtimeLimits, RealtimeSocket } from './realtime-types.js';
+import { createOutbox, type Wire, writeFrames, wsFrame } from './realtime-wire.js';
 import '../../db/bus/account-events.js';
 import '../records/record-events.js';
 
@@ -20,8 +21,6 @@ import '../records/record-events.js';
 // expiry (each second), presence beats (BEAT_MS) and idle sockets.
 
 const OPEN = 1;
-const TEXT = { binary: false } as const;
-const BINARY = { binary: true } as const;
 /** IDLE_AFTER_MS: a socket that sent nothing (not even a heartbeat, every 25-30 s) for this long is closed. */
 export const IDLE_AFTER_MS = 120_000;
 /** REALTIME_RHYTHMS are the rhythms of realtime's jobs (app-jobs.ts). */
@@ -40,7 +39,7 @@ export interface RealtimeHub {
   readonly limits: RealtimeLimits;
   readonly presence: Presence;
   /** open registers a socket; `closed` forgets it with its channels. */
-  open(socket: RealtimeSocket, options: { vsn: Vsn; key: RestKey; ip: string }): Connection;
+  open(socket: RealtimeSocket, options: { wire: Wire; vsn: Vsn; key: RestKey; ip: string }): Connection;
   closed(conn: Connection): void;
   nextChannelId(): number;
   /** add registers a joined channel; false (and nothing changed) when its account has reached its sockets. */
@@ -53,6 +52,7 @@ export interface RealtimeHub {
   shutdown(channel: Channel, message: string): void;
   /** admitMessage counts one message of an account; false when it is over its rate this second. */
   admitMessage(accountId: string): boolean;
+  /** send queues a message (JSON text, or bytes as a binary message) for a socket; it leaves this turn. */
   send(conn: Connection, data: string | Buffer, binary?: boolean): void;
   /** broadcast sends to a room on every node; the sending channel hears it only with `self`. */
   broadcast(room: string, message: UserBroadcast, sender: Channel | null): void;
@@ -98,29 +98,34 @@ export function createRealtimeHub(
   let ids = 0;
   let changes: Promise<void> = Promise.resolve();
 
-  const send = (conn: Connection, data: string | Buffer, binary = false) => {
-    const socket = conn.socket;
-    if (conn.closed || socket.readyState !== OPEN) return;
-    if (socket.bufferedAmount > MAX_BUFFERED_BYTES) {
-      socket.close(1013, 'The client reads too slowly');
+  const outbox = createOutbox<Connection>((conn, frames) => {
+    if (conn.closed || conn.socket.readyState !== OPEN || !conn.wire.writable) return;
+    if (conn.wire.writableLength > MAX_BUFFERED_BYTES) {
+      conn.socket.close(1013, 'The client reads too slowly');
       return;
     }
-    socket.send(data, binary ? BINARY : TEXT);
+    writeFrames(conn.wire, frames);
+  });
+  const sendFrame = (conn: Connection, frame: Buffer) => {
+    if (!conn.closed) outbox.queue(conn, frame);
   };
+  const send = (conn: Connection, data: string | Buffer, binary = false) =>
+    sendFrame(conn, wsFrame(typeof data === 'string' ? Buffer.from(data) : data, binary));
 
   const presence = createPresence(db.bus, nodeId, (room, joins, leaves) => {
     const channels = rooms.get(room);
     if (!channels) return;
-    const frames = new Map<string, string>();
+    const frames = new Map<string, Buffer>();
     for (const channel of channels) {
       if (!channel.presenceEnabled) continue;
       const key = `${channel.conn.vsn}\u0000${channel.topic}`;
       let frame = frames.get(key);
       if (frame === undefined) {
-        frame = encodeMessage(channel.conn.vsn, null, null, channel.topic, 'presence_diff', { joins, leaves });
+        const text = encodeMessage(channel.conn.vsn, null, null, channel.topic, 'presence_diff', { joins, leaves });
+        frame = wsFrame(Buffer.from(text), false);
         frames.set(key, frame);
       }
-      send(channel.conn, frame);
+      sendFrame(channel.conn, frame);
     }
   });
 
@@ -133,7 +138,7 @@ export function createRealtimeHub(
     const channels = forTable && forAll ? new Set([...forTable, ...forAll]) : (forTable ?? forAll ?? []);
     const at = event.committedAt ?? event.at;
     for (const change of event.changes) {
-      deliverChange(channels, table, change, at, (channel, frame) => send(channel.conn, frame));
+      deliverChange(channels, table, change, at, (channel, frame) => sendFrame(channel.conn, frame));
     }
   }
 
@@ -144,7 +149,7 @@ export function createRealtimeHub(
       sent.base64 !== undefined
         ? { event: sent.event, bytes: Buffer.from(sent.base64, 'base64') }
         : { event: sent.event, json: sent.json ?? null };
-    const frames = new Map<string, string | Buffer | null>();
+    const frames = new Map<string, Buffer | null>();
     // The sending channel, when it is one of this node's.
     const own = `${nodeId}:`;
     const senderId = sent.sender?.startsWith(own) ? Number(sent.sender.slice(own.length)) : null;
@@ -153,10 +158,11 @@ export function createRealtimeHub(
       const key = `${channel.conn.vsn}\u0000${channel.topic}`;
       let frame = frames.get(key);
       if (frame === undefined) {
-        frame = encodeBroadcast(channel.conn.vsn, channel.topic, message);
+        const encoded = encodeBroadcast(channel.conn.vsn, channel.topic, message);
+        frame = encoded === null ? null : wsFrame(Buffer.from(encoded), Buffer.isBuffer(encoded));
         frames.set(key, frame);
       }
-      if (frame !== null) send(channel.conn, frame, Buffer.isBuffer(frame));
+      if (frame !== null) sendFrame(channel.conn, frame);
     }
   }
 
@@ -222,10 +228,11 @@ export function createRealtimeHub(
     callers,
     limits,
     presence,
-    open(socket, { vsn, key, ip }) {
+    open(socket, { wire, vsn, key, ip }) {
       const conn: Connection = {
         id: ++ids,
         socket,
+        wire,
         vsn,
         key,
         ip,

@@ -3,16 +3,15 @@ import type { Actor } from '../../lib/actor/actor.js';
 import type { RestKey } from '../rest/rest-gateway.js';
 import type { FilterTerm } from './realtime-filters.js';
 import type { Vsn } from './realtime-frames.js';
+import type { Wire } from './realtime-wire.js';
 
 // The shapes of realtime's state on one node: a connection per socket, its joined channels, and each channel's
 // postgres_changes bindings. Kept small: an idle subscribed socket should cost the server well under 20 KB.
 
-/** RealtimeSocket is what realtime needs of a WebSocket (ws's). */
+/** RealtimeSocket is what realtime needs of a WebSocket (ws's): its state, and closing it. Frames go to its wire. */
 export interface RealtimeSocket {
-  send(data: string | Buffer, options: { binary: boolean }): void;
   close(code?: number, reason?: string): void;
   readonly readyState: number;
-  readonly bufferedAmount: number;
 }
 
 /** ChangeEvent is an event a binding hears. */
@@ -37,6 +36,8 @@ export interface Binding {
 export interface Connection {
   readonly id: number;
   readonly socket: RealtimeSocket;
+  /** wire is the TCP socket under the WebSocket, which realtime's frames are written to (realtime-wire.ts). */
+  readonly wire: Wire;
   readonly vsn: Vsn;
   readonly key: RestKey;
   readonly ip: string;

@@ -40,11 +40,11 @@ export function realtimeRoutes(ctx: AppContext): Route[] {
       url: '/realtime/v1/websocket',
       family: 'gateway',
       admit: [ctx.callers.anyone, keyStep, vsnStep],
-      socket: (socket, call) => {
+      socket: (socket, call, request) => {
         const key = call.facts.restKey;
         if (!key) throw new Error('The gateway step names the key');
         const vsn: Vsn = call.query.vsn === '2.0.0' ? '2.0.0' : '1.0.0';
-        const conn = hub.open(socket, { vsn, key, ip: call.ip });
+        const conn = hub.open(socket, { wire: request.raw.socket, vsn, key, ip: call.ip });
         const handlers = serveConnection(hub, conn, report);
         socket.on('message', (data, isBinary) => handlers.message(bytesOf(data), isBinary));
         socket.on('close', () => hub.closed(conn));
