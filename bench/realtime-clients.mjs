@@ -1,6 +1,6 @@
 // A load process of `npm run bench:realtime` (bench/realtime.mjs): it opens many realtime sockets (vsn 2.0.0, the
 // protocol supabase-js speaks) and joins each to one channel with a postgres_changes binding on the items table,
-// spread over the nodes given. It counts every change message; the first SAMPLE sockets also decode theirs and
+// spread over the nodes given (a filter that matches nothing makes them subscribers that hear nothing). It counts every change message; the first SAMPLE sockets also decode theirs and
 // record the latency from the change's commit_timestamp to its receipt (one clock: the same machine). Driven over
 // IPC: 'open' → 'ready', 'start' (reset counters), 'stop' → 'stats', 'close' → exit. Bounded: every wait has a
 // deadline, and the process exits when its parent goes.
@@ -15,16 +15,17 @@ let counters = { received: 0, errors: 0 };
 let latencies = [];
 let measuring = false;
 
-function openOne({ url, apikey, token, table, index, sample }) {
+function openOne({ url, apikey, token, table, filter, index, sample }) {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(
       `${url.replace(/^http/, 'ws')}/realtime/v1/websocket?apikey=${encodeURIComponent(apikey)}&vsn=2.0.0`,
     );
-    const topic = `realtime:bench-${index}`;
+    // One channel name for all, as the clients of one app have it.
+    const topic = 'realtime:items';
     const timer = setTimeout(() => reject(new Error(`socket ${index} did not join in time`)), JOIN_DEADLINE_MS);
     ws.on('open', () => {
       const config = { broadcast: { ack: false, self: false }, presence: { key: '', enabled: false }, private: false };
-      config.postgres_changes = [{ event: 'INSERT', schema: 'public', table }];
+      config.postgres_changes = [{ event: 'INSERT', schema: 'public', table, ...(filter ? { filter } : {}) }];
       ws.send(JSON.stringify(['1', '1', topic, 'phx_join', { config, access_token: token }]));
     });
     let joined = false;
@@ -56,12 +57,12 @@ function openOne({ url, apikey, token, table, index, sample }) {
   });
 }
 
-async function open({ urls, apikey, token, table, count, sample, offset }) {
+async function open({ urls, apikey, token, table, filter, count, sample, offset }) {
   for (let start = 0; start < count; start += OPEN_AT_ONCE) {
     const batch = [];
     for (let i = start; i < Math.min(count, start + OPEN_AT_ONCE); i++) {
       const url = urls[i % urls.length];
-      batch.push(openOne({ url, apikey, token, table, index: offset + i, sample: i < sample }));
+      batch.push(openOne({ url, apikey, token, table, filter, index: offset + i, sample: i < sample }));
     }
     sockets.push(...(await Promise.all(batch)));
   }

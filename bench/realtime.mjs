@@ -1,11 +1,12 @@
 // `npm run bench:realtime`: realtime's fan-out (docs/realtime.md), measured on one node on SQLite and on two nodes
 // on one PostgreSQL database. For each engine:
-// 1. create rate: the records bench's create (`POST /rest/v1/items`, autocannon) with no subscriber, then with
-//    SUBSCRIBERS sockets subscribed to the table's inserts, then with none again; the ratio is the rate with
-//    subscribers over the mean of the two without (target ≥ 0.8×);
+// 1. create rate: the records bench's create (`POST /rest/v1/items`, autocannon) with no subscriber, with
+//    SUBSCRIBERS sockets whose filter no insert matches (the cost of deciding), with SUBSCRIBERS sockets hearing
+//    every insert, then with none again; each ratio is a rate over the mean of the two without (target ≥ 0.8×);
 // 2. latency: SUBSCRIBERS sockets subscribed while RATE inserts a second are written for DURATION seconds; the
 //    first SAMPLE sockets time each change from its commit_timestamp to its receipt (p50, p99; target p99 ≤ 50 ms),
-//    and every socket counts what it got;
+//    and every socket counts what it got; the servers' CPU time per delivered message is the measure that a busy
+//    machine (other processes on the servers' core) does not skew;
 // 3. memory: IDLE sockets each joined to the table with a binding and then idle; the server's resident memory
 //    before and after, per socket (target under 20 KB).
 // The servers run on CPU 0 and this process and its socket processes (bench/realtime-clients.mjs) on CPU 1
@@ -67,7 +68,7 @@ function cpuOf(pid) {
 }
 
 /** clients forks a socket process and opens `count` subscribed sockets on the nodes. */
-async function clients({ urls, apikey, token, count, sample, offset }) {
+async function clients({ urls, apikey, token, count, sample, offset, filter = null }) {
   const child = fork(new URL('./realtime-clients.mjs', import.meta.url));
   const waiting = new Map();
   child.on('message', (message) => {
@@ -80,7 +81,7 @@ async function clients({ urls, apikey, token, count, sample, offset }) {
   });
   const next = (type) => new Promise((resolve, reject) => waiting.set(type, { resolve, reject }));
   const ready = next('ready');
-  child.send({ type: 'open', urls, apikey, token, table: 'items', count, sample, offset });
+  child.send({ type: 'open', urls, apikey, token, table: 'items', filter, count, sample, offset });
   await ready;
   return {
     pid: child.pid,
@@ -164,9 +165,19 @@ async function runEngine(engine) {
     // A first round warms the server up (JIT, caches, the table's pages); it is not reported.
     await createRate(first, seeded, 'warm-up (not reported)', pids);
     const before = await createRate(first, seeded, 'without subscribers', pids);
+    // Subscribers whose filter no insert matches: what every change costs before anything is sent.
+    const deaf = await clients({ urls, apikey, token, count: SUBSCRIBERS, sample: 0, offset: 0, filter: 'qty=eq.-1' });
+    const withDeaf = await createRate(first, seeded, `with ${SUBSCRIBERS} subscribers hearing nothing`, pids);
+    await deaf.close();
     const subscribers = await clients({ urls, apikey, token, count: SUBSCRIBERS, sample: SAMPLE, offset: 0 });
     subscribers.start();
-    const withSubscribers = await createRate(first, seeded, `with ${SUBSCRIBERS} subscribers`, pids, subscribers.pid);
+    const withSubscribers = await createRate(
+      first,
+      seeded,
+      `with ${SUBSCRIBERS} subscribers hearing every insert`,
+      pids,
+      subscribers.pid,
+    );
     // What the create run left queued reaches the sockets before the latency run starts.
     for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
       await sleep(1000);
@@ -174,6 +185,7 @@ async function runEngine(engine) {
       subscribers.start();
     }
 
+    const cpuBefore = pids.map(cpuOf);
     subscribers.start();
     const written = await insertAt(first, seeded.rest);
     const expected = (written.total - written.failed) * SUBSCRIBERS;
@@ -184,16 +196,23 @@ async function runEngine(engine) {
       const more = await subscribers.stop();
       stats = { ...more, received: stats.received + more.received, latencies: [...stats.latencies, ...more.latencies] };
     }
+    const serverCpu = pids.reduce((sum, pid, i) => sum + cpuOf(pid) - cpuBefore[i], 0);
+    const cpuPerMessageUs = stats.received > 0 ? (serverCpu * 1e6) / stats.received : null;
     await subscribers.close();
     const sorted = stats.latencies.sort((a, b) => a - b);
     const latency = { p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted.at(-1) ?? null };
     console.log(
       `  latency from commit: p50 ${latency.p50} ms, p99 ${latency.p99} ms (max ${latency.max}); ` +
-        `${stats.received}/${expected} messages delivered, ${written.failed} inserts failed`,
+        `${stats.received}/${expected} messages delivered, ${written.failed} inserts failed; ` +
+        `server CPU ${cpuPerMessageUs?.toFixed(2)} µs per delivered message (inserts included)`,
     );
     const after = await createRate(first, seeded, 'without subscribers, again', pids);
-    const ratio = withSubscribers / ((before + after) / 2);
-    console.log(`  create rate with subscribers: ×${ratio.toFixed(2)} of without`);
+    const baseline = (before + after) / 2;
+    const ratio = withSubscribers / baseline;
+    const deafRatio = withDeaf / baseline;
+    console.log(
+      `  create rate: ×${deafRatio.toFixed(2)} with subscribers hearing nothing, ×${ratio.toFixed(2)} hearing every insert`,
+    );
 
     await sleep(3000);
     const rssBefore = nodes.reduce((sum, node) => sum + rssOf(node.child.pid), 0);
@@ -210,8 +229,16 @@ async function runEngine(engine) {
       rate: RATE,
       durationSeconds: DURATION_MS / 1000,
       latencyMs: latency,
+      serverCpuPerMessageUs: cpuPerMessageUs,
       delivered: { received: stats.received, expected, failedInserts: written.failed },
-      createRate: { without: Math.round(before), with: Math.round(withSubscribers), again: Math.round(after), ratio },
+      createRate: {
+        without: Math.round(before),
+        withSubscribersHearingNothing: Math.round(withDeaf),
+        withSubscribersHearingAll: Math.round(withSubscribers),
+        again: Math.round(after),
+        ratioHearingNothing: deafRatio,
+        ratioHearingAll: ratio,
+      },
       idle: { sockets: IDLE, rssBefore, rssAfter, bytesPerSocket: perSocket },
     };
   } finally {
