@@ -13,6 +13,7 @@ import { projectsRoutes } from './features/projects/projects.routes.js';
 import { schemaRoomRoutes } from './features/projects/schema-room.routes.js';
 import { publicApiRoutes } from './features/public-api/public-api.routes.js';
 import { realtimeRoutes } from './features/realtime/realtime.routes.js';
+import { recordsGridRoutes } from './features/records-grid/records-grid.routes.js';
 import { restRoutes } from './features/rest/rest.routes.js';
 import { secretsRoutes } from './features/secrets/secrets.routes.js';
 import { sqlRoutes } from './features/sql/sql.routes.js';
@@ -34,6 +35,7 @@ export function routeTable(ctx: AppContext, _services: { csrf: CsrfTokens }): Ro
     ...activityRoutes(ctx),
     ...tablesRoutes(ctx),
     ...tableRecordsRoutes(ctx),
+    ...recordsGridRoutes(ctx),
     ...historyRoutes(ctx),
     ...checkpointsRoutes(ctx),
     ...projectsRoutes(ctx),

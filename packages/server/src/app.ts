@@ -10,13 +10,14 @@ import type { AppContext } from './app-context.js';
 import { backgroundJobs } from './app-jobs.js';
 import { registerLegacyRoutes } from './app-legacy-routes.js';
 import { routeTable } from './app-routes.js';
-import type { Config } from './config.js';
+import { type Config, quotasEnforced } from './config.js';
 import { migrateToLatest, openDatabase } from './db/database.js';
 import { accountFactsOf } from './features/account/account-facts.js';
 import { appOwnerOf, matchAppKey } from './features/apps/apps.service.js';
 import { secondFactorOf } from './features/auth/second-factor.js';
 import { endUserSessionLivenessOf, sessionLivenessOf } from './features/auth/session-liveness.js';
 import { findSessionByCookieHash } from './features/auth/sessions.store.js';
+import { tokenIssuerOf } from './features/auth/token-issuer.js';
 import { createTokenService } from './features/auth/tokens.service.js';
 import { stripeClientOf } from './features/billing/stripe-client.js';
 import { createUsageMeter } from './features/billing/usage-meter.js';
@@ -147,7 +148,10 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     await app.close();
     throw error;
   }
-  const tokens = await createTokenService(db.kysely, { issuer: `${config.siteUrl}/auth/v1` });
+  // The nodes of one database issue tokens as one URL (features/auth/token-issuer.ts).
+  const issuer = await tokenIssuerOf(db.kysely, config);
+  if (issuer.changed) app.log.warn(issuer.changed);
+  const tokens = await createTokenService(db.kysely, { issuer: issuer.issuer });
   // Basalt's own log, stored in batches off the requests' path (features/logs); it closes, storing what is
   // queued, before the database does (onClose hooks run last-added first).
   const logs = createLogWriter(db, { onError: (error) => app.log.warn({ err: error }, 'could not store log entries') });
@@ -163,6 +167,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   const usage = config.billing.metering
     ? createUsageMeter(db, {
         plans: config.billing.plans,
+        enforce: quotasEnforced(config.billing),
         refreshMs: config.billing.meteringRefreshMs,
         onUsage: (accountId, reading) => warnings.check(accountId, reading),
         onError: (error) => app.log.warn({ err: error }, 'could not store or read usage'),

@@ -2,10 +2,12 @@ import type { FastifyRequest } from 'fastify';
 import type { ApiError } from './errors.js';
 
 /**
- * ErrorFamily names the error body shapes: the four of DESIGN.md "APIs", and the API gateway's `{message}` that
- * Supabase's gateway answers before a request reaches auth or data (a missing or unknown apikey).
+ * ErrorFamily names the error body shapes: the four of DESIGN.md "APIs", the API gateway's `{message}` that
+ * Supabase's gateway answers before a request reaches auth or data (a missing or unknown apikey), and Supabase
+ * Storage's for /storage/v1. The functions (/functions/v1) and realtime (/realtime/v1) families answer JSON
+ * {message, code}, the console's shape.
  */
-export type ErrorFamily = 'auth' | 'rest' | 'console' | 'public' | 'gateway';
+export type ErrorFamily = 'auth' | 'rest' | 'console' | 'public' | 'gateway' | 'storage';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -21,6 +23,7 @@ export function errorFamilyOf(request: FastifyRequest): ErrorFamily {
   const url = request.url;
   if (url.startsWith('/auth/v1') || url.startsWith('/.well-known')) return 'auth';
   if (url.startsWith('/rest/v1')) return 'rest';
+  if (url.startsWith('/storage/v1')) return 'storage';
   if (url.startsWith('/realtime/v1')) return 'gateway';
   if (url.startsWith('/api/table/') || url === '/api/table') return 'public';
   return 'console';
@@ -49,6 +52,9 @@ export function formatError(family: ErrorFamily, error: ApiError): Record<string
           details: details.fieldErrors ?? details.details ?? null,
         },
       };
+    case 'storage':
+      // Supabase Storage's shape: the status as a string beside the error and its message.
+      return { statusCode: String(error.status), error: error.code, message: error.message };
     case 'console':
       return {
         message: error.message,

@@ -11,6 +11,7 @@ const BAD_JSON: Record<ErrorFamily, [string, string]> = {
   console: ['bad_json', 'The request body is not valid JSON'],
   public: ['invalid_json', 'The request body is not valid JSON'],
   gateway: ['bad_json', 'The request body is not valid JSON'],
+  storage: ['invalid_json', 'The request body is not valid JSON'],
 };
 
 const UNEXPECTED: Record<ErrorFamily, [string, string]> = {
@@ -19,6 +20,7 @@ const UNEXPECTED: Record<ErrorFamily, [string, string]> = {
   console: ['internal_error', 'Something went wrong on the server. Please try again.'],
   public: ['internal_error', 'Something went wrong on the server. Please try again.'],
   gateway: ['internal_error', 'Something went wrong on the server. Please try again.'],
+  storage: ['internal_error', 'Something went wrong on the server. Please try again.'],
 };
 
 function isFastifyError(error: unknown): error is FastifyError {

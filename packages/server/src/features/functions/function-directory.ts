@@ -1,9 +1,18 @@
 import type { Db } from '../../db/database.js';
 import { notFound } from '../../http/errors.js';
-import { type FunctionRow, findFunctionByName, findFunctionByRoute, listFunctionsNamed } from './functions.store.js';
+import {
+  type FunctionRow,
+  findFunctionByName,
+  findFunctionByRoute,
+  listFunctionsAtRoute,
+  listFunctionsNamed,
+} from './functions.store.js';
 
 // Which function a call reaches, without reading the database on every call: routes and names are cached per
-// process. Every committed change publishes `function.changed`, which empties the cache on every node; the TTL is
+// process. Each account has its own names and routes: a call that names an account (its key or token, its app's
+// keys or users' tokens: invoke-access.ts) reaches that account's function and no other, so another account's
+// function of the same route is a 404 to it. A call that names none reaches the only function of that route or
+// name on the instance, if there is exactly one. Every committed change publishes `function.changed`, which empties the cache on every node; the TTL is
 // only a backstop for a lost event, and nothing is cached while the bus may be missing events.
 
 /** LiveFunction is what a call needs of a function. */
@@ -40,8 +49,11 @@ function toLive(row: FunctionRow): LiveFunction {
 
 /** FunctionDirectory finds the function a call is for. */
 export interface FunctionDirectory {
-  /** byPath finds the function whose route is the path or its longest prefix (a route's sub-paths reach it too). */
-  byPath(path: string): Promise<LiveFunction | null>;
+  /**
+   * byPath finds the function whose route is the path or its longest prefix (a route's sub-paths reach it too): the
+   * account's when one is known, else the only one of that route.
+   */
+  byPath(path: string, accountId: string | null): Promise<LiveFunction | null>;
   /** byName finds a function by name: the account's when one is known, else the only one of that name. */
   byName(name: string, accountId: string | null): Promise<LiveFunction | null>;
 }
@@ -72,14 +84,26 @@ export function functionDirectoryOf(db: Db): FunctionDirectory {
       return fn;
     }
 
+    // The only function of the instance that `rows` (at most two) hold, or a 404 that says how to name the account.
+    const onlyOf = (rows: FunctionRow[], what: string) => {
+      if (rows.length > 1) {
+        throw notFound(
+          `More than one account has a function ${what}: call it with your app's key or your token, which name the account`,
+          'function_ambiguous',
+        );
+      }
+      return rows[0] ? toLive(rows[0]) : null;
+    };
+
     return {
-      async byPath(path) {
+      async byPath(path, accountId) {
         const segments = path.split('/');
         // '/api/edge/a/b' → '/api/edge/a/b', then '/api/edge/a'.
         for (let end = segments.length; end > 3; end--) {
           const route = segments.slice(0, end).join('/');
-          const fn = await cached(`route\u0000${route}`, async () => {
-            const row = await findFunctionByRoute(db.kysely, route);
+          const fn = await cached(`route\u0000${accountId ?? ''}\u0000${route}`, async () => {
+            if (accountId === null) return onlyOf(await listFunctionsAtRoute(db.kysely, route, 2), `at ${route}`);
+            const row = await findFunctionByRoute(db.kysely, accountId, route);
             return row ? toLive(row) : null;
           });
           if (fn) return fn;
@@ -92,14 +116,7 @@ export function functionDirectoryOf(db: Db): FunctionDirectory {
             const row = await findFunctionByName(db.kysely, accountId, name);
             return row ? toLive(row) : null;
           }
-          const rows = await listFunctionsNamed(db.kysely, name, 2);
-          if (rows.length > 1) {
-            throw notFound(
-              `More than one account has a function named ${name}: call it with your account's token or key, or at its /api/edge/ route`,
-              'function_name_ambiguous',
-            );
-          }
-          return rows[0] ? toLive(rows[0]) : null;
+          return onlyOf(await listFunctionsNamed(db.kysely, name, 2), `named ${name}`);
         });
       },
     };

@@ -140,7 +140,13 @@ export async function functionsRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
       {
         method: input.method,
         path: fn.route,
-        headers: { ...lowerCased(input.headers), host: request.host },
+        // Addressed like a call at its route (the function sees that URL as req.url).
+        headers: {
+          ...lowerCased(input.headers),
+          host: request.host,
+          'x-forwarded-host': request.host,
+          'x-forwarded-proto': request.protocol,
+        },
         body: input.body && input.method !== 'GET' ? Buffer.from(input.body) : null,
       },
     );

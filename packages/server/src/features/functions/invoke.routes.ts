@@ -9,10 +9,11 @@ import { invokerAccountOf, refusalOf } from './invoke-access.js';
 import type { RuntimeHandle } from './runtime/functions-runtime.js';
 import { type RelayError, relayErrorBody, relayErrorHeaders, relayErrors } from './runtime/relay-errors.js';
 
-// Calling a function (any method):
+// Calling a function (any method), of the account the caller's key or token names (invokerAccountOf), or, for a
+// caller that names none, the only one of the instance that answers:
 //   /api/edge/<route>[/…]         the function whose route is the path (or its longest prefix); it sees the path
-//   /functions/v1/<name>[/…]      supabase.functions.invoke(name): the caller's account's function of that name
-//                                 (or the only one of that name); it sees /<name>/…, as on Supabase
+//   /functions/v1/<name>[/…]      supabase.functions.invoke(name): the function of that name; it sees /<name>/…,
+//                                 as on Supabase
 // Bodies of any type reach the function as sent, up to FUNCTIONS_REQUEST_BYTES. Browsers get CORS: the preflight
 // is answered here, allowing the headers it asks for; a function may set its own CORS headers on its answers.
 // Errors are JSON {code, message[, limit]}; the relay's own carry x-relay-error: true (relay-errors.ts).
@@ -114,7 +115,7 @@ export async function functionInvokeRoutes(
 
   app.all('/api/edge/*', options, async (request, reply) => {
     const path = request.url.split('?')[0] ?? '';
-    return invoke(request, reply, await directory.byPath(path), request.url);
+    return invoke(request, reply, await directory.byPath(path, invokerAccountOf(request.principal)), request.url);
   });
 
   const byName = async (request: FastifyRequest, reply: FastifyReply) => {

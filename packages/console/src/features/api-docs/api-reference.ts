@@ -11,19 +11,6 @@ export interface EndpointDoc {
   description: string;
 }
 
-/** recordApiEndpoints are the public record API's endpoints for a table (bearer API key). */
-export function recordApiEndpoints(name: string): EndpointDoc[] {
-  const base = `/api/table/${name}`;
-  return [
-    { method: 'GET', path: base, description: 'List records (limit, offset, orderBy, order; column=op.value filters)' },
-    { method: 'POST', path: base, description: 'Create a record' },
-    { method: 'GET', path: `${base}/{id}`, description: 'Get one record' },
-    { method: 'PATCH', path: `${base}/{id}`, description: 'Change the fields sent' },
-    { method: 'PUT', path: `${base}/{id}`, description: 'Replace every field' },
-    { method: 'DELETE', path: `${base}/{id}`, description: 'Delete a record' },
-  ];
-}
-
 /** restEndpoints are the PostgREST-compatible endpoints for a table (apikey header and a user's token). */
 export function restEndpoints(name: string): EndpointDoc[] {
   const base = `/rest/v1/${name}`;
@@ -69,11 +56,14 @@ export function curlSnippet(name: string, origin: string): string {
   return `curl -H "Authorization: Bearer $BASALT_API_KEY" "${origin}/api/table/${name}?limit=10"`;
 }
 
-const endpointLines = (endpoints: EndpointDoc[], origin: string) =>
+const endpointLines = (endpoints: readonly EndpointDoc[], origin: string) =>
   endpoints.map((e) => `| ${e.method} | \`${origin}${e.path}\` | ${e.description} |`);
 
-/** buildApiReference is the Markdown reference of a table's API that "Copy API Reference" copies. */
-export function buildApiReference(table: TableResponse, origin: string): string {
+/**
+ * buildApiReference is the Markdown reference of a table's API that "Copy API Reference" copies; `endpoints` are
+ * its record API endpoints as the server's OpenAPI document lists them.
+ */
+export function buildApiReference(table: TableResponse, origin: string, endpoints: readonly EndpointDoc[]): string {
   const columns = Object.entries(table.schema).map(([name, c]) => {
     const flags = [c.required ? 'required' : '', c.unique ? 'unique' : ''].filter(Boolean).join(', ');
     return `| \`${name}\` | ${c.type} | ${flags || '—'} |`;
@@ -96,7 +86,7 @@ export function buildApiReference(table: TableResponse, origin: string): string 
     '',
     '| Method | Endpoint | Description |',
     '| --- | --- | --- |',
-    ...endpointLines(recordApiEndpoints(table.name), origin),
+    ...endpointLines(endpoints, origin),
     '',
     'Example body:',
     '',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type PagerItem, pagerItems } from './log-pages';
+import { type PagerItem, pagerItems } from './pager-items';
 
 // The pager as a string: "1 … 4 [5] 6 … 10".
 function render(items: PagerItem[], current: number): string {

@@ -1,6 +1,6 @@
 import { DEFAULT_TABLE_ACCESS, type TableResponse, usesOwnRows } from '@basalt/shared';
-import { jsLiteral } from '@/features/api-docs/code-literals';
-import { type SampleRecord, samplePatch, sampleRecord } from '@/features/api-docs/record-samples';
+import { jsLiteral } from './code-literals';
+import { type SampleRecord, samplePatch, sampleRecord } from './record-samples';
 
 // The /documentation guide's snippets (issue "Apps with their own users"): building an app on Basalt with the
 // unmodified supabase-js, filled with the caller's real URL, app anon key and tables. Pure, so it is tested

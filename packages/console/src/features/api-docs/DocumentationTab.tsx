@@ -2,9 +2,9 @@ import { BookOpen, FileCode2 } from 'lucide-react';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { LinkButton } from '@/components/ui/link-button';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
-import { CodeSample } from '@/features/api-docs/CodeSample';
-import { jsonText } from '@/features/api-docs/code-literals';
-import { apiErrorBody, STATUS_CODES } from '@/features/api-docs/status-codes';
+import { CodeSample } from './CodeSample';
+import { jsonText } from './code-literals';
+import { apiErrorBody, STATUS_CODES } from './status-codes';
 
 // The API page's Documentation tab: bearer authentication with an API key, the
 // status codes (200, 201, 400, 401, 403, 404, 429, 500, and the 409 and 413 the server also answers) and the

@@ -5,6 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { type FakeRoute, json } from '@/test/fake-backend';
 import { serveFake, setUpFakeServerSuite } from '@/test/fake-server';
 import { renderApp } from '@/test/render-app';
+import { recordApiDocument } from './openapi.fixtures';
 
 // The Endpoints and Documentation tabs of /api (the API Keys tab is in features/keys).
 
@@ -27,7 +28,12 @@ const todos: TableResponse = {
 };
 
 /** serve answers the API Keys tab's list too, which the page loads whatever the tab. */
-const serve = (routes: Record<string, FakeRoute>) => serveFake({ 'GET /api/keys': () => json(200, []), ...routes });
+const serve = (routes: Record<string, FakeRoute>) =>
+  serveFake({
+    'GET /api/keys': () => json(200, []),
+    'GET /api/openapi.json': () => json(200, recordApiDocument(['todos'])),
+    ...routes,
+  });
 
 describe('/api Documentation', () => {
   it('explains bearer keys, every status code and the error body, and links to the full reference', async () => {

@@ -1,6 +1,10 @@
 import type { TableResponse } from '@basalt/shared';
 import { describe, expect, it } from 'vitest';
-import { buildApiReference, exampleRecord, recordApiEndpoints } from './api-reference';
+import { buildApiReference, exampleRecord } from './api-reference';
+import { openapiFixture } from './openapi.fixtures';
+import { parseOpenApiDocument, tableEndpoints } from './openapi-reading';
+
+const document = parseOpenApiDocument(openapiFixture);
 
 const orders: TableResponse = {
   id: 2,
@@ -17,15 +21,13 @@ const orders: TableResponse = {
 };
 
 describe('the API reference of a table', () => {
-  it('lists the record API endpoints under /api/table/<name>', () => {
-    expect(recordApiEndpoints('orders').map((e) => `${e.method} ${e.path}`)).toEqual([
-      'GET /api/table/orders',
-      'POST /api/table/orders',
-      'GET /api/table/orders/{id}',
-      'PATCH /api/table/orders/{id}',
-      'PUT /api/table/orders/{id}',
-      'DELETE /api/table/orders/{id}',
+  it('lists the record API endpoints the server’s OpenAPI document has for the table', () => {
+    expect(tableEndpoints(document, 'orders')).toEqual([
+      { method: 'GET', path: '/api/table/orders', description: 'List records of orders' },
+      { method: 'POST', path: '/api/table/orders', description: 'Create a record in orders' },
+      { method: 'DELETE', path: '/api/table/orders/{id}', description: 'Delete a record of orders' },
     ]);
+    expect(tableEndpoints(document, 'order')).toEqual([]);
   });
 
   it('builds an example body without the id', () => {
@@ -33,10 +35,12 @@ describe('the API reference of a table', () => {
   });
 
   it('copies as Markdown with columns, both APIs and the supabase-js calls', () => {
-    const markdown = buildApiReference(orders, 'https://basalt.example');
+    const markdown = buildApiReference(orders, 'https://basalt.example', tableEndpoints(document, 'orders'));
     expect(markdown).toMatch(/^# orders API\n\nCustomer orders\n/);
     expect(markdown).toContain('| `total` | number | required |');
-    expect(markdown).toContain('| GET | `https://basalt.example/api/table/orders/{id}` | Get one record |');
+    expect(markdown).toContain(
+      '| DELETE | `https://basalt.example/api/table/orders/{id}` | Delete a record of orders |',
+    );
     expect(markdown).toContain(
       '| PATCH | `https://basalt.example/rest/v1/orders?id=eq.{id}` | Update the records that match |',
     );

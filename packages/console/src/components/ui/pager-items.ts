@@ -1,4 +1,4 @@
-// The System Logs pager: the first page, the last page and the pages within 1 of
+// The numbered pager (System Logs): the first page, the last page and the pages within 1 of
 // the current one, with an ellipsis wherever pages are left out. A search over a large log knows no last page.
 
 /** PagerItem is a page number, or a gap standing for the pages left out. */

@@ -8,10 +8,10 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { LoadErrorState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
 import { Skeleton } from '@/components/ui/skeleton';
-import { CodeSample } from '@/features/api-docs/CodeSample';
 import { useAppQuery } from '@/features/app/app.queries';
 import { useTablesQuery } from '@/features/tables/tables.queries';
 import { guideSnippets, guideTable } from './app-guide';
+import { CodeSample } from './CodeSample';
 
 function Step({
   n,

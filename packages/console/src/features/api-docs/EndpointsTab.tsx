@@ -5,10 +5,9 @@ import { LoadErrorState } from '@/components/ui/empty-state';
 import { Label } from '@/components/ui/label';
 import { NativeSelect } from '@/components/ui/native-select';
 import { Skeleton } from '@/components/ui/skeleton';
-import { NoTablesState } from '@/features/api-docs/DocsTablesGate';
-import { recordApiEndpoints } from '@/features/tables/api-reference';
-import { EndpointList } from '@/features/tables/EndpointList';
 import { useTablesQuery } from '@/features/tables/tables.queries';
+import { NoTablesState } from './DocsTablesGate';
+import { TableEndpoints } from './TableEndpoints';
 
 /** EndpointsTab shows the record API's endpoints for one of the account's tables. */
 export function EndpointsTab() {
@@ -45,7 +44,7 @@ export function EndpointsTab() {
                 ))}
               </NativeSelect>
             </div>
-            <EndpointList endpoints={recordApiEndpoints(table.name)} />
+            <TableEndpoints table={table.name} />
             <p className="text-sm text-muted-foreground">
               The short form <code className="font-mono text-[13px]">/api/{table.name}</code> works the same. See the{' '}
               <Link

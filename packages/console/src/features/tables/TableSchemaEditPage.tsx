@@ -111,8 +111,8 @@ function SchemaEditor({ table }: { table: TableResponse }) {
   );
 }
 
-/** SchemaEditorPage is /tables/:id/edit: edit a table's name, description and columns, with a preview of the change. */
-export function SchemaEditorPage() {
+/** TableSchemaEditPage is /tables/:id/edit: edit a table's name, description and columns, with a preview of the change. */
+export function TableSchemaEditPage() {
   const id = tableIdParam(useParams().id);
   const table = useTableQuery(id);
   const back = (

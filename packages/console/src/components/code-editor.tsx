@@ -1,24 +1,26 @@
-import { MySQL, PostgreSQL, sql } from '@codemirror/lang-sql';
 import { HighlightStyle, syntaxHighlighting } from '@codemirror/language';
-import { Compartment, EditorState } from '@codemirror/state';
-import { EditorView, keymap, placeholder } from '@codemirror/view';
+import { Compartment, EditorState, type Extension } from '@codemirror/state';
+import { EditorView, keymap, placeholder as placeholderText } from '@codemirror/view';
 import { tags } from '@lezer/highlight';
 import { basicSetup } from 'codemirror';
 import { useEffect, useRef } from 'react';
+import { cn } from '@/lib/cn';
 
-// The Direct SQL editor: CodeMirror 6 with SQL highlighting in the connection's dialect and completion of its
-// tables and columns. Colours come from the console's theme variables, so light and dark follow the theme.
+// The console's one code editor: CodeMirror 6 (highlighting, line numbers, brackets, search, undo) in the
+// console's colours (its theme variables, so light and dark follow the theme without a second theme), for any
+// language a caller passes (SQL for Direct SQL, TypeScript for functions). The editor owns its text while mounted:
+// `value` seeds it and replaces it when set from outside (a rollback, a reset), `onChange` hears every edit.
 
 const theme = EditorView.theme({
   '&': {
     fontSize: '13px',
+    height: '100%',
     backgroundColor: 'var(--card)',
     color: 'var(--foreground)',
-    border: '1px solid var(--input)',
-    borderRadius: 'calc(var(--radius) - 2px)',
   },
   '&.cm-focused': { outline: '2px solid color-mix(in oklch, var(--ring) 30%, transparent)' },
-  '.cm-content': { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', caretColor: 'var(--foreground)' },
+  '.cm-scroller': { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace' },
+  '.cm-content': { caretColor: 'var(--foreground)' },
   '.cm-gutters': { backgroundColor: 'var(--muted)', color: 'var(--muted-foreground)', border: 'none' },
   '.cm-activeLine, .cm-activeLineGutter': { backgroundColor: 'color-mix(in oklch, var(--accent) 60%, transparent)' },
   '.cm-selectionBackground, &.cm-focused .cm-selectionBackground': {
@@ -44,51 +46,60 @@ const highlight = HighlightStyle.define([
   { tag: [tags.typeName, tags.standard(tags.name)], color: 'oklch(0.6 0.15 300)' },
 ]);
 
-/** SqlEditor edits SQL; `tables` feed the completion, `dialect` the highlighting. */
-export function SqlEditor({
+/** CodeEditor edits code in `language`; `id` and `ariaLabel` let a label point at it. */
+export function CodeEditor({
   value,
   onChange,
-  dialect,
-  tables,
+  language,
+  ariaLabel,
+  id,
+  invalid,
+  placeholder,
+  wrap = false,
   onRun,
-  label,
+  className,
 }: {
   value: string;
   onChange: (value: string) => void;
-  dialect: 'postgres' | 'mysql';
-  tables: Array<{ name: string; columns: string[] }>;
+  /** The language support (and its completion); a new value reconfigures the open editor. */
+  language: Extension;
+  ariaLabel: string;
+  id?: string;
+  invalid?: boolean;
+  placeholder?: string;
+  /** wrap breaks long lines instead of scrolling sideways. */
+  wrap?: boolean;
   /** onRun is Ctrl/Cmd+Enter. */
   onRun?: () => void;
-  label: string;
+  className?: string;
 }) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
-  const language = useRef(new Compartment());
-  const latest = useRef({ onChange, onRun });
-  latest.current = { onChange, onRun };
+  const languageSlot = useRef(new Compartment());
+  const latest = useRef({ onChange, onRun, value, language });
+  latest.current = { onChange, onRun, value, language };
 
-  // The editor is made once; value, dialect and tables reach it through the effects below.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: see above.
+  // The editor is made once per label; value and language reach it through the effects below.
   useEffect(() => {
     if (!host.current) return;
     const editor = new EditorView({
       parent: host.current,
       state: EditorState.create({
-        doc: value,
+        doc: latest.current.value,
         extensions: [
           basicSetup,
-          language.current.of(sql({ dialect: PostgreSQL })),
+          languageSlot.current.of(latest.current.language),
           syntaxHighlighting(highlight),
           theme,
-          placeholder('SELECT * FROM …'),
-          EditorView.lineWrapping,
-          EditorView.contentAttributes.of({ 'aria-label': label }),
+          ...(placeholder ? [placeholderText(placeholder)] : []),
+          ...(wrap ? [EditorView.lineWrapping] : []),
+          EditorView.contentAttributes.of({ 'aria-label': ariaLabel, ...(id ? { id } : {}) }),
           keymap.of([
             {
               key: 'Mod-Enter',
               run: () => {
                 latest.current.onRun?.();
-                return true;
+                return latest.current.onRun !== undefined;
               },
             },
           ]),
@@ -99,15 +110,15 @@ export function SqlEditor({
       }),
     });
     view.current = editor;
-    return () => editor.destroy();
-  }, []);
+    return () => {
+      editor.destroy();
+      view.current = null;
+    };
+  }, [ariaLabel, id, placeholder, wrap]);
 
   useEffect(() => {
-    const schema = Object.fromEntries(tables.map((t) => [t.name, t.columns]));
-    view.current?.dispatch({
-      effects: language.current.reconfigure(sql({ dialect: dialect === 'mysql' ? MySQL : PostgreSQL, schema })),
-    });
-  }, [dialect, tables]);
+    view.current?.dispatch({ effects: languageSlot.current.reconfigure(language) });
+  }, [language]);
 
   useEffect(() => {
     const editor = view.current;
@@ -116,5 +127,14 @@ export function SqlEditor({
     }
   }, [value]);
 
-  return <div ref={host} className="min-h-48 [&_.cm-editor]:min-h-48 [&_.cm-scroller]:max-h-96" />;
+  return (
+    <div
+      ref={host}
+      data-invalid={invalid || undefined}
+      className={cn(
+        'min-h-0 overflow-hidden rounded-md border border-input bg-card data-[invalid]:border-destructive',
+        className,
+      )}
+    />
+  );
 }
