@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Locator, Page } from 'playwright-core';
+import type { Locator, Page, WebSocketRoute } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserSkipReason } from './support/chromium.js';
 import { register, signIn, signInToDashboard } from './support/console-account.js';
@@ -228,11 +228,20 @@ describe.skipIf(skip)('the console shell in Chromium', () => {
         if (await tryAgain.isVisible()) await tryAgain.click();
         await visible(page.getByRole('heading', { level: 1, name: 'System Logs' }));
 
-        // Only cached data on screen, no request of its own: the banner still comes when the server goes.
+        // Only cached data on screen, no request of its own: the banner still comes when the server goes. A server
+        // that goes takes its realtime socket with it: the page's socket is opened again through a route that
+        // can close it.
+        const sockets: WebSocketRoute[] = [];
+        await context.routeWebSocket(/\/realtime\/v1\//, (socket) => {
+          socket.connectToServer();
+          sockets.push(socket);
+        });
+        await page.reload();
         await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).click();
         await visible(page.getByRole('heading', { level: 1, name: 'Dashboard' }));
         await page.waitForTimeout(500);
         await context.route('**/*', (route) => route.abort('connectionrefused'));
+        for (const socket of sockets) await socket.close();
         await connectionBanner(page).waitFor({ state: 'visible', timeout: 25_000 });
         await screenshot(page, 'connection-lost-idle-desktop');
         await context.unroute('**/*');

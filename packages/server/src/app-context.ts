@@ -10,6 +10,7 @@ import type { DatabaseHealthService } from './features/health/database-health.se
 import type { LogWriter } from './features/logs/log-writer.js';
 import type { SchemaRooms } from './features/projects/schema-room.js';
 import type { KeyRateLimiter } from './features/public-api/public-api-rate-limit.js';
+import type { RealtimeHub } from './features/realtime/realtime-hub.js';
 import type { Vault } from './features/secrets/secrets-vault.js';
 import type { Callers } from './http/caller.js';
 
@@ -37,6 +38,8 @@ export interface AppContext {
   functions: RuntimeHandle;
   /** rooms are this node's Schema Editor rooms (the /ws socket). */
   rooms: SchemaRooms;
+  /** realtime is this node's /realtime/v1 sockets and channels. */
+  realtime: RealtimeHub;
   /** keyLimiter counts the public record API's requests per key and minute (API_RATE_LIMIT). */
   keyLimiter: KeyRateLimiter;
 }

@@ -14,6 +14,7 @@ import { openapiRoutes } from './features/openapi/openapi.routes.js';
 import { projectsRoutes } from './features/projects/projects.routes.js';
 import { schemaRoomRoutes } from './features/projects/schema-room.routes.js';
 import { publicApiRoutes } from './features/public-api/public-api.routes.js';
+import { realtimeRoutes } from './features/realtime/realtime.routes.js';
 import { recordsGridRoutes } from './features/records-grid/records-grid.routes.js';
 import { restRoutes } from './features/rest/rest.routes.js';
 import { secretsRoutes } from './features/secrets/secrets.routes.js';
@@ -51,6 +52,7 @@ export function routeTable(ctx: AppContext, _services: { csrf: CsrfTokens }): Ro
     ...functionsRoutes(ctx),
     ...functionInvokeRoutes(ctx),
     ...restRoutes(ctx),
+    ...realtimeRoutes(ctx),
     // Last: its short form /api/:name takes only what no route above claims.
     ...publicApiRoutes(ctx),
   ];

@@ -31,6 +31,7 @@ import { createLogWriter } from './features/logs/log-writer.js';
 import { createRequestLog } from './features/logs/request-log.js';
 import { createSchemaRooms } from './features/projects/schema-room.js';
 import { createKeyRateLimiter } from './features/public-api/public-api-rate-limit.js';
+import { createRealtimeHub } from './features/realtime/realtime-hub.js';
 import { createVault, rewrapDataKeys } from './features/secrets/secrets-vault.js';
 import { resealConnectionSecrets } from './features/sql/connection-secrets.js';
 import {
@@ -226,6 +227,9 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     rooms: createSchemaRooms(db, {
       onError: (error) => app.log.warn({ err: error }, 'schema editor room: an update could not be handled'),
     }),
+    realtime: createRealtimeHub(db, callers, config.realtime, (error) =>
+      app.log.warn({ err: error }, 'realtime: a change could not be delivered'),
+    ),
   };
   app.decorate('basalt', ctx);
   app.decorate('earlyRunner', early);

@@ -57,6 +57,22 @@ export interface Config {
   oauthProviders: ConsoleOAuthProvider[];
   /** Plans, metering and Stripe (features/billing, docs/billing.md). */
   billing: BillingConfig;
+  /** REDIS_URL: the event bus between nodes goes through Redis pub/sub instead of PostgreSQL's NOTIFY; null: not. */
+  redisUrl: string | null;
+  /** Realtime's limits (features/realtime, docs/realtime.md). */
+  realtime: RealtimeConfig;
+}
+
+/** RealtimeConfig is realtime's limits, per account on each node (REALTIME_*). */
+export interface RealtimeConfig {
+  /** Sockets that have joined a channel of one account, at once. */
+  maxSockets: number;
+  /** Channels one socket may have joined at once. */
+  maxChannels: number;
+  /** Broadcasts, presence and other channel messages an account's clients may send per second. */
+  maxMessagesPerSecond: number;
+  /** The largest broadcast or presence message, in bytes. */
+  maxPayloadBytes: number;
 }
 
 /** BillingConfig is what the operator sells: the plans, whether usage is metered, and Stripe's keys and prices. */
@@ -260,6 +276,18 @@ const envSchema = z.object({
   STRIPE_PRICE_STARTER: z.string().optional(),
   STRIPE_PRICE_PROFESSIONAL: z.string().optional(),
   STRIPE_PRICE_ENTERPRISE: z.string().optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'REDIS_URL must be a redis:// or rediss:// URL')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  REALTIME_MAX_SOCKETS: wholeNumber('REALTIME_MAX_SOCKETS', 1, 10_000),
+  REALTIME_MAX_CHANNELS: wholeNumber('REALTIME_MAX_CHANNELS', 1, 100),
+  REALTIME_MAX_MESSAGES_PER_SECOND: wholeNumber('REALTIME_MAX_MESSAGES_PER_SECOND', 1, 1000),
+  REALTIME_MAX_PAYLOAD_BYTES: wholeNumber('REALTIME_MAX_PAYLOAD_BYTES', 1024, 256 * 1024).refine(
+    (bytes) => bytes <= 1_500_000,
+    'REALTIME_MAX_PAYLOAD_BYTES must be at most 1500000 (a socket frame is at most 2 MiB)',
+  ),
   STRIPE_API_URL: z
     .url('STRIPE_API_URL must be a URL')
     .optional()
@@ -382,6 +410,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       quotas: e.QUOTAS,
       plans: plansOf(e.BILLING_PLANS),
       stripe: stripeOf(e),
+    },
+    redisUrl: e.REDIS_URL ?? null,
+    realtime: {
+      maxSockets: e.REALTIME_MAX_SOCKETS,
+      maxChannels: e.REALTIME_MAX_CHANNELS,
+      maxMessagesPerSecond: e.REALTIME_MAX_MESSAGES_PER_SECOND,
+      maxPayloadBytes: e.REALTIME_MAX_PAYLOAD_BYTES,
     },
     ...overrides,
   };

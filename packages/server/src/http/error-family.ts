@@ -26,6 +26,7 @@ export function errorFamilyOf(request: FastifyRequest): ErrorFamily {
   if (url.startsWith('/auth/v1') || url.startsWith('/.well-known')) return 'auth';
   if (url.startsWith('/rest/v1')) return 'rest';
   if (url.startsWith('/storage/v1')) return 'storage';
+  if (url.startsWith('/realtime/v1')) return 'gateway';
   if (url.startsWith('/api/table/') || url === '/api/table') return 'public';
   return 'console';
 }

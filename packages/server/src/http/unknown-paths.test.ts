@@ -9,13 +9,15 @@ import { startTestServer, type TestServer, testDialects } from '../testing/test-
 
 const storageShape = { statusCode: '404', error: 'not_found', message: expect.stringContaining('No route for') };
 const consoleShape = { code: 'route_not_found', message: expect.stringContaining('No route for') };
+// Realtime answers as Supabase's gateway does: `{message}` alone.
+const realtimeShape = { message: expect.stringContaining('No route for') };
 
 const cases: Array<[string, Record<string, unknown>]> = [
   ['/storage/v1/object/public/avatars/me.png', storageShape],
   ['/storage/v1', storageShape],
   ['/storage/v1/bucket?limit=1', storageShape],
-  ['/realtime/v1/websocket?vsn=1.0.0', consoleShape],
-  ['/realtime/v1', consoleShape],
+  ['/realtime/v1/socket?vsn=1.0.0', realtimeShape],
+  ['/realtime/v1', realtimeShape],
   ['/functions/v1', consoleShape],
   ['/functions/v1/', consoleShape],
   ['/rest/v1', { code: 'PGRST205' }],

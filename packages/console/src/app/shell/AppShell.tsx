@@ -1,6 +1,7 @@
 import { Outlet, useLocation, useNavigation } from 'react-router';
 import { CenteredSpinner } from '@/components/ui/spinner';
 import { OnboardingProvider } from '@/features/onboarding/OnboardingProvider';
+import { useRealtimeConnection } from '@/features/realtime/realtime.queries';
 import { UndoProvider } from '@/features/undo/UndoProvider';
 import { ErrorBoundary } from './ErrorBoundary';
 import { FloatingWidget } from './FloatingWidget';
@@ -13,6 +14,8 @@ export function AppShell() {
   const sidebar = useMobileSidebar();
   const navigation = useNavigation();
   const { pathname } = useLocation();
+  // The realtime socket stays open while signed in: pages follow their tables on it, and the banner its state.
+  useRealtimeConnection();
   return (
     <UndoProvider>
       <OnboardingProvider>
