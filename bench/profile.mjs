@@ -1,6 +1,6 @@
 // Profiles Basalt under one benchmark load: starts the server with `node --cpu-prof`, seeds it like
 // `npm run bench`, runs the chosen scenarios, stops the server and prints the functions with the most self
-// time (the fixed per-request costs show up here; see README "Speed").
+// time (the fixed per-request costs show up here; see docs/performance.md).
 // Usage: node bench/profile.mjs [--op get] [--target api/table] [--duration 10] [--top 40] [--keep]
 // --op and --target take a comma-separated list (default: get on both APIs); --keep leaves the .cpuprofile
 // in the temporary directory printed at the end, for Chrome's DevTools.

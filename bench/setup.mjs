@@ -74,8 +74,8 @@ export async function startBasalt(dataDir, nodeOptions = [], { databaseUrl = '' 
       LOG_LEVEL: 'info',
       AUTH_RATE_LIMIT: '1000',
       API_RATE_LIMIT: '100000000',
-      // Metering stays on (its cost is part of every API call), but no plan's quota may cut a run short.
-      BILLING_PLANS: JSON.stringify({ free: { limits: { apiCalls: null, storageMb: null } } }),
+      // Metering stays on (its cost is part of every API call); no plan's cap cuts a run short, since an instance
+      // without Stripe enforces none (QUOTAS).
     },
     pattern: /Server listening at http:\/\/127\.0\.0\.1:(\d+)/,
     nodeOptions,

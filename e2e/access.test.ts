@@ -166,7 +166,7 @@ describe.skipIf(skip)('access rules, app keys, profile and documentation in Chro
     await context.close();
   });
 
-  it('looks finished at 375 px and in the dark', async () => {
+  it('shows the access rules, app keys, profile and documentation at 375 px and in the dark, saving screenshots to review', async () => {
     await forEachLook(session, dev, async (page, suffix) => {
       await page.goto(`/tables/${tableId}?tab=access`);
       await visible(page.getByText('Anyone signed in to your app can read; each user edits only their own rows.'));

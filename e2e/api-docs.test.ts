@@ -209,7 +209,7 @@ describe.skipIf(skip)('API docs in Chromium', () => {
     await context.close();
   });
 
-  it('looks finished at 375 px wide and in the dark theme', () =>
+  it('shows the Record API, Table API and API pages at 375 px wide and in the dark theme, saving screenshots to review', () =>
     forEachLook(session, ada, async (page, suffix) => {
       await page.goto('/record-api');
       await visible(page.getByRole('button', { name: /^GET\s*List records/ }));

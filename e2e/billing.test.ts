@@ -1,6 +1,7 @@
 import { DEFAULT_PLANS } from '@basalt/shared';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type SignedInTestUser, signUpUser, users } from '../packages/server/src/testing/auth.fixtures.js';
 import {
   type FakeStripe,
   startFakeStripe,
@@ -12,12 +13,13 @@ import { browserSkipReason } from './support/chromium.js';
 import { accessToken, registerAndSignIn } from './support/console-account.js';
 import { forEachLook, openConsolePage, shot } from './support/console-page.js';
 import { type ConsoleSession, startConsoleSession } from './support/console-server.js';
-import { settledDialog, toast, visible } from './support/console-waits.js';
+import { chartsDrawn, settledDialog, toast, visible } from './support/console-waits.js';
 import { createTableThroughApi } from './support/server-api.js';
 
 // Billing as an operator's customer meets it: usage on the free plan and the 80 % warning, checkout on Stripe's
 // page, the subscription Stripe's webhook makes active, its invoice, cancelling it, and its end; the
-// administrator's view of every account. Stripe's API is the local double the SDK is pointed at, and Stripe's
+// administrator's view of every account. Grace is an ordinary account (the first one administers the instance, and
+// no cap holds an administrator back) until the operator makes her an administrator for the last part. Stripe's API is the local double the SDK is pointed at, and Stripe's
 // events are signed with the SDK's helper. Screenshots at 1280 and 375 px, light and dark.
 
 const skip = browserSkipReason();
@@ -33,6 +35,7 @@ async function openBilling(page: Page, tab?: string): Promise<void> {
 describe.skipIf(skip)('Billing in Chromium', () => {
   let fake: FakeStripe;
   let session: ConsoleSession;
+  let operator: SignedInTestUser;
   let customer = '';
   const now = Math.floor(Date.now() / 1000);
 
@@ -52,6 +55,7 @@ describe.skipIf(skip)('Billing in Chromium', () => {
       p.id === 'free' ? { ...p, limits: { ...p.limits, apiCalls: API_CALLS } } : p,
     );
     session = await startConsoleSession('sqlite', { billing: stripeBillingConfig(fake, { plans }) });
+    operator = await signUpUser(session.server, users.dave);
   });
   afterAll(async () => {
     await session?.close();
@@ -142,6 +146,7 @@ describe.skipIf(skip)('Billing in Chromium', () => {
 
     await page.getByRole('tab', { name: 'Usage' }).click();
     await visible(page.getByRole('list', { name: 'API calls per day' }));
+    await chartsDrawn(page);
     await shot(page, 'billing-usage-desktop');
 
     await page.getByRole('tab', { name: 'Plans' }).click();
@@ -181,19 +186,28 @@ describe.skipIf(skip)('Billing in Chromium', () => {
     await visible(page.getByText('Canceled', { exact: true }));
     await visible(page.getByText('Free', { exact: true }));
 
-    // The first account administers the instance: every account's plan and usage.
+    // An administrator of the instance sees every account's plan and usage.
+    const me = await (await fetch(`${session.server.url}/api/auth/me`, { headers })).json();
+    const promoted = await fetch(`${session.server.url}/api/admin/accounts/${me.user.id}`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${operator.accessToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ isAdmin: true }),
+    });
+    expect(promoted.status).toBe(200);
+    await openBilling(page);
     await page.getByRole('tab', { name: 'Accounts' }).click();
     await visible(page.getByRole('combobox', { name: `Plan of ${grace.email}` }));
     await shot(page, 'billing-accounts-desktop');
   });
 
-  it('looks finished at 375 px and in dark mode', async () => {
+  it('shows the overview, usage, plans and invoices at 375 px and in dark mode, saving screenshots to review', async () => {
     await forEachLook(session, grace, async (page, suffix) => {
       await openBilling(page);
       await visible(page.getByRole('region', { name: 'Usage this period' }).getByText('API Calls'));
       await shot(page, `billing-overview-${suffix}`);
       await openBilling(page, 'usage');
       await visible(page.getByText('Need more?'));
+      await chartsDrawn(page);
       await shot(page, `billing-usage-${suffix}`);
       await openBilling(page, 'plans');
       await visible(page.getByRole('region', { name: 'Enterprise plan' }));

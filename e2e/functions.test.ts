@@ -5,7 +5,7 @@ import { browserSkipReason } from './support/chromium.js';
 import { accessToken, registerAndSignIn } from './support/console-account.js';
 import { forEachLook, openConsolePage, shot } from './support/console-page.js';
 import { type ConsoleSession, startConsoleSession } from './support/console-server.js';
-import { settledDialog, toast, visible } from './support/console-waits.js';
+import { chartsDrawn, settledDialog, toast, visible } from './support/console-waits.js';
 
 // Edge functions as a developer uses them: write one in the console from the template, deploy it, call it with
 // curl-style HTTP and with supabase-js, test it in the panel, read its log and chart, break it and see the
@@ -108,6 +108,7 @@ describe.skipIf(skip)('Edge functions in Chromium', () => {
     await visible(edit.getByRole('img', { name: /3 invocations and 0 errors/ }));
     await edit.getByRole('list', { name: 'Invocations' }).getByRole('button').first().click();
     await visible(edit.getByText('greeting panel'));
+    await chartsDrawn(edit);
     await shot(page, 'edge-function-logs-desktop');
     await edit.getByRole('tab', { name: 'Versions' }).click();
     await visible(edit.getByText('Live'));
@@ -141,7 +142,7 @@ describe.skipIf(skip)('Edge functions in Chromium', () => {
     await visible(page.getByText('No edge functions found'));
   });
 
-  it('looks finished at 375 px and in dark mode', async () => {
+  it('shows the functions and the edit dialog’s tabs at 375 px and in dark mode, saving screenshots to review', async () => {
     const token = await (async () => {
       const { page, context } = await openConsolePage(session, 'desktop');
       await page.goto('/auth');
@@ -181,6 +182,7 @@ describe.skipIf(skip)('Edge functions in Chromium', () => {
       await shot(page, `edge-function-edit-${suffix}`);
       await edit.getByRole('tab', { name: 'Logs' }).click();
       await visible(edit.getByRole('list', { name: 'Invocations' }));
+      await chartsDrawn(edit);
       await shot(page, `edge-function-logs-${suffix}`);
     });
   });

@@ -237,7 +237,7 @@ describe.skipIf(skip)('database history in Chromium', () => {
     await context.close();
   });
 
-  it('looks finished at 375 px wide and in the dark theme', () =>
+  it('shows the timeline, table view, checkpoints and a date diff at 375 px wide and in the dark theme, saving screenshots to review', () =>
     forEachLook(session, ada, async (page, suffix) => {
       await page.goto(`/history/${tableId}`);
       const timeline = page.getByRole('region', { name: 'Timeline' });

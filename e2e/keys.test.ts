@@ -120,7 +120,7 @@ describe.skipIf(skip)('API keys in Chromium', () => {
     }
   });
 
-  it('looks finished at 375 px wide', async () => {
+  it('shows no keys, a created key, the key list and the endpoints at 375 px wide, saving screenshots to review', async () => {
     const { page, context } = await openConsolePage(session, 'phone');
     await signInToDashboard(page, linus);
     // Through the menu: the server answers a direct load of /api as an API path (see the report).

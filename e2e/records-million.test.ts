@@ -77,7 +77,7 @@ describe.skipIf(skip)('a table of a million records in Chromium', () => {
     await context.close();
   }, 120_000);
 
-  it('looks finished at 375 px wide', async () => {
+  it('shows the middle page of a million records at 375 px wide, saving a screenshot to review', async () => {
     const { page, context } = await openConsolePage(session, 'phone');
     await signInToDashboard(page, ada);
     await page.goto(`${tableUrl}?page=20000`);

@@ -146,7 +146,7 @@ describe.skipIf(skip)('Schema Editor in Chromium', () => {
     await second.context.close();
   });
 
-  it('looks finished at 375 px and in dark mode', async () => {
+  it('shows the connected canvas and New Project at 375 px and in dark mode, saving screenshots to review', async () => {
     await forEachLook(session, ada, async (page, suffix) => {
       await openEditor(page, true);
       await visible(page.getByTestId('table-node-engines'));

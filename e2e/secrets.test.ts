@@ -110,7 +110,7 @@ describe.skipIf(skip)('Secrets in Chromium', () => {
     await page.getByRole('row', { name: /STRIPE_SECRET_KEY/ }).waitFor({ state: 'detached' });
   });
 
-  it('looks finished at 375 px and in dark mode', async () => {
+  it('shows the secrets and the Add Secret dialog at 375 px and in dark mode, saving screenshots to review', async () => {
     await forEachLook(session, katherine, async (page, suffix) => {
       await openSecrets(page);
       await visible(page.getByRole('row', { name: /PUBLIC_SITE_NAME/ }));

@@ -286,7 +286,7 @@ describe.skipIf(skip)('Settings and System Logs in Chromium', () => {
     await context.close();
   });
 
-  it('looks finished at 375 px wide and in the dark theme', () =>
+  it('shows every settings tab and the logs page at 375 px wide and in the dark theme, saving screenshots to review', () =>
     forEachLook(session, adaLater, async (page, suffix) => {
       for (const tab of ['Profile', 'Account', 'Appearance', 'Database', 'Logs']) {
         await openSettings(page, tab);

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Locator, Page } from 'playwright-core';
+import type { Locator, Page, WebSocketRoute } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserSkipReason } from './support/chromium.js';
 import { register, signIn, signInToDashboard } from './support/console-account.js';
@@ -124,7 +124,7 @@ describe.skipIf(skip)('the console shell in Chromium', () => {
     await context.close();
   });
 
-  it('looks finished at 375 px wide', async () => {
+  it('shows sign-in, onboarding and the shell with its menu at 375 px wide, saving screenshots to review', async () => {
     const { page, context } = await session.newPage('phone');
     await page.goto('/auth');
     await expect.poll(() => page.getByRole('heading', { name: 'Welcome to Basalt' }).isVisible()).toBe(true);
@@ -154,16 +154,16 @@ describe.skipIf(skip)('the console shell in Chromium', () => {
     for (const [viewport, theme, suffix] of LOOKS) {
       const { page, context } = await openConsolePage(session, viewport, theme);
       await page.goto('/auth?tab=register');
-      const terms = page.getByRole('button', { name: 'terms and conditions' });
+      const terms = page.getByRole('link', { name: 'terms and conditions' });
       await visible(terms);
       expect(await page.getByRole('checkbox', { name: 'I accept the terms and conditions' }).count()).toBe(1);
       await shot(page, `auth-register-${suffix}`);
-      await terms.click();
-      const note = page.getByRole('dialog', { name: 'Terms and conditions' });
-      await visible(note.getByText(/have not been published yet/));
-      await page.waitForTimeout(300);
-      await screenshot(page, `auth-terms-${suffix}`);
-      await page.keyboard.press('Escape');
+      // A real link, opened in a tab of its own: the form keeps what was typed.
+      const [tab] = await Promise.all([context.waitForEvent('page'), terms.click()]);
+      await visible(tab.getByRole('heading', { name: 'Terms and conditions' }));
+      await visible(tab.getByText(/have not been published yet/));
+      await screenshot(tab, `auth-terms-${suffix}`);
+      await tab.close();
       expect(await page.getByRole('checkbox', { name: 'I accept the terms and conditions' }).isChecked()).toBe(false);
 
       await signIn(page, { email: ada.email, password: 'Wrong!pass1' });
@@ -228,11 +228,20 @@ describe.skipIf(skip)('the console shell in Chromium', () => {
         if (await tryAgain.isVisible()) await tryAgain.click();
         await visible(page.getByRole('heading', { level: 1, name: 'System Logs' }));
 
-        // Only cached data on screen, no request of its own: the banner still comes when the server goes.
+        // Only cached data on screen, no request of its own: the banner still comes when the server goes. A server
+        // that goes takes its realtime socket with it: the page's socket is opened again through a route that
+        // can close it.
+        const sockets: WebSocketRoute[] = [];
+        await context.routeWebSocket(/\/realtime\/v1\//, (socket) => {
+          socket.connectToServer();
+          sockets.push(socket);
+        });
+        await page.reload();
         await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).click();
         await visible(page.getByRole('heading', { level: 1, name: 'Dashboard' }));
         await page.waitForTimeout(500);
         await context.route('**/*', (route) => route.abort('connectionrefused'));
+        for (const socket of sockets) await socket.close();
         await connectionBanner(page).waitFor({ state: 'visible', timeout: 25_000 });
         await screenshot(page, 'connection-lost-idle-desktop');
         await context.unroute('**/*');

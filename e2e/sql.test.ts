@@ -154,7 +154,7 @@ describe.skipIf(skip)('SQL Execution in Chromium', () => {
     await context.close();
   });
 
-  it('looks finished on a phone and in the dark', async () => {
+  it('shows Direct SQL results on a phone and in the dark, saving screenshots to review', async () => {
     await forEachLook(session, ada, async (page, suffix) => {
       await openSqlPage(page);
       await page.getByRole('tab', { name: 'Direct SQL' }).click();

@@ -63,8 +63,10 @@ describe.skipIf(skip)('tables and records in Chromium', () => {
     await dialog.getByRole('checkbox', { name: 'Column 2 Unique' }).click();
     await shot(page, 'create-table-desktop');
     await dialog.getByRole('button', { name: 'Create Table' }).click();
-    await toast(page, 'Table created successfully');
+    await toast(page, 'Table created');
+    await visible(page.getByText('Your new table has been created successfully.'));
     await page.waitForURL(/\/tables$/);
+    await visible(page.getByRole('status', { name: 'Table created successfully' }));
     await visible(page.getByRole('link', { name: 'products' }));
     await visible(page.getByText('Everything we sell'));
     await shot(page, 'tables-list-desktop');
@@ -242,7 +244,7 @@ describe.skipIf(skip)('tables and records in Chromium', () => {
     await context.close();
   });
 
-  it('looks finished at 375 px wide and in the dark theme', () =>
+  it('shows the dashboard, tables, create dialog, records and table tabs at 375 px wide and in the dark theme, saving screenshots to review', () =>
     forEachLook(session, grace, async (page, suffix) => {
       await visible(page.getByRole('row', { name: /products/ }).getByText('1,001'));
       await shot(page, `dashboard-${suffix}`);

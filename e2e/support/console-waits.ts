@@ -17,3 +17,6 @@ export async function settledDialog(dialog: Locator): Promise<void> {
   await visible(dialog);
   await dialog.page().waitForTimeout(300);
 }
+
+/** chartsDrawn waits until the charts in `within` are drawn (their drawing loads on first use), for a screenshot. */
+export const chartsDrawn = (within: Page | Locator) => visible(within.locator('svg.recharts-surface'));

@@ -5,10 +5,12 @@ import type { TokenService } from './features/auth/tokens.service.js';
 import type { StripeBilling } from './features/billing/billing.service.js';
 import type { UsageMeter } from './features/billing/usage-meter.js';
 import type { MeterSteps } from './features/billing/usage-metering.js';
+import type { RuntimeHandle } from './features/functions/runtime/functions-runtime.js';
 import type { DatabaseHealthService } from './features/health/database-health.service.js';
 import type { LogWriter } from './features/logs/log-writer.js';
 import type { SchemaRooms } from './features/projects/schema-room.js';
 import type { KeyRateLimiter } from './features/public-api/public-api-rate-limit.js';
+import type { RealtimeHub } from './features/realtime/realtime-hub.js';
 import type { Vault } from './features/secrets/secrets-vault.js';
 import type { Callers } from './http/caller.js';
 
@@ -32,8 +34,12 @@ export interface AppContext {
   vault: Vault;
   /** health measures the database (its probes are sampled by a background job). */
   health: DatabaseHealthService;
+  /** functions is the edge functions' runtime, made on the first call (features/functions/runtime). */
+  functions: RuntimeHandle;
   /** rooms are this node's Schema Editor rooms (the /ws socket). */
   rooms: SchemaRooms;
+  /** realtime is this node's /realtime/v1 sockets and channels. */
+  realtime: RealtimeHub;
   /** keyLimiter counts the public record API's requests per key and minute (API_RATE_LIMIT). */
   keyLimiter: KeyRateLimiter;
 }

@@ -3,6 +3,7 @@ import { startBackupJobs } from './features/backups/backup-jobs.js';
 import { PROBE_WINDOW } from './features/health/probe-timings.js';
 import { HISTORY_RETENTION_RHYTHM, runHistoryRetention } from './features/history/history-retention.js';
 import { LOG_RETENTION_RHYTHM, runLogRetention } from './features/logs/log-retention.js';
+import { REALTIME_RHYTHMS } from './features/realtime/realtime-hub.js';
 import { every, type Job } from './lib/jobs/job.js';
 
 // Every piece of background work of a server, in one list: started once the server is ready, stopped when it
@@ -17,8 +18,31 @@ export function backgroundJobs(ctx: AppContext): Job[] {
     { name: 'system log writer', start: () => () => ctx.logs.close() },
     { name: 'usage meter', start: () => () => ctx.usage?.close() },
     { name: 'API rate-limit counters', start: () => () => ctx.keyLimiter.close() },
+    // The edge functions' Deno processes, egress gateway and invocation recorder (made on the first call).
+    { name: 'functions runtime', start: () => () => ctx.functions.close() },
     // The Schema Editor rooms' presence beats; closing ends their sockets.
     { name: 'schema editor rooms', start: () => () => ctx.rooms.close() },
+    // Realtime: its sockets close first; channels whose token expired close, nodes beat for presence, silent
+    // sockets are let go.
+    { name: 'realtime sockets', start: () => () => ctx.realtime.close() },
+    every(
+      'realtime token expiry',
+      REALTIME_RHYTHMS.tokens,
+      async () => ctx.realtime.sweepTokens(),
+      failed('realtime token expiry'),
+    ),
+    every(
+      'realtime presence beat',
+      REALTIME_RHYTHMS.beat,
+      async () => ctx.realtime.presence.beat(),
+      failed('realtime presence beat'),
+    ),
+    every(
+      'realtime idle sockets',
+      REALTIME_RHYTHMS.idle,
+      async () => ctx.realtime.sweepIdle(),
+      failed('realtime idle sockets'),
+    ),
     // History older than HISTORY_RETENTION_DAYS that no checkpoint needs.
     every('history retention', HISTORY_RETENTION_RHYTHM, () => runHistoryRetention(ctx), failed('history retention')),
     // The system log beyond LOG_RETENTION_DAYS and LOG_RETENTION_MAX_ROWS.

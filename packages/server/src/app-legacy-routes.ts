@@ -6,7 +6,6 @@ import { configureApps } from './features/apps/apps-config.js';
 import { authRoutes } from './features/auth/auth.routes.js';
 import { createAuthDeps, secretSealerOf } from './features/auth/auth-deps.js';
 import { backupsRoutes } from './features/backups/backups.routes.js';
-import { functionsRoutes } from './features/functions/functions.routes.js';
 import { portabilityRoutes } from './features/portability/portability.routes.js';
 import { consoleAccountsRoutes } from './features/users/console-accounts.routes.js';
 import { usersRoutes } from './features/users/users.routes.js';
@@ -31,7 +30,6 @@ export async function registerLegacyRoutes(
   await app.register(accountRoutes, { deps: authDeps });
   await app.register(usersRoutes, { ctx, pools });
   await app.register(consoleAccountsRoutes, { deps: authDeps });
-  await app.register(functionsRoutes, { ctx });
   // Their raw archive bodies have their own content-type parser in each plugin.
   await app.register(backupsRoutes, { ctx });
   await app.register(portabilityRoutes, { ctx });

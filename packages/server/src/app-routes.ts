@@ -3,6 +3,8 @@ import { activityRoutes } from './features/activity/activity.routes.js';
 import { appsRoutes } from './features/apps/apps.routes.js';
 import { billingRoutes } from './features/billing/billing.routes.js';
 import { configRoutes } from './features/config/config.routes.js';
+import { functionsRoutes } from './features/functions/functions.routes.js';
+import { functionInvokeRoutes } from './features/functions/invoke.routes.js';
 import { healthRoutes } from './features/health/health.routes.js';
 import { checkpointsRoutes } from './features/history/checkpoints.routes.js';
 import { historyRoutes } from './features/history/history.routes.js';
@@ -12,6 +14,8 @@ import { openapiRoutes } from './features/openapi/openapi.routes.js';
 import { projectsRoutes } from './features/projects/projects.routes.js';
 import { schemaRoomRoutes } from './features/projects/schema-room.routes.js';
 import { publicApiRoutes } from './features/public-api/public-api.routes.js';
+import { realtimeRoutes } from './features/realtime/realtime.routes.js';
+import { recordsGridRoutes } from './features/records-grid/records-grid.routes.js';
 import { restRoutes } from './features/rest/rest.routes.js';
 import { secretsRoutes } from './features/secrets/secrets.routes.js';
 import { sqlRoutes } from './features/sql/sql.routes.js';
@@ -33,6 +37,7 @@ export function routeTable(ctx: AppContext, _services: { csrf: CsrfTokens }): Ro
     ...activityRoutes(ctx),
     ...tablesRoutes(ctx),
     ...tableRecordsRoutes(ctx),
+    ...recordsGridRoutes(ctx),
     ...historyRoutes(ctx),
     ...checkpointsRoutes(ctx),
     ...projectsRoutes(ctx),
@@ -44,7 +49,10 @@ export function routeTable(ctx: AppContext, _services: { csrf: CsrfTokens }): Ro
     ...openapiRoutes(ctx),
     ...secretsRoutes(ctx),
     ...billingRoutes(ctx),
+    ...functionsRoutes(ctx),
+    ...functionInvokeRoutes(ctx),
     ...restRoutes(ctx),
+    ...realtimeRoutes(ctx),
     // Last: its short form /api/:name takes only what no route above claims.
     ...publicApiRoutes(ctx),
   ];

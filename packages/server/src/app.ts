@@ -10,19 +10,21 @@ import type { AppContext } from './app-context.js';
 import { backgroundJobs } from './app-jobs.js';
 import { registerLegacyRoutes } from './app-legacy-routes.js';
 import { routeTable } from './app-routes.js';
-import type { Config } from './config.js';
+import { type Config, quotasEnforced } from './config.js';
 import { migrateToLatest, openDatabase } from './db/database.js';
 import { accountFactsOf } from './features/account/account-facts.js';
 import { appOwnerOf, matchAppKey } from './features/apps/apps.service.js';
 import { secondFactorOf } from './features/auth/second-factor.js';
 import { endUserSessionLivenessOf, sessionLivenessOf } from './features/auth/session-liveness.js';
 import { findSessionByCookieHash } from './features/auth/sessions.store.js';
+import { tokenIssuerOf } from './features/auth/token-issuer.js';
 import { createTokenService } from './features/auth/tokens.service.js';
 import { installRestoreGuard } from './features/backups/restore-guard.js';
 import { stripeClientOf } from './features/billing/stripe-client.js';
 import { createUsageMeter } from './features/billing/usage-meter.js';
 import { meterSteps } from './features/billing/usage-metering.js';
 import { createUsageWarnings } from './features/billing/usage-warnings.js';
+import { createRuntimeHandle } from './features/functions/runtime/functions-runtime.js';
 import { createDatabaseHealth } from './features/health/database-health.service.js';
 import { apiKeyLookupOf } from './features/keys/keys.lookup.js';
 import { recordUnexpectedError } from './features/logs/log-events.js';
@@ -30,6 +32,7 @@ import { createLogWriter } from './features/logs/log-writer.js';
 import { createRequestLog } from './features/logs/request-log.js';
 import { createSchemaRooms } from './features/projects/schema-room.js';
 import { createKeyRateLimiter } from './features/public-api/public-api-rate-limit.js';
+import { createRealtimeHub } from './features/realtime/realtime-hub.js';
 import { createVault, rewrapDataKeys } from './features/secrets/secrets-vault.js';
 import { resealConnectionSecrets } from './features/sql/connection-secrets.js';
 import {
@@ -147,7 +150,10 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     await app.close();
     throw error;
   }
-  const tokens = await createTokenService(db.kysely, { issuer: `${config.siteUrl}/auth/v1` });
+  // The nodes of one database issue tokens as one URL (features/auth/token-issuer.ts).
+  const issuer = await tokenIssuerOf(db.kysely, config);
+  if (issuer.changed) app.log.warn(issuer.changed);
+  const tokens = await createTokenService(db.kysely, { issuer: issuer.issuer });
   // Basalt's own log, stored in batches off the requests' path (features/logs); it closes, storing what is
   // queued, before the database does (onClose hooks run last-added first).
   const logs = createLogWriter(db, { onError: (error) => app.log.warn({ err: error }, 'could not store log entries') });
@@ -163,6 +169,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   const usage = config.billing.metering
     ? createUsageMeter(db, {
         plans: config.billing.plans,
+        enforce: quotasEnforced(config.billing),
         refreshMs: config.billing.meteringRefreshMs,
         onUsage: (accountId, reading) => warnings.check(accountId, reading),
         onError: (error) => app.log.warn({ err: error }, 'could not store or read usage'),
@@ -217,9 +224,13 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     keyLimiter,
     vault,
     health: createDatabaseHealth(db),
+    functions: createRuntimeHandle({ app, db, config, logs, log: app.log, vault }),
     rooms: createSchemaRooms(db, {
       onError: (error) => app.log.warn({ err: error }, 'schema editor room: an update could not be handled'),
     }),
+    realtime: createRealtimeHub(db, callers, config.realtime, (error) =>
+      app.log.warn({ err: error }, 'realtime: a change could not be delivered'),
+    ),
   };
   app.decorate('basalt', ctx);
   app.decorate('earlyRunner', early);

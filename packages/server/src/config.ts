@@ -10,11 +10,16 @@ export interface Config {
   /** A postgres:// URL, or null for the embedded SQLite file in dataDir. */
   databaseUrl: string | null;
   siteUrl: string;
+  /**
+   * SITE_URL was set: it names the issuer of this node's tokens. Unset, the nodes of one database issue them as the
+   * URL the instance first started with (features/auth/token-issuer.ts), so they accept each other's.
+   */
+  siteUrlConfigured: boolean;
   smtpUrl: string | null;
   logLevel: string;
   /**
-   * Per 5 minutes: wrong passwords allowed per email from one IP (ten times that per IP), and sign-up, recover and
-   * verify attempts per IP and per email (features/auth/auth-rate-limits.ts).
+   * Per 5 minutes: wrong passwords allowed per IP over all emails, and sign-up, recover and verify attempts per IP
+   * and per email (features/auth/auth-rate-limits.ts).
    */
   authRateLimit: number;
   /** Public record API requests allowed per minute per API key (or signed-in account). */
@@ -54,6 +59,10 @@ export interface Config {
   billing: BillingConfig;
   /** Instance backups (features/backups, docs/backups.md). */
   backups: BackupsConfig;
+  /** REDIS_URL: the event bus between nodes goes through Redis pub/sub instead of PostgreSQL's NOTIFY; null: not. */
+  redisUrl: string | null;
+  /** Realtime's limits (features/realtime, docs/realtime.md). */
+  realtime: RealtimeConfig;
 }
 
 /** BackupsConfig says where archives live and how the database is written into them. */
@@ -71,16 +80,43 @@ export interface BackupsConfig {
   scheduler: boolean;
 }
 
+/** RealtimeConfig is realtime's limits, per account on each node (REALTIME_*). */
+export interface RealtimeConfig {
+  /** Sockets that have joined a channel of one account, at once. */
+  maxSockets: number;
+  /** Channels one socket may have joined at once. */
+  maxChannels: number;
+  /** Broadcasts, presence and other channel messages an account's clients may send per second. */
+  maxMessagesPerSecond: number;
+  /** The largest broadcast or presence message, in bytes. */
+  maxPayloadBytes: number;
+}
+
 /** BillingConfig is what the operator sells: the plans, whether usage is metered, and Stripe's keys and prices. */
 export interface BillingConfig {
   /** METERING: off stops counting API calls and enforcing quotas (usage then shows no calls). */
   metering: boolean;
+  /**
+   * QUOTAS: whether the plans' caps refuse requests. auto (the default) enforces them only when Stripe is
+   * configured (the operator sells plans); enforce always (the operator assigns plans by hand); off never. Usage
+   * is metered and shown either way, and instance administrators are never capped (quotasEnforced).
+   */
+  quotas: 'auto' | 'enforce' | 'off';
   /** METERING_REFRESH_MS: how old an account's usage may be when a quota is checked against it. */
   meteringRefreshMs: number;
   /** The four plans, DEFAULT_PLANS with BILLING_PLANS applied. */
   plans: Plan[];
   /** null: billing by Stripe is off and administrators assign plans by hand. */
   stripe: StripeConfig | null;
+}
+
+/**
+ * quotasEnforced tells whether the plans' caps refuse requests on this instance: with QUOTAS=enforce, or by default
+ * when Stripe sells the plans. A self-hosted instance that sells nothing caps nobody.
+ */
+export function quotasEnforced(billing: Pick<BillingConfig, 'metering' | 'quotas' | 'stripe'>): boolean {
+  if (!billing.metering || billing.quotas === 'off') return false;
+  return billing.quotas === 'enforce' || billing.stripe !== null;
 }
 
 /** StripeConfig is Stripe's secret key, webhook secret, checkout mode and a price id per paid plan. */
@@ -247,6 +283,7 @@ const envSchema = z.object({
   BASALT_PREVIOUS_MASTER_KEY: z.string().optional(),
   METERING: z.enum(['on', 'off'], { error: "METERING must be 'on' or 'off'" }).default('on'),
   METERING_REFRESH_MS: wholeNumber('METERING_REFRESH_MS', 100, 5000),
+  QUOTAS: z.enum(['auto', 'enforce', 'off'], { error: "QUOTAS must be 'auto', 'enforce' or 'off'" }).default('auto'),
   BILLING_PLANS: z.string().optional(),
   STRIPE_SECRET_KEY: z.string().optional(),
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
@@ -256,6 +293,18 @@ const envSchema = z.object({
   STRIPE_PRICE_STARTER: z.string().optional(),
   STRIPE_PRICE_PROFESSIONAL: z.string().optional(),
   STRIPE_PRICE_ENTERPRISE: z.string().optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'REDIS_URL must be a redis:// or rediss:// URL')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  REALTIME_MAX_SOCKETS: wholeNumber('REALTIME_MAX_SOCKETS', 1, 10_000),
+  REALTIME_MAX_CHANNELS: wholeNumber('REALTIME_MAX_CHANNELS', 1, 100),
+  REALTIME_MAX_MESSAGES_PER_SECOND: wholeNumber('REALTIME_MAX_MESSAGES_PER_SECOND', 1, 1000),
+  REALTIME_MAX_PAYLOAD_BYTES: wholeNumber('REALTIME_MAX_PAYLOAD_BYTES', 1024, 256 * 1024).refine(
+    (bytes) => bytes <= 1_500_000,
+    'REALTIME_MAX_PAYLOAD_BYTES must be at most 1500000 (a socket frame is at most 2 MiB)',
+  ),
   STRIPE_API_URL: z
     .url('STRIPE_API_URL must be a URL')
     .optional()
@@ -345,6 +394,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     dataDir: path.resolve(e.BASALT_DATA_DIR),
     databaseUrl: e.DATABASE_URL ?? null,
     siteUrl: (e.SITE_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
+    siteUrlConfigured: e.SITE_URL !== undefined,
     smtpUrl: e.SMTP_URL ?? null,
     logLevel: e.LOG_LEVEL,
     authRateLimit: e.AUTH_RATE_LIMIT,
@@ -378,6 +428,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     billing: {
       metering: e.METERING === 'on',
       meteringRefreshMs: e.METERING_REFRESH_MS,
+      quotas: e.QUOTAS,
       plans: plansOf(e.BILLING_PLANS),
       stripe: stripeOf(e),
     },
@@ -386,6 +437,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       format: e.BACKUP_FORMAT,
       uploadMaxBytes: e.BACKUP_UPLOAD_MAX_BYTES,
       scheduler: e.BACKUP_SCHEDULER === 'on',
+    },
+    redisUrl: e.REDIS_URL ?? null,
+    realtime: {
+      maxSockets: e.REALTIME_MAX_SOCKETS,
+      maxChannels: e.REALTIME_MAX_CHANNELS,
+      maxMessagesPerSecond: e.REALTIME_MAX_MESSAGES_PER_SECOND,
+      maxPayloadBytes: e.REALTIME_MAX_PAYLOAD_BYTES,
     },
     ...overrides,
   };

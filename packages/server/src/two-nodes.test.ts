@@ -306,7 +306,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two nodes on one PostgreSQL', (
     // What B reads now it must not keep: it would not hear of the key's deletion.
     expect((await onB('GET', '/api/table/ledger', keys[0]?.headers ?? {})).status).toBe(200);
     expect((await onA('DELETE', `/api/keys/${keys[0]?.id}`, user.headers)).status).toBe(200);
-    expect(b.app.basalt.db.bus.reliable).toBe(false);
+    // Whether B's connection is back by now or not (its reconnection takes as long as it takes on a busy machine),
+    // the key is refused: read afresh while the bus was down, or forgotten with everything when it came back.
     expect((await onB('GET', '/api/table/ledger', keys[0]?.headers ?? {})).status).toBe(401);
 
     await seenWithin(10_000, async () => b.app.basalt.db.bus.reliable);

@@ -114,6 +114,20 @@ export function blankLayout(): StoredLayout {
 
 const projectId = z.string({ error: 'projectId is required' }).min(1, 'projectId is required').max(100);
 
+const TIMESTAMP_MESSAGE = 'timestamp must be a number or an ISO 8601 date-time';
+// When an update was made, as its sender tells it: the spec leaves the type open, so milliseconds since the epoch
+// and an ISO 8601 date-time are both taken, and passed on as they came.
+const updateTimestampSchema = z.union(
+  [
+    z.number({ error: TIMESTAMP_MESSAGE }).finite(TIMESTAMP_MESSAGE),
+    z.iso.datetime({ offset: true, error: TIMESTAMP_MESSAGE }),
+  ],
+  { error: TIMESTAMP_MESSAGE },
+);
+
+/** UpdateTimestamp is when an editor says it made an update: milliseconds, or an ISO 8601 date-time. */
+export type UpdateTimestamp = number | string;
+
 /** clientMessageSchema is a frame the editor sends on /ws. */
 export const clientMessageSchema = z.discriminatedUnion(
   'type',
@@ -126,7 +140,7 @@ export const clientMessageSchema = z.discriminatedUnion(
       userId: z.unknown().optional(),
       layout: schemaLayoutSchema,
       save: z.boolean({ error: 'save must be true or false' }).optional(),
-      timestamp: z.number({ error: 'timestamp must be a number' }).finite().optional(),
+      timestamp: updateTimestampSchema.optional(),
     }),
     z.object({
       type: z.literal('schema_selection'),
@@ -165,9 +179,11 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
     projectId: z.string(),
     layout: storedLayoutSchema,
     userId: z.string(),
-    timestamp: z.number().nullable(),
+    timestamp: z.union([z.number(), z.string()]).nullable(),
     /** Every update merged into this version (several when they arrived together), beyond the spec. */
-    updates: z.array(z.object({ userId: z.string(), timestamp: z.number().nullable() })).optional(),
+    updates: z
+      .array(z.object({ userId: z.string(), timestamp: z.union([z.number(), z.string()]).nullable() }))
+      .optional(),
   }),
   z.object({
     type: z.literal('schema_layout_saved'),

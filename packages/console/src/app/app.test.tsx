@@ -50,6 +50,15 @@ describe('route guard', () => {
     await waitFor(() => expect(document.title).toBe('Sign in | Basalt'));
   });
 
+  it('shows /terms to anyone, signed in or not', async () => {
+    signedOut();
+    const { router } = renderApp('/terms');
+    expect(await screen.findByRole('heading', { name: 'Terms and conditions' })).toBeInTheDocument();
+    expect(screen.getByText(/have not been published yet/)).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/terms');
+    await waitFor(() => expect(document.title).toBe('Terms and conditions | Basalt'));
+  });
+
   it('sends a signed-in user away from /auth to the dashboard', async () => {
     signedIn();
     const { router } = renderApp('/auth');

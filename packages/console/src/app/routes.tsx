@@ -48,7 +48,7 @@ const shellPages: RouteObject[] = [
   {
     path: 'tables/:id/edit',
     handle: { title: 'Edit Table' } satisfies RouteHandle,
-    lazy: lazyPage(async () => (await import('@/features/tables/SchemaEditorPage')).SchemaEditorPage),
+    lazy: lazyPage(async () => (await import('@/features/tables/TableSchemaEditPage')).TableSchemaEditPage),
   },
   ...['history', 'history/:tableId'].map(
     (path): RouteObject => ({
@@ -60,7 +60,7 @@ const shellPages: RouteObject[] = [
   {
     path: 'api',
     handle: { title: 'API' } satisfies RouteHandle,
-    lazy: lazyPage(async () => (await import('@/features/api-page/ApiPage')).ApiPage),
+    lazy: lazyPage(async () => (await import('@/features/api-docs/ApiPage')).ApiPage),
   },
   {
     path: 'table-api',
@@ -136,7 +136,7 @@ const shellPages: RouteObject[] = [
   {
     path: 'documentation',
     handle: { title: 'Documentation' } satisfies RouteHandle,
-    lazy: lazyPage(async () => (await import('@/features/documentation/DocumentationPage')).DocumentationPage),
+    lazy: lazyPage(async () => (await import('@/features/api-docs/DocumentationPage')).DocumentationPage),
   },
   {
     path: '*',
@@ -156,6 +156,11 @@ export const routes: RouteObject[] = [
         path: 'auth',
         handle: { title: 'Sign in' } satisfies RouteHandle,
         lazy: lazyPage(async () => (await import('@/features/auth/AuthRoute')).AuthRoute),
+      },
+      {
+        path: 'terms',
+        handle: { title: 'Terms and conditions' } satisfies RouteHandle,
+        lazy: lazyPage(async () => (await import('@/features/auth/TermsPage')).TermsPage),
       },
       {
         Component: ProtectedShell,

@@ -5,6 +5,7 @@ import { dashboardKeys } from './dashboard/dashboard.keys';
 import { functionKeys } from './functions/functions.keys';
 import { checkpointKeys, historyKeys } from './history/history.keys';
 import { keyKeys } from './keys/keys.keys';
+import { projectKeys } from './projects/projects.keys';
 import { isRecordsKey, recordKeys } from './records/records.keys';
 import { secretKeys } from './secrets/secrets.keys';
 import { tableKeys } from './tables/tables.keys';
@@ -39,6 +40,16 @@ export function refreshAfterRecordWrite(queryClient: QueryClient, table: TableRe
 export function refreshAfterTableCreate(queryClient: QueryClient): void {
   refreshTableLists(queryClient);
   refreshDashboard(queryClient);
+}
+
+/**
+ * refreshAfterDesignApply: tables created from a project's design join both lists and the project's, and the
+ * tables it changed (new columns) are read again.
+ */
+export function refreshAfterDesignApply(queryClient: QueryClient, projectId: string, changedIds: number[]): void {
+  refreshAfterTableCreate(queryClient);
+  void queryClient.invalidateQueries({ queryKey: projectKeys.tables(projectId) });
+  for (const id of changedIds) void queryClient.invalidateQueries({ queryKey: tableKeys.detail(id) });
 }
 
 /** refreshAfterTableDelete: the table leaves the list at once, and its definition and records are forgotten. */

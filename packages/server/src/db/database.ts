@@ -3,6 +3,7 @@ import { type CompiledQuery, Kysely, type Transaction } from 'kysely';
 import { type Migration, Migrator } from 'kysely/migration';
 import type { Config } from '../config.js';
 import { type BusEvents, type BusTopic, createEventBus, type EventBus } from './bus/event-bus.js';
+import { createRedisTransport } from './bus/redis-transport.js';
 import type { DatabaseBackup } from './dialect/backup-dialect.js';
 import type { ConnectionStats, ReadRows, RunRows, SqlDialect } from './dialect/dialect.js';
 import { postgresDialect } from './dialect/postgres.js';
@@ -92,7 +93,7 @@ function dialectFor(config: Pick<Config, 'databaseUrl'>): SqlDialect {
 
 /** openDatabase connects to the configured engine and its event bus (it does not migrate). */
 export function openDatabase(
-  config: Pick<Config, 'databaseUrl' | 'dataDir'>,
+  config: Pick<Config, 'databaseUrl' | 'dataDir'> & { redisUrl?: string | null },
   options: {
     onIdleError?: (error: Error) => void;
     onBusError?: (error: unknown) => void;
@@ -107,10 +108,13 @@ export function openDatabase(
   const connection = dialect.createKyselyDialect({ ...config, ...options });
   const kysely = new Kysely<SystemDatabase>({ dialect: connection });
   // On PostgreSQL the bus reaches the other server processes on the database (LISTEN/NOTIFY); SQLite has one.
+  // REDIS_URL moves it to Redis pub/sub (db/bus/redis-transport.ts).
   const bus = createEventBus({
     transport: options.ownBus
       ? null
-      : dialect.busTransport({ databaseUrl: config.databaseUrl, onError: options.onBusError }),
+      : config.redisUrl
+        ? createRedisTransport({ redisUrl: config.redisUrl, onError: options.onBusError })
+        : dialect.busTransport({ databaseUrl: config.databaseUrl, onError: options.onBusError }),
     onError: options.onBusError,
   });
   const groupWrite = dialect.writeTransactions(kysely, connection);

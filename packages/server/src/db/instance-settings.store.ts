@@ -19,3 +19,12 @@ export async function writeSettingOnce(db: Kysely<SystemDatabase>, key: string, 
     .execute();
   return (await readSetting(db, key)) ?? value;
 }
+
+/** writeSetting stores a setting, replacing what was stored under its key. */
+export async function writeSetting(db: Kysely<SystemDatabase>, key: string, value: string): Promise<void> {
+  await db
+    .insertInto('instance_settings')
+    .values({ key, value })
+    .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
+    .execute();
+}

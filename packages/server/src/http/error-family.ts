@@ -2,15 +2,19 @@ import type { FastifyRequest } from 'fastify';
 import type { ApiError } from './errors.js';
 
 /**
- * ErrorFamily names the error body shapes: the four of DESIGN.md "APIs", and the API gateway's `{message}` that
- * Supabase's gateway answers before a request reaches auth or data (a missing or unknown apikey).
+ * ErrorFamily names the error body shapes: the four of DESIGN.md "APIs", the API gateway's `{message}` that
+ * Supabase's gateway answers before a request reaches auth or data (a missing or unknown apikey), Supabase
+ * Storage's for /storage/v1, and the functions relay's `{code, message}` for a function call's own refusals. The
+ * other refusals on /functions/v1 and /realtime/v1 answer JSON {message, code}, the console's shape.
  */
-export type ErrorFamily = 'auth' | 'rest' | 'console' | 'public' | 'gateway';
+export type ErrorFamily = 'auth' | 'rest' | 'console' | 'public' | 'gateway' | 'storage' | 'functions';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** errorFamily overrides the family a route's errors are formatted in. */
     errorFamily?: ErrorFamily;
+    /** bodyTooLarge is the error a route answers for a body over its limit, in place of the usual 413. */
+    bodyTooLarge?: () => ApiError;
   }
 }
 
@@ -21,6 +25,8 @@ export function errorFamilyOf(request: FastifyRequest): ErrorFamily {
   const url = request.url;
   if (url.startsWith('/auth/v1') || url.startsWith('/.well-known')) return 'auth';
   if (url.startsWith('/rest/v1')) return 'rest';
+  if (url.startsWith('/storage/v1')) return 'storage';
+  if (url.startsWith('/realtime/v1')) return 'gateway';
   if (url.startsWith('/api/table/') || url === '/api/table') return 'public';
   return 'console';
 }
@@ -31,6 +37,9 @@ export function formatError(family: ErrorFamily, error: ApiError): Record<string
   switch (details.family ?? family) {
     case 'gateway':
       return { message: error.message };
+    case 'functions':
+      // A function call's own refusals: Supabase's relay answers `{code, message}` (and a limit's name).
+      return { code: error.code, message: error.message, ...details.extra };
     case 'auth':
       return { code: error.status, error_code: error.code, msg: error.message, ...details.extra };
     case 'rest':
@@ -48,6 +57,9 @@ export function formatError(family: ErrorFamily, error: ApiError): Record<string
           details: details.fieldErrors ?? details.details ?? null,
         },
       };
+    case 'storage':
+      // Supabase Storage's shape: the status as a string beside the error and its message.
+      return { statusCode: String(error.status), error: error.code, message: error.message };
     case 'console':
       return {
         message: error.message,

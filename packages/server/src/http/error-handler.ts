@@ -11,6 +11,8 @@ const BAD_JSON: Record<ErrorFamily, [string, string]> = {
   console: ['bad_json', 'The request body is not valid JSON'],
   public: ['invalid_json', 'The request body is not valid JSON'],
   gateway: ['bad_json', 'The request body is not valid JSON'],
+  storage: ['invalid_json', 'The request body is not valid JSON'],
+  functions: ['bad_json', 'The request body is not valid JSON'],
 };
 
 const UNEXPECTED: Record<ErrorFamily, [string, string]> = {
@@ -19,6 +21,8 @@ const UNEXPECTED: Record<ErrorFamily, [string, string]> = {
   console: ['internal_error', 'Something went wrong on the server. Please try again.'],
   public: ['internal_error', 'Something went wrong on the server. Please try again.'],
   gateway: ['internal_error', 'Something went wrong on the server. Please try again.'],
+  storage: ['internal_error', 'Something went wrong on the server. Please try again.'],
+  functions: ['internal_error', 'Something went wrong on the server. Please try again.'],
 };
 
 function isFastifyError(error: unknown): error is FastifyError {
@@ -26,7 +30,7 @@ function isFastifyError(error: unknown): error is FastifyError {
 }
 
 /** toApiError turns anything thrown while handling a request into an ApiError, or null if unexpected. */
-function toApiError(error: unknown, family: ErrorFamily, bodyLimit: number): ApiError | null {
+function toApiError(request: FastifyRequest, error: unknown, family: ErrorFamily, bodyLimit: number): ApiError | null {
   if (error instanceof ApiError) return error;
   if (error instanceof ZodError) return invalid(fieldErrorsOf(error));
   // A write for an account (or session) deleted meanwhile, such as with a deleted account's unexpired token.
@@ -37,6 +41,8 @@ function toApiError(error: unknown, family: ErrorFamily, bodyLimit: number): Api
   const status = error.statusCode ?? 500;
   if (status >= 500) return null;
   if (status === 413) {
+    const own = request.routeOptions?.config?.bodyTooLarge;
+    if (own) return own();
     const limit = `${Math.round(bodyLimit / 1024)} KiB`;
     return new ApiError(413, 'payload_too_large', `The request body is larger than the ${limit} this server accepts.`);
   }
@@ -79,7 +85,7 @@ export function installErrorHandler(
 ): void {
   app.setErrorHandler((error, request, reply) => {
     const family = errorFamilyOf(request);
-    const apiError = toApiError(error, family, bodyLimit);
+    const apiError = toApiError(request, error, family, bodyLimit);
     if (apiError) return sendApiError(request, reply, apiError);
     request.log.error({ err: error }, 'unexpected error while handling a request');
     onUnexpected?.(request, error);

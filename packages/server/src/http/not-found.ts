@@ -18,7 +18,10 @@ export function installNotFound(app: FastifyInstance, indexHtml: string | null):
     const error =
       family === 'rest'
         ? notFound(`Could not find the table '${path?.slice('/rest/v1/'.length)}' in the schema cache`, 'PGRST205')
-        : notFound(`No route for ${request.method} ${path}`, family === 'auth' ? 'not_found' : 'route_not_found');
+        : notFound(
+            `No route for ${request.method} ${path}`,
+            family === 'auth' || family === 'storage' ? 'not_found' : 'route_not_found',
+          );
     return reply.status(404).send(formatError(family, error));
   });
 }

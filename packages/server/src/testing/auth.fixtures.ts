@@ -122,7 +122,7 @@ export async function loginWithCookie(server: TestServer, user: TestUser): Promi
 
 /**
  * signTestToken signs a JWT with the server's own signing key, for tokens the API never issues
- * (expired, other claims). `expiresIn` may be negative (null: no exp at all); the issuer is the server's auth URL unless `iss` is given.
+ * (expired, other claims). `expiresIn` may be negative (null: no exp at all); the issuer is the server's unless `iss` is given.
  */
 export async function signTestToken(
   server: TestServer,
@@ -136,7 +136,7 @@ export async function signTestToken(
   const jwt = new SignJWT(claims).setProtectedHeader({ alg: key.alg, kid: key.kid, typ: 'JWT' }).setIssuedAt(iat);
   if (options.expiresIn !== null) jwt.setExpirationTime(Math.floor(Date.now() / 1000) + (options.expiresIn ?? 3600));
   if (options.subject) jwt.setSubject(options.subject);
-  if (!('iss' in claims)) jwt.setIssuer(`${server.config.siteUrl}/auth/v1`);
+  if (!('iss' in claims)) jwt.setIssuer(server.app.basalt.tokens.issuer);
   return jwt.sign(privateKey);
 }
 

@@ -36,11 +36,12 @@ async function freePort(): Promise<number> {
 }
 
 /**
- * startServerProcess starts `basalt serve` on a free port with the given environment (DATABASE_URL for
- * PostgreSQL; BASALT_DATA_DIR defaults to a fresh folder) and resolves once it answers /api/health.
+ * startServerProcess starts `basalt serve` on a free port (or env's PORT) with the given environment (DATABASE_URL
+ * for PostgreSQL; BASALT_DATA_DIR defaults to a fresh folder) and resolves once it answers /api/health.
  */
 export async function startServerProcess(env: Record<string, string> = {}, timeoutMs = 30_000): Promise<ServerProcess> {
-  const port = await freePort();
+  // A PORT in env restarts a node where it was (a client reconnects to the same address).
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const url = `http://127.0.0.1:${port}`;
   const dataDir = env.BASALT_DATA_DIR ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'basalt-node-')));
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'serve'], {

@@ -115,6 +115,7 @@ export function stripeBillingConfig(
   return {
     metering: true,
     meteringRefreshMs: 200,
+    quotas: 'auto',
     plans: DEFAULT_PLANS,
     stripe: {
       secretKey: STRIPE_TEST.secretKey,

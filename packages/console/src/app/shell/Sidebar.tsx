@@ -108,7 +108,7 @@ export function Sidebar({
           <DialogPrimitive.Overlay className="fixed inset-0 z-40 bg-black/50 data-[state=open]:animate-fade-in md:hidden" />
           <DialogPrimitive.Content
             aria-describedby={undefined}
-            className="fixed inset-y-0 left-0 z-50 w-72 max-w-[85vw] border-r shadow-xl outline-none data-[state=open]:animate-slide-in-left md:hidden"
+            className="fixed top-[var(--toast-bottom,0px)] bottom-0 left-0 z-50 w-72 max-w-[85vw] border-r shadow-xl outline-none data-[state=open]:animate-slide-in-left md:hidden"
           >
             <DialogPrimitive.Title className="sr-only">Navigation</DialogPrimitive.Title>
             <SidebarContent />

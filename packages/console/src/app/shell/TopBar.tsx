@@ -5,6 +5,7 @@ import { Link, useNavigate } from 'react-router';
 import { BrandMark } from '@/components/brand-mark';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
+import { ToastRoom } from '@/components/ui/toaster';
 import { AccountMenu } from './AccountMenu';
 import { NotificationsMenu } from './NotificationsMenu';
 import { findNavItem, NAV_GROUPS } from './nav-items';
@@ -45,10 +46,22 @@ function PageSearch() {
   );
 }
 
-/** TopBar holds the mobile menu button, page search, theme toggle, New Project and the menus. */
+/**
+ * TopBar holds the mobile menu button, page search, theme toggle, New Project and the menus; under it, sticky with
+ * it, the room a showing toast takes, so that the page moves down instead of under the toast.
+ */
 export function TopBar({ onOpenSidebar }: { onOpenSidebar: () => void }) {
   return (
-    <header className="sticky top-0 z-20 flex h-14 items-center gap-2 border-b bg-background/85 px-3 backdrop-blur sm:px-4 md:px-6">
+    <div className="sticky top-0 z-20">
+      <TopBarRow onOpenSidebar={onOpenSidebar} />
+      <ToastRoom className="bg-background" />
+    </div>
+  );
+}
+
+function TopBarRow({ onOpenSidebar }: { onOpenSidebar: () => void }) {
+  return (
+    <header className="flex h-14 items-center gap-2 border-b bg-background/85 px-3 backdrop-blur sm:px-4 md:px-6">
       <Button variant="ghost" size="icon" className="md:hidden" aria-label="Open navigation" onClick={onOpenSidebar}>
         <Menu />
       </Button>

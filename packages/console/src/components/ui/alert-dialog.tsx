@@ -14,7 +14,8 @@ export function AlertDialogContent({ className, ...props }: ComponentProps<typeo
       <AlertDialogPrimitive.Overlay className="fixed inset-0 z-50 bg-black/50 data-[state=open]:animate-fade-in" />
       <AlertDialogPrimitive.Content
         className={cn(
-          'fixed top-1/2 left-1/2 z-50 flex w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 flex-col gap-4 rounded-xl border bg-popover p-6 text-popover-foreground shadow-xl data-[state=open]:animate-zoom-in',
+          // Below a showing toast (--toast-bottom, components/ui/toaster.tsx), never under it.
+          'fixed top-[calc(50%+var(--toast-bottom,0px)/2)] left-1/2 z-50 flex max-h-[calc(100dvh-2rem-var(--toast-bottom,0px))] w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 flex-col gap-4 overflow-y-auto rounded-xl border bg-popover p-6 text-popover-foreground shadow-xl data-[state=open]:animate-zoom-in',
           className,
         )}
         {...props}

@@ -30,7 +30,8 @@ export function DialogContent({
       <DialogOverlay />
       <DialogPrimitive.Content
         className={cn(
-          'fixed top-1/2 left-1/2 z-50 flex max-h-[calc(100dvh-2rem)] w-[calc(100%-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 flex-col gap-4 overflow-y-auto rounded-xl border bg-popover p-5 text-popover-foreground shadow-xl outline-none data-[state=open]:animate-zoom-in sm:p-6',
+          // Below a showing toast (--toast-bottom, components/ui/toaster.tsx), never under it.
+          'fixed top-[calc(50%+var(--toast-bottom,0px)/2)] left-1/2 z-50 flex max-h-[calc(100dvh-2rem-var(--toast-bottom,0px))] w-[calc(100%-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 flex-col gap-4 overflow-y-auto rounded-xl border bg-popover p-5 text-popover-foreground shadow-xl outline-none data-[state=open]:animate-zoom-in sm:p-6',
           className,
         )}
         {...props}

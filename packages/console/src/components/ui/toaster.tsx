@@ -1,6 +1,6 @@
 import { CircleAlert, CircleCheck, X } from 'lucide-react';
 import { Toast } from 'radix-ui';
-import { useSyncExternalStore } from 'react';
+import { useEffect, useRef, useSyncExternalStore } from 'react';
 import { cn } from '@/lib/cn';
 import { dismissToast, getToasts, subscribeToasts } from '@/lib/toast';
 
@@ -8,15 +8,47 @@ import { dismissToast, getToasts, subscribeToasts } from '@/lib/toast';
 export const TOAST_DURATION_MS = 5000;
 export const TOAST_SWIPE_THRESHOLD_PX = 50;
 
+// A toast never covers the page: it takes room. While one shows, --toast-room is its height with a margin above
+// and below, and the page makes that room under the top bar (ToastRoom, in the sticky header, so the page moves
+// down rather than under it, scrolled or not); open dialogs and the mobile navigation stay below --toast-bottom
+// (index.css derives it from --toast-showing, --toast-top and --toast-room).
+const TOAST_MARGIN_PX = 8;
+
+function useToastRoom() {
+  const viewport = useRef<HTMLOListElement>(null);
+  useEffect(() => {
+    const list = viewport.current;
+    if (!list || typeof ResizeObserver === 'undefined') return;
+    const root = document.documentElement.style;
+    const measure = () => {
+      const height = list.getBoundingClientRect().height;
+      root.setProperty('--toast-showing', height > 0 ? '1' : '0');
+      root.setProperty('--toast-room', height > 0 ? `${height + 2 * TOAST_MARGIN_PX}px` : '0px');
+    };
+    const observer = new ResizeObserver(measure);
+    observer.observe(list);
+    return () => {
+      observer.disconnect();
+      root.removeProperty('--toast-showing');
+      root.removeProperty('--toast-room');
+    };
+  }, []);
+  return viewport;
+}
+
+/** ToastRoom is the room a showing toast takes at the top of a page: nothing while none shows. */
+export function ToastRoom({ className }: { className?: string }) {
+  return <div aria-hidden className={cn('h-[var(--toast-room,0px)] shrink-0', className)} />;
+}
+
 /**
- * Toaster is the console's toast area, at most 420 px wide, near the top and centred: in the shell, just below
- * the top bar and over the page's column beside the sidebar. Page headers keep their title left and their
- * actions right, so the middle is the one place a toast hides nothing to act on; the bottom corners hold the
- * help widget, the connection banner, dialog buttons and a table's last rows. On the sign-in page's wide
- * layout it sits over the feature panel, away from the form.
+ * Toaster is the console's toast area, at most 420 px wide, at the top and centred: in the shell, just below the
+ * top bar and over the page's column beside the sidebar. It covers nothing: the page (and any dialog) makes room
+ * for what it shows (ToastRoom, --toast-bottom).
  */
 export function Toaster() {
   const toasts = useSyncExternalStore(subscribeToasts, getToasts, getToasts);
+  const viewport = useToastRoom();
   return (
     <Toast.Provider duration={TOAST_DURATION_MS} swipeDirection="right" swipeThreshold={TOAST_SWIPE_THRESHOLD_PX}>
       {toasts.map((toast) => {
@@ -55,9 +87,11 @@ export function Toaster() {
         );
       })}
       <Toast.Viewport
+        ref={viewport}
         className={cn(
-          'fixed top-16 left-1/2 z-[100] flex max-h-dvh w-[calc(100%-2rem)] max-w-[420px] -translate-x-1/2 flex-col gap-2 outline-none lg:left-3/4',
-          // The viewport lives outside the routes, so it asks the page whether the shell (and its sidebar) is there.
+          'fixed top-(--toast-top) left-1/2 z-[100] flex max-h-dvh w-[calc(100%-2rem)] max-w-[420px] -translate-x-1/2 flex-col gap-2 outline-none',
+          // The viewport lives outside the routes, so it asks the page whether the shell (and its sidebar) is there:
+          // then it sits over the page's column (and below the top bar: index.css).
           'md:[:root:has([data-app-shell])_&]:left-[calc(50%+8rem)]',
         )}
       />

@@ -1,5 +1,5 @@
 import { CopyButton } from '@/components/ui/copy-button';
-import { CodeBlock } from '@/features/tables/EndpointList';
+import { CodeBlock } from './EndpointList';
 
 /** CodeSample is a titled block of code with a copy button in its header. */
 export function CodeSample({ code, label, title = label }: { code: string; label: string; title?: string }) {

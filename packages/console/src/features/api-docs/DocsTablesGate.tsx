@@ -8,7 +8,7 @@ import { EmptyState, LoadErrorState } from '@/components/ui/empty-state';
 import { Label } from '@/components/ui/label';
 import { NativeSelect } from '@/components/ui/native-select';
 import { Skeleton } from '@/components/ui/skeleton';
-import { useDocsTablesQuery } from './api-docs.queries';
+import { useApiTablesQuery } from '@/features/tables/tables.queries';
 import { chooseTable } from './useDocsSearchParams';
 
 /** NoTablesState is the empty state of a view that documents tables when there are none: a link to create one. */
@@ -29,7 +29,7 @@ export function NoTablesState({ title, description }: { title: string; descripti
 
 /** DocsTablesGate loads the account's tables and shows their loading, error and empty states, else `children`. */
 export function DocsTablesGate({ children }: { children: (tables: TableResponse[]) => ReactNode }) {
-  const tables = useDocsTablesQuery();
+  const tables = useApiTablesQuery();
   if (tables.isPending) {
     return (
       <div role="status" aria-label="Loading tables" className="grid grid-cols-1 gap-4">

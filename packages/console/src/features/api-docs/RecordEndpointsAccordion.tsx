@@ -1,9 +1,9 @@
 import type { TableResponse } from '@basalt/shared';
 import { Accordion, AccordionContent, AccordionItem, AccordionTrigger } from '@/components/ui/accordion';
 import { Card } from '@/components/ui/card';
-import { MethodBadge } from '@/features/tables/EndpointList';
 import { CodeSample } from './CodeSample';
 import { jsonText } from './code-literals';
+import { MethodBadge } from './EndpointList';
 import { DocSection, type FieldDoc, FieldList } from './FieldList';
 import { PathText } from './PathText';
 import { type RecordEndpointDoc, recordEndpointDocs } from './record-api-endpoints';

@@ -3,7 +3,7 @@ import { Card, CardDescription, CardHeader, CardTitle } from '@/components/ui/ca
 import { CopyButton } from '@/components/ui/copy-button';
 import { LinkButton } from '@/components/ui/link-button';
 import { TabsContent } from '@/components/ui/tabs';
-import { useDocsTablesQuery } from './api-docs.queries';
+import { useApiTablesQuery } from '@/features/tables/tables.queries';
 import { DocsPage } from './DocsPage';
 import { ChosenTableView, DocsTablesGate } from './DocsTablesGate';
 import { TableApiAuthGuide } from './TableApiAuthGuide';
@@ -22,7 +22,7 @@ export function TableApiPage() {
   const origin = window.location.origin;
   const { tab, setTab, tableName, setTableName } = useDocsSearchParams(TABS, 'tables');
   // The Authentication tab needs no table, but names the first one in its example when there is one.
-  const firstTable = useDocsTablesQuery().data?.[0]?.name ?? 'your_table';
+  const firstTable = useApiTablesQuery().data?.[0]?.name ?? 'your_table';
   return (
     <DocsPage
       title="Table API"

@@ -5,9 +5,9 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { CopyButton } from '@/components/ui/copy-button';
-import { recordApiEndpoints } from '@/features/tables/api-reference';
-import { MethodBadge } from '@/features/tables/EndpointList';
+import { MethodBadge } from './EndpointList';
 import { PathText } from './PathText';
+import { TableEndpoints } from './TableEndpoints';
 
 /** fieldCountLabel is "1 field" or "N fields". */
 export function fieldCountLabel(count: number): string {
@@ -61,27 +61,33 @@ export function TableEndpointsCard({ table, origin }: { table: TableResponse; or
             </Link>
           </span>
         </p>
-        <ul aria-label={`Endpoints of ${table.name}`} className="divide-y rounded-lg border">
-          {recordApiEndpoints(table.name).map((endpoint) => (
-            <li
-              key={`${endpoint.method} ${endpoint.path}`}
-              className="grid grid-cols-[auto_minmax(0,1fr)_auto] items-center gap-x-3 gap-y-0.5 py-1.5 pr-1.5 pl-3"
-            >
-              <MethodBadge method={endpoint.method} />
-              <div className="grid min-w-0 gap-0.5 md:grid-cols-[minmax(0,1fr)_auto] md:items-center md:gap-3">
-                <code className="min-w-0 font-mono text-[13px] wrap-anywhere">
-                  <PathText path={endpoint.path} />
-                </code>
-                <span className="text-xs text-muted-foreground md:text-right md:text-sm">{endpoint.description}</span>
-              </div>
-              <CopyButton
-                value={`${origin}${endpoint.path}`}
-                label={`Copy ${endpoint.method} ${endpoint.path}`}
-                variant="ghost"
-              />
-            </li>
-          ))}
-        </ul>
+        <TableEndpoints table={table.name}>
+          {(endpoints) => (
+            <ul aria-label={`Endpoints of ${table.name}`} className="divide-y rounded-lg border">
+              {endpoints.map((endpoint) => (
+                <li
+                  key={`${endpoint.method} ${endpoint.path}`}
+                  className="grid grid-cols-[auto_minmax(0,1fr)_auto] items-center gap-x-3 gap-y-0.5 py-1.5 pr-1.5 pl-3"
+                >
+                  <MethodBadge method={endpoint.method} />
+                  <div className="grid min-w-0 gap-0.5 md:grid-cols-[minmax(0,1fr)_auto] md:items-center md:gap-3">
+                    <code className="min-w-0 font-mono text-[13px] wrap-anywhere">
+                      <PathText path={endpoint.path} />
+                    </code>
+                    <span className="text-xs text-muted-foreground md:text-right md:text-sm">
+                      {endpoint.description}
+                    </span>
+                  </div>
+                  <CopyButton
+                    value={`${origin}${endpoint.path}`}
+                    label={`Copy ${endpoint.method} ${endpoint.path}`}
+                    variant="ghost"
+                  />
+                </li>
+              ))}
+            </ul>
+          )}
+        </TableEndpoints>
       </CardContent>
     </Card>
   );

@@ -1,27 +1,14 @@
-import { tableListSchema } from '@basalt/shared';
 import { useQuery } from '@tanstack/react-query';
-import { tableKeys } from '@/features/tables/tables.keys';
-import { apiRequest, jsonQuery } from '@/lib/api';
+import { apiRequest } from '@/lib/api';
 import { isClientError } from '@/lib/api-errors';
 import { openApiKeys } from './api-docs.keys';
 import type { OpenApiDocument } from './openapi-document';
-import { parseOpenApiDocument } from './openapi-reading';
+import { parseOpenApiDocument, tableEndpoints } from './openapi-reading';
 
-// The docs pages' data: the account's tables from GET /api/tables (cached for 30 s, retried once) and the OpenAPI document the server generates from them.
+// The docs pages' data: the OpenAPI document the server generates from the account's tables (their list, GET
+// /api/tables, is tables.queries.ts's useApiTablesQuery).
 
-// the table list is cached for 30 s with one retry.
-const DOCS_STALE_MS = 30_000;
 const retryOnce = (failures: number, error: unknown) => !isClientError(error) && failures < 1;
-
-/** useDocsTablesQuery lists the account's tables for the docs pages (GET /api/tables). */
-export function useDocsTablesQuery() {
-  return useQuery({
-    queryKey: tableKeys.apiList,
-    queryFn: jsonQuery(tableListSchema),
-    staleTime: DOCS_STALE_MS,
-    retry: retryOnce,
-  });
-}
 
 /** OpenApiFile is the document as the server sent it (for the download) and as the reference reads it. */
 export interface OpenApiFile {
@@ -44,5 +31,16 @@ export function useOpenApiQuery() {
     // Generated from the tables, it changes with them: read it again whenever the reference opens.
     staleTime: 0,
     retry: retryOnce,
+  });
+}
+
+/** useTableEndpointsQuery lists one table's record API endpoints from the caller's OpenAPI document. */
+export function useTableEndpointsQuery(table: string) {
+  return useQuery({
+    queryKey: openApiKeys.document,
+    queryFn: ({ signal }) => fetchOpenApiFile(signal),
+    staleTime: 0,
+    retry: retryOnce,
+    select: (file: OpenApiFile) => tableEndpoints(file.document, table),
   });
 }

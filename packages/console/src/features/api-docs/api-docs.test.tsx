@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { json } from '@/test/fake-backend';
 import { serveFake, setUpFakeServerSuite } from '@/test/fake-server';
 import { renderApp } from '@/test/render-app';
-import { openapiFixture } from './openapi.fixtures';
+import { openapiFixture, recordApiDocument } from './openapi.fixtures';
 
 // The Table API, Record API and OpenAPI reference pages routed as in the app, against a fake server.
 
@@ -46,7 +46,10 @@ const origin = () => window.location.origin;
 describe('/table-api', () => {
   it('shows a loading state, then each table with its field count and endpoints', async () => {
     let answer: (response: Response) => void = () => {};
-    serveFake({ 'GET /api/tables': () => new Promise((resolve) => (answer = resolve)) });
+    serveFake({
+      'GET /api/tables': () => new Promise((resolve) => (answer = resolve)),
+      'GET /api/openapi.json': () => json(200, recordApiDocument(['orders', 'notes'])),
+    });
     renderApp('/table-api');
     expect(await screen.findByRole('heading', { level: 1, name: 'Table API' })).toBeInTheDocument();
     expect(await screen.findByRole('status', { name: 'Loading tables' })).toBeInTheDocument();
@@ -55,7 +58,7 @@ describe('/table-api', () => {
     const card = (await screen.findByRole('link', { name: 'orders' })).closest('[aria-labelledby]') as HTMLElement;
     expect(within(card).getByText('4 fields')).toBeInTheDocument();
     expect(within(card).getByText('Customer orders')).toBeInTheDocument();
-    const endpoints = within(card).getByRole('list', { name: 'Endpoints of orders' });
+    const endpoints = await within(card).findByRole('list', { name: 'Endpoints of orders' });
     expect(within(endpoints).getAllByRole('listitem')).toHaveLength(6);
     expect(within(card).getByRole('link', { name: 'Record API docs for orders' })).toHaveAttribute(
       'href',
@@ -65,7 +68,10 @@ describe('/table-api', () => {
   });
 
   it('copies an endpoint as a full URL', async () => {
-    serveFake({ 'GET /api/tables': () => json(200, [orders]) });
+    serveFake({
+      'GET /api/tables': () => json(200, [orders]),
+      'GET /api/openapi.json': () => json(200, recordApiDocument(['orders'])),
+    });
     const user = userEvent.setup();
     renderApp('/table-api');
     await user.click(await screen.findByRole('button', { name: 'Copy DELETE /api/table/orders/{id}' }));

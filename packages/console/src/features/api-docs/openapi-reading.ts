@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { EndpointDoc } from '@/features/tables/api-reference';
+import type { EndpointDoc } from './api-reference';
 import {
   HTTP_METHODS,
   type HttpMethod,
@@ -313,4 +313,23 @@ export function securityLines(document: OpenApiDocument): string[] {
     if (scheme.type === 'apiKey') return `${name}: ${scheme.in ?? 'header'} ${scheme.name ?? ''}`.trim();
     return `${name}: ${scheme.type ?? 'custom'}${scheme.scheme ? ` ${scheme.scheme}` : ''}`;
   });
+}
+
+/**
+ * tableEndpoints lists the record API's endpoints of one table as the server's OpenAPI document describes them
+ * (its paths /api/table/{name} and /api/table/{name}/{id}), each with its summary; none for a table the
+ * document does not cover (one shared with the caller by another account).
+ */
+export function tableEndpoints(document: OpenApiDocument, table: string): EndpointDoc[] {
+  const base = `/api/table/${table}`;
+  const endpoints: EndpointDoc[] = [];
+  for (const path of [base, `${base}/{id}`]) {
+    const item = document.paths?.[path];
+    if (!item) continue;
+    for (const method of HTTP_METHODS) {
+      const operation = item[method];
+      if (operation) endpoints.push({ method: methodLabel(method), path, description: operation.summary ?? '' });
+    }
+  }
+  return endpoints;
 }

@@ -101,3 +101,19 @@ export const openapiFixture = {
     securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', bearerFormat: 'API key' } },
   },
 };
+
+/** recordApiDocument is an OpenAPI document as the server writes one for tables of these names: six operations each. */
+export function recordApiDocument(names: readonly string[]) {
+  const op = (summary: string) => ({ summary, responses: { '200': { description: 'OK' } } });
+  const paths: Record<string, unknown> = {};
+  for (const name of names) {
+    paths[`/api/table/${name}`] = { get: op(`List records of ${name}`), post: op(`Create a record in ${name}`) };
+    paths[`/api/table/${name}/{id}`] = {
+      get: op(`Get one record of ${name}`),
+      put: op(`Replace a record of ${name}`),
+      patch: op(`Update columns of a record of ${name}`),
+      delete: op(`Delete a record of ${name}`),
+    };
+  }
+  return { openapi: '3.1.0', info: { title: 'Basalt record API', version: '1' }, paths };
+}

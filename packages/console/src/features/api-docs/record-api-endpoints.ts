@@ -1,5 +1,5 @@
 import type { TableSchema } from '@basalt/shared';
-import type { EndpointDoc } from '@/features/tables/api-reference';
+import type { EndpointDoc } from './api-reference';
 import { curlJson } from './code-literals';
 import { recordsUrl } from './record-api-examples';
 import {

@@ -4,6 +4,7 @@ import { useSearchParams } from 'react-router';
 import { BrandMark } from '@/components/brand-mark';
 import { Button } from '@/components/ui/button';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { ToastRoom } from '@/components/ui/toaster';
 import { AuthMarketingPanel } from './AuthMarketingPanel';
 import { useLoginMutation, usePasswordResetMutation, useRegisterMutation } from './auth.queries';
 import { useAuth } from './auth-context';
@@ -26,7 +27,8 @@ export function AuthPage() {
   const { needsMfa } = useAuth();
 
   return (
-    <div className="grid min-h-dvh bg-background lg:grid-cols-2">
+    <div className="grid min-h-dvh grid-rows-[auto_1fr] bg-background lg:grid-cols-2">
+      <ToastRoom className="lg:col-span-2" />
       <div className="flex flex-col px-5 py-8 sm:px-8">
         <div className="flex items-center gap-2 font-semibold">
           <BrandMark />

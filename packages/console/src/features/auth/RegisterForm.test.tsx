@@ -100,14 +100,14 @@ describe('RegisterForm validation', () => {
     expect(onSubmit).not.toHaveBeenCalled();
   });
 
-  it('offers the terms beside the checkbox: a note opens and the box stays unticked', async () => {
-    const { user } = setup();
-    await user.click(screen.getByRole('button', { name: 'terms and conditions' }));
-    const note = await screen.findByRole('dialog', { name: 'Terms and conditions' });
-    expect(note).toHaveTextContent('have not been published yet');
-    expect(screen.getByRole('checkbox', { name: 'I accept the terms and conditions', hidden: true })).not.toBeChecked();
-    await user.click(screen.getByRole('button', { name: 'Close' }));
-    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  it('links the terms beside the checkbox: a real link to /terms, in a new tab so the form keeps its input', () => {
+    setup();
+    const link = screen.getByRole('link', { name: 'terms and conditions' });
+    expect(link).toHaveAttribute('href', '/terms');
+    expect(link).toHaveAttribute('target', '_blank');
+    expect(link).toHaveAttribute('rel', 'noopener');
+    expect(screen.queryByRole('button', { name: 'terms and conditions' })).not.toBeInTheDocument();
+    expect(screen.getByRole('checkbox', { name: 'I accept the terms and conditions' })).not.toBeChecked();
   });
 
   it('submits username, email and password only when everything is valid', async () => {

@@ -3,9 +3,9 @@ import { useState } from 'react';
 import { Card } from '@/components/ui/card';
 import { LoadErrorState } from '@/components/ui/empty-state';
 import { NativeSelect } from '@/components/ui/native-select';
+import { countOf, Pager } from '@/components/ui/pager';
 import { SkeletonTableRows } from '@/components/ui/skeleton-table-rows';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
-import { ListPager } from '@/features/users/ListPager';
 import { useAssignPlanMutation, useBillingAccountsQuery } from './billing.queries';
 import { SubscriptionStatusBadge } from './SubscriptionStatusBadge';
 import { formatAmount } from './UsageMeter';
@@ -92,11 +92,10 @@ export function AccountsTab({ plans }: { plans: Plan[] }) {
         </TableBody>
       </Table>
       {pagination && pagination.totalItems > 0 && (
-        <ListPager
+        <Pager
+          summary={countOf(pagination.totalItems, 'account')}
           page={pagination.currentPage}
           totalPages={pagination.totalPages}
-          totalItems={pagination.totalItems}
-          noun="account"
           onPageChange={setPage}
         />
       )}

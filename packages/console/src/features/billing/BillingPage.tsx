@@ -2,6 +2,7 @@ import type { PlanId } from '@basalt/shared';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { PageHeader } from '@/components/ui/page-header';
+import { ScrollRow } from '@/components/ui/scroll-row';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { useAuth } from '@/features/auth/auth-context';
 import { AccountsTab } from './AccountsTab';
@@ -55,15 +56,15 @@ export function BillingPage() {
     <div className="grid grid-cols-1 gap-6">
       <PageHeader title="Billing" description="Your plan, usage and invoices." />
       <Tabs value={tab} onValueChange={setTab} className="grid grid-cols-1 gap-4">
-        <div className="overflow-x-auto">
-          <TabsList className="w-full sm:w-fit">
+        <ScrollRow active={tab}>
+          <TabsList className="w-max min-w-full sm:min-w-0">
             <TabsTrigger value="overview">Overview</TabsTrigger>
             <TabsTrigger value="usage">Usage</TabsTrigger>
             <TabsTrigger value="plans">Plans</TabsTrigger>
             <TabsTrigger value="invoices">Invoices</TabsTrigger>
             {user?.isAdmin && <TabsTrigger value="accounts">Accounts</TabsTrigger>}
           </TabsList>
-        </div>
+        </ScrollRow>
         <TabsContent value="overview">
           <OverviewTab
             subscription={subscription.data}

@@ -139,4 +139,17 @@ describe('ConnectionBanner', () => {
     expect(screen.getByText('Connection Lost')).toBeInTheDocument();
     visibility.mockRestore();
   });
+
+  it('sends no heartbeat probe while the realtime socket is connected, and still checks on a doubt', async () => {
+    const probe = vi.fn().mockResolvedValue(false);
+    let connected = true;
+    render(<ConnectionBanner probe={probe} reload={vi.fn()} random={noJitter} live={() => connected} />);
+    await advance(3 * HEARTBEAT_MS);
+    expect(probe).not.toHaveBeenCalled();
+    // A realtime channel that failed says so: the monitor asks the server at once.
+    await act(async () => reportNetworkSignal('doubt'));
+    expect(probe).toHaveBeenCalledTimes(1);
+    expect(screen.getByText('Connection Lost')).toBeInTheDocument();
+    connected = false;
+  });
 });

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { onNetworkSignal } from '@/lib/network-signals';
+import { isRealtimeConnected } from '@/lib/realtime';
 import {
   HEARTBEAT_MS,
   MAX_RECONNECT_ATTEMPTS,
@@ -17,6 +18,8 @@ export interface ConnectionMonitorOptions {
   reload?: () => void;
   random?: () => number;
   heartbeatMs?: number;
+  /** live tells whether the realtime socket is connected: then it watches the connection and no probe is sent. */
+  live?: () => boolean;
 }
 
 /** ConnectionStatus is the state and how many probes the current outage has made. */
@@ -38,6 +41,7 @@ export function useConnectionMonitor({
   reload = reloadPage,
   random = Math.random,
   heartbeatMs = HEARTBEAT_MS,
+  live = isRealtimeConnected,
 }: ConnectionMonitorOptions = {}): ConnectionStatus {
   const [status, setStatus] = useState<ConnectionStatus>({ state: 'connected', attempts: 0 });
 
@@ -95,9 +99,11 @@ export function useConnectionMonitor({
     };
 
     // While all seems well: ask the server, and treat no answer as a loss. A hidden tab does not ask; it asks
-    // as soon as it shows again.
-    const check = async () => {
+    // as soon as it shows again. While the realtime socket is connected it is the heartbeat (a dropped socket
+    // is a doubt its channels report), so the heartbeat asks nothing then.
+    const check = async (fromHeartbeat = false) => {
       if (outage || probing || document.visibilityState === 'hidden') return;
+      if (fromHeartbeat && live()) return;
       probing = true;
       const ok = await probe();
       probing = false;
@@ -108,7 +114,7 @@ export function useConnectionMonitor({
     window.addEventListener('offline', lose);
     window.addEventListener('online', online);
     document.addEventListener('visibilitychange', shown);
-    const heartbeat = setInterval(check, heartbeatMs);
+    const heartbeat = setInterval(() => void check(true), heartbeatMs);
     const unsubscribe = onNetworkSignal((signal) => (signal === 'lost' ? lose() : void check()));
     return () => {
       disposed = true;
@@ -119,7 +125,7 @@ export function useConnectionMonitor({
       document.removeEventListener('visibilitychange', shown);
       unsubscribe();
     };
-  }, [probe, reload, random, heartbeatMs]);
+  }, [probe, reload, random, heartbeatMs, live]);
 
   return status;
 }

@@ -1,6 +1,6 @@
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import type { EndpointDoc } from '@/features/tables/api-reference';
-import { EndpointList } from '@/features/tables/EndpointList';
+import type { EndpointDoc } from '@/features/api-docs/api-reference';
+import { EndpointList } from '@/features/api-docs/EndpointList';
 
 // The dashboard's static reference: sign-in, tables, and a table's generated endpoints.
 const GROUPS: ReadonlyArray<{ title: string; endpoints: EndpointDoc[] }> = [

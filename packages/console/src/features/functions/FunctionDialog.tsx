@@ -1,5 +1,6 @@
 import type { EdgeFunction } from '@basalt/shared';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { FormDialog } from '@/components/ui/form-dialog';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { FunctionForm } from './FunctionForm';
 import { FunctionLogsPanel } from './FunctionLogsPanel';
@@ -16,25 +17,21 @@ const WIDE = 'sm:max-w-3xl';
 export function CreateFunctionDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   const creation = useCreateEdgeFunctionMutation();
   return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent className={WIDE}>
-        <DialogHeader>
-          <DialogTitle>Create Edge Function</DialogTitle>
-          <DialogDescription>
-            A Deno module with the Web Request/Response API, as on Supabase. Deploy it to make it answer at its route.
-          </DialogDescription>
-        </DialogHeader>
-        {open && (
-          <FunctionForm
-            fn={null}
-            pending={creation.isPending}
-            submitLabel="Create Function"
-            onCancel={() => onOpenChange(false)}
-            onSubmit={(values) => creation.mutate(values, { onSuccess: () => onOpenChange(false) })}
-          />
-        )}
-      </DialogContent>
-    </Dialog>
+    <FormDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      className={WIDE}
+      title="Create Edge Function"
+      description="A Deno module with the Web Request/Response API, as on Supabase. Deploy it to make it answer at its route."
+    >
+      <FunctionForm
+        fn={null}
+        pending={creation.isPending}
+        submitLabel="Create Function"
+        onCancel={() => onOpenChange(false)}
+        onSubmit={(values) => creation.mutate(values, { onSuccess: () => onOpenChange(false) })}
+      />
+    </FormDialog>
   );
 }
 

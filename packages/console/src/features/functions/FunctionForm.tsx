@@ -5,18 +5,21 @@ import {
   DEFAULT_FUNCTION_ROUTE,
   type EdgeFunction,
 } from '@basalt/shared';
+import { javascript } from '@codemirror/lang-javascript';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm } from 'react-hook-form';
-import { Button } from '@/components/ui/button';
-import { DialogFooter } from '@/components/ui/dialog';
+import { CodeEditor } from '@/components/code-editor';
+import { DialogForm } from '@/components/ui/form-dialog';
 import { FormField, fieldAria } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Switch } from '@/components/ui/switch';
-import { CodeEditor } from './CodeEditor';
 
 // The fields of a function (created with the default template, route /api/edge/my-function and active on; a
 // name is required, and "Function code is required"), validated with the server's own schema.
+
+// One language value for every editor: a new one would reconfigure the editor on each render.
+const TYPESCRIPT = javascript({ typescript: true });
 
 /** FunctionFormValues are the form's fields. */
 export type FunctionFormValues = CreateEdgeFunctionInput;
@@ -71,7 +74,14 @@ export function FunctionForm({
   });
   const { errors } = form.formState;
   return (
-    <form noValidate className="grid min-h-0 grid-cols-1 gap-4" onSubmit={form.handleSubmit(onSubmit)}>
+    <DialogForm
+      className="min-h-0"
+      onSubmit={form.handleSubmit(onSubmit)}
+      onCancel={onCancel}
+      submitLabel={submitLabel}
+      pendingLabel="Saving..."
+      pending={pending}
+    >
       <div className="grid gap-4 sm:grid-cols-2">
         <FormField id="function-name" label="Name" error={errors.name?.message}>
           <Input
@@ -111,7 +121,7 @@ export function FunctionForm({
             <SwitchField
               id="function-verify-jwt"
               label="Require a signed-in caller"
-              hint="Callers send a session token or an API key of this account."
+              hint="Callers send a JWT of this account: its app's anon key or a user's token, a session token or an API key."
               checked={field.value ?? true}
               onChange={field.onChange}
             />
@@ -126,6 +136,7 @@ export function FunctionForm({
             <CodeEditor
               id="function-code"
               ariaLabel="Function code"
+              language={TYPESCRIPT}
               value={field.value}
               onChange={field.onChange}
               invalid={Boolean(errors.code)}
@@ -134,14 +145,6 @@ export function FunctionForm({
           )}
         />
       </FormField>
-      <DialogFooter>
-        <Button type="button" variant="outline" onClick={onCancel}>
-          Cancel
-        </Button>
-        <Button type="submit" disabled={pending}>
-          {pending ? 'Saving...' : submitLabel}
-        </Button>
-      </DialogFooter>
-    </form>
+    </DialogForm>
   );
 }

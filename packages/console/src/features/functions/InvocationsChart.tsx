@@ -1,19 +1,18 @@
 import type { FunctionStats } from '@basalt/shared';
+import { BarChart } from '@/components/chart/chart';
 
-// Invocations and errors per hour as bars: an SVG with no chart library. Errors are drawn over the invocations
-// of the same hour; the tallest hour sets the scale.
-
-const HEIGHT = 96;
+// Invocations and errors per hour on the console's chart: each hour's bar is its invocations, the part that
+// failed drawn in the destructive colour on top of the part that did not.
 
 const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+const hourOf = (iso: string) => new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
 
 /** InvocationsChart draws a day of hourly invocations (primary) and errors (destructive). */
 export function InvocationsChart({ stats }: { stats: FunctionStats }) {
   const hours = stats.hours;
-  const peak = Math.max(1, ...hours.map((h) => h.invocations));
   const total = hours.reduce((sum, h) => sum + h.invocations, 0);
   const errors = hours.reduce((sum, h) => sum + h.errors, 0);
-  const width = 100 / Math.max(1, hours.length);
+  const rows = hours.map((h) => ({ hour: h.hour, ok: h.invocations - h.errors, errors: h.errors }));
   return (
     <figure className="grid gap-2">
       <figcaption className="flex flex-wrap items-center gap-x-4 gap-y-1 text-xs text-muted-foreground">
@@ -27,26 +26,27 @@ export function InvocationsChart({ stats }: { stats: FunctionStats }) {
         </span>
         <span>last {hours.length} hours</span>
       </figcaption>
-      <svg
+      <div
         role="img"
         aria-label={`${count(total, 'invocation')} and ${count(errors, 'error')} in the last ${hours.length} hours`}
-        viewBox={`0 0 100 ${HEIGHT}`}
-        preserveAspectRatio="none"
-        className="h-24 w-full rounded-md border bg-muted/30"
+        className="rounded-md border bg-muted/30 px-2 pt-2"
       >
-        {hours.map((hour, i) => {
-          const calls = (hour.invocations / peak) * (HEIGHT - 4);
-          const failed = (hour.errors / peak) * (HEIGHT - 4);
-          const x = i * width + width * 0.15;
-          return (
-            <g key={hour.hour}>
-              <title>{`${new Date(hour.hour).toLocaleString()}: ${hour.invocations} invocations, ${hour.errors} errors`}</title>
-              <rect x={x} y={HEIGHT - calls} width={width * 0.7} height={calls} className="fill-primary/70" />
-              <rect x={x} y={HEIGHT - failed} width={width * 0.7} height={failed} className="fill-destructive" />
-            </g>
-          );
-        })}
-      </svg>
+        <BarChart
+          rows={rows}
+          x="hour"
+          stacked
+          series={[
+            { key: 'ok', label: 'Invocations', tone: 'primary' },
+            { key: 'errors', label: 'Errors', tone: 'destructive' },
+          ]}
+          tick={hourOf}
+          listLabel="Invocations per hour"
+          describe={(row) =>
+            `${new Date(String(row.hour)).toLocaleString()}: ${Number(row.ok) + Number(row.errors)} invocations, ${row.errors} errors`
+          }
+          className="h-24"
+        />
+      </div>
     </figure>
   );
 }

@@ -12,6 +12,7 @@ import { PageHeader } from '@/components/ui/page-header';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { useAuth } from '@/features/auth/auth-context';
+import { useLiveTable } from '@/features/realtime/realtime.queries';
 import { useTablesQuery } from '@/features/tables/tables.queries';
 import { CheckpointsTab } from './CheckpointsTab';
 import { HistoryChangesTable } from './HistoryChangesTable';
@@ -138,6 +139,7 @@ function DatabaseHistory() {
   const routeId = routeTableId(useParams().tableId);
   const tables = useTablesQuery();
   const tableId = routeId ?? tables.data?.[0]?.id ?? null;
+  useLiveTable(tableId);
   const exists = tables.data?.some((table) => table.id === tableId) ?? false;
 
   let body: ReactNode;

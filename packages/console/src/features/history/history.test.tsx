@@ -1,135 +1,19 @@
-import type { Checkpoint, HistoryChange, TableResponse } from '@basalt/shared';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import type { TableResponse } from '@basalt/shared';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { AuthContext } from '@/features/auth/auth-context';
-import { createFakeAuth } from '@/test/fake-auth';
-import { type FakeRequest, type FakeRoute, json } from '@/test/fake-backend';
-import { serveFake, setUpFakeServerSuite } from '@/test/fake-server';
+import { json } from '@/test/fake-backend';
+import { setUpFakeServerSuite } from '@/test/fake-server';
 import { textsByRole } from '@/test/queries';
 import { renderApp } from '@/test/render-app';
-import { HistoryPage } from './HistoryPage';
 import { historyChange } from './history.fixtures';
+import { change, historyRoute, OLD_DAY, products, restored, serve, table, today } from './history-page.fixtures';
 
 // The Database History page routed as in the app, against a fake server (the real supabase-js client reads the
 // table list through it).
 
 vi.mock('@/lib/supabase', () => import('@/test/fake-server'));
 setUpFakeServerSuite();
-
-const table = (id: number, name: string): TableResponse => ({
-  id,
-  name,
-  description: null,
-  schema: {
-    id: { type: 'number', required: true, unique: true },
-    title: { type: 'text', required: false, unique: false },
-  },
-  createdAt: '2026-01-01T00:00:00.000Z',
-  updatedAt: '2026-01-01T00:00:00.000Z',
-});
-const products = table(4, 'products');
-const orders = table(5, 'orders');
-
-// Times safely inside today and yesterday, whenever the test runs.
-const today = (second: number) => {
-  const date = new Date();
-  date.setHours(0, 0, second, 0);
-  return date.toISOString();
-};
-const yesterday = () => {
-  const date = new Date();
-  date.setDate(date.getDate() - 1);
-  date.setHours(12, 0, 0, 0);
-  return date.toISOString();
-};
-const OLD_DAY = new Date(2026, 0, 15, 9, 30).toISOString();
-
-const change = (id: number, timestamp: string, overrides: Partial<HistoryChange> = {}): HistoryChange =>
-  historyChange({
-    id,
-    timestamp,
-    previousState: { id: 1, title: `Title ${id - 1}` },
-    newState: { id: 1, title: `Title ${id}` },
-    revertOf: null,
-    ...overrides,
-  });
-
-const HISTORY: HistoryChange[] = [
-  change(1, OLD_DAY, {
-    changeType: 'SCHEMA_CREATE',
-    recordId: null,
-    previousState: null,
-    newState: { name: 'products', description: null, schema: products.schema },
-  }),
-  change(2, OLD_DAY, { changeType: 'RECORD_CREATE', previousState: null, newState: { id: 1, title: 'Widget' } }),
-  change(3, yesterday(), { previousState: { id: 1, title: 'Widget' }, newState: { id: 1, title: 'Gadget' } }),
-  change(4, today(1), { previousState: { id: 1, title: 'Gadget' }, newState: { id: 1, title: 'Gizmo' } }),
-  change(5, today(2), {
-    changeType: 'RECORD_DELETE',
-    previousState: { id: 1, title: 'Gizmo' },
-    newState: null,
-    userId: 'end-user-9',
-    appUser: { id: 'end-user-9', name: 'ada@example.com' },
-  }),
-];
-
-const checkpoint: Checkpoint = {
-  id: 7,
-  tableId: 4,
-  name: 'Before launch',
-  description: 'All prices checked',
-  changeId: 3,
-  createdBy: 'user-1',
-  createdAt: new Date(Date.now() - 3600_000).toISOString(),
-};
-
-/** historyRoute pages a list of changes newest first, as GET /api/history does (by `page`, or by `before`). */
-function historyRoute(changes: HistoryChange[]): FakeRoute {
-  return ({ url }: FakeRequest) => {
-    const before = url.searchParams.get('before');
-    const page = before === null ? Number(url.searchParams.get('page') ?? 1) : null;
-    const limit = Number(url.searchParams.get('limit') ?? 20);
-    const ofTable = changes
-      .filter((c) => String(c.tableId) === url.searchParams.get('tableId'))
-      .sort((a, b) => b.id - a.id);
-    const older = before === null ? ofTable : ofTable.filter((c) => c.id < Number(before));
-    const start = page === null ? 0 : (page - 1) * limit;
-    const data = older.slice(start, start + limit);
-    const hasNext = older.length > start + limit;
-    return json(200, {
-      data,
-      pagination: {
-        totalItems: ofTable.length,
-        totalPages: Math.max(1, Math.ceil(ofTable.length / limit)),
-        currentPage: page,
-        hasNext,
-        hasPrevious: page === null || page > 1,
-        nextBefore: hasNext ? (data.at(-1)?.id ?? null) : null,
-      },
-    });
-  };
-}
-
-/** serve answers with the two tables, HISTORY and products' checkpoint unless a test says otherwise. */
-function serve(routes: Record<string, FakeRoute>) {
-  return serveFake({
-    'GET /rest/v1/tables': () => json(200, [products, orders]),
-    'GET /api/history': historyRoute(HISTORY),
-    'GET /api/checkpoints': ({ url }) => json(200, url.searchParams.get('tableId') === '4' ? [checkpoint] : []),
-    ...routes,
-  });
-}
-
-const restored = {
-  success: true,
-  message: 'Restored',
-  tableId: 4,
-  changeId: 3,
-  reverted: 2,
-  undoChangeId: 5,
-  table: products,
-};
 
 describe('/history', () => {
   it('opens the first table, with the counts, View Table Data and the timeline grouped by day', async () => {
@@ -338,102 +222,4 @@ describe('/history', () => {
     await user.click(screen.getByRole('button', { name: 'Previous' }));
     expect(await screen.findByText('Page 2 of 3')).toBeInTheDocument();
   }, 20_000);
-});
-
-describe('checkpoints', () => {
-  it('creates a checkpoint: the button waits for a name that is not blank', async () => {
-    const created = { ...checkpoint, id: 8, name: 'Before import', description: null, changeId: 5 };
-    const backend = serve({ 'POST /api/checkpoints': () => json(201, created) });
-    const user = userEvent.setup();
-    renderApp('/history/4?tab=checkpoints');
-    const create = await screen.findByRole('button', { name: 'Create Checkpoint' });
-    expect(create).toBeDisabled();
-    await user.type(screen.getByRole('textbox', { name: 'Name' }), '   ');
-    expect(create).toBeDisabled();
-    await user.type(screen.getByRole('textbox', { name: 'Name' }), 'Before import ');
-    expect(create).toBeEnabled();
-    await user.click(create);
-    expect(await screen.findByText('Checkpoint created')).toBeInTheDocument();
-    expect(backend.find('POST', '/api/checkpoints')[0]?.body).toEqual({
-      tableId: 4,
-      name: 'Before import',
-      description: null,
-    });
-    await waitFor(() => expect(screen.getByRole('textbox', { name: 'Name' })).toHaveValue(''));
-  });
-
-  it('shows the server message when creating fails', async () => {
-    serve({ 'POST /api/checkpoints': () => json(404, { message: 'Table not found' }) });
-    const user = userEvent.setup();
-    renderApp('/history/4?tab=checkpoints');
-    await user.type(await screen.findByRole('textbox', { name: 'Name' }), 'Nightly');
-    await user.type(screen.getByRole('textbox', { name: 'Description (optional)' }), 'Before the batch job');
-    await user.click(screen.getByRole('button', { name: 'Create Checkpoint' }));
-    expect(await screen.findByText('Error creating checkpoint')).toBeInTheDocument();
-    expect(screen.getByText('Table not found')).toBeInTheDocument();
-  });
-
-  it('lists checkpoints and restores one after the confirmation', async () => {
-    const backend = serve({
-      'POST /api/checkpoints/7/restore': () => json(200, { ...restored, checkpoint }),
-    });
-    const user = userEvent.setup();
-    renderApp('/history/4?tab=checkpoints');
-    const row = await screen.findByRole('listitem', { name: 'Before launch' });
-    expect(within(row).getByText('All prices checked')).toBeInTheDocument();
-    await user.click(within(row).getByRole('button', { name: 'Restore' }));
-    const dialog = await screen.findByRole('alertdialog', { name: 'Restore checkpoint "Before launch"?' });
-    expect(
-      within(dialog).getByText(
-        'The table returns to the state saved in this checkpoint. Changes made after it will be lost.',
-      ),
-    ).toBeInTheDocument();
-    await user.click(within(dialog).getByRole('button', { name: 'Restore Checkpoint' }));
-    expect(await screen.findByText('Checkpoint restored')).toBeInTheDocument();
-    expect(screen.getByText('The table is back to "Before launch".')).toBeInTheDocument();
-    expect(backend.find('POST', '/api/checkpoints/7/restore')).toHaveLength(1);
-  });
-
-  it('shows "Error restoring checkpoint" with the conflict message', async () => {
-    serve({
-      'POST /api/checkpoints/7/restore': () => json(409, { message: 'Column "title" cannot be made required' }),
-    });
-    const user = userEvent.setup();
-    renderApp('/history/4?tab=checkpoints');
-    await user.click(
-      within(await screen.findByRole('listitem', { name: 'Before launch' })).getByRole('button', { name: 'Restore' }),
-    );
-    await user.click(
-      within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Restore Checkpoint' }),
-    );
-    expect(await screen.findByText('Error restoring checkpoint')).toBeInTheDocument();
-    expect(screen.getByText('Column "title" cannot be made required')).toBeInTheDocument();
-  });
-
-  it('says when a table has no checkpoints', async () => {
-    serve({});
-    renderApp('/history/5?tab=checkpoints');
-    expect(await screen.findByText('No checkpoints yet')).toBeInTheDocument();
-  });
-});
-
-describe('elsewhere', () => {
-  it('renders nothing without a signed-in user', () => {
-    const { container } = render(
-      <AuthContext.Provider
-        value={{ client: createFakeAuth().auth, session: null, user: null, isLoading: false, needsMfa: false }}
-      >
-        <HistoryPage />
-      </AuthContext.Provider>,
-    );
-    expect(container).toBeEmptyDOMElement();
-  });
-
-  it('shows the same timeline in the table page History tab', async () => {
-    serve({ 'GET /api/tables/4': () => json(200, products) });
-    renderApp('/tables/4?tab=history');
-    expect(await screen.findByRole('region', { name: 'Timeline' })).toBeInTheDocument();
-    expect(await screen.findByRole('listitem', { name: 'Change 5' })).toBeInTheDocument();
-    expect(screen.getByRole('region', { name: 'Changes That Will Be Reverted' })).toBeInTheDocument();
-  });
 });

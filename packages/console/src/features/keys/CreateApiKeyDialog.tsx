@@ -5,14 +5,8 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
 import { CopyButton } from '@/components/ui/copy-button';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
+import { DialogFooter } from '@/components/ui/dialog';
+import { DialogForm, FormDialog } from '@/components/ui/form-dialog';
 import { FormField, fieldAria } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { useCreateApiKeyMutation } from './keys.queries';
@@ -22,10 +16,12 @@ function NameForm({ onCreated, onCancel }: { onCreated: (key: CreatedApiKey) => 
   const form = useForm<CreateApiKeyInput>({ resolver: zodResolver(createApiKeySchema), defaultValues: { name: '' } });
   const error = form.formState.errors.name?.message;
   return (
-    <form
-      noValidate
-      className="grid grid-cols-1 gap-4"
+    <DialogForm
       onSubmit={form.handleSubmit((input) => creation.mutate(input, { onSuccess: onCreated }))}
+      onCancel={onCancel}
+      submitLabel="Create API Key"
+      pendingLabel="Creating..."
+      pending={creation.isPending}
     >
       <FormField id="api-key-name" label="Name" error={error}>
         <Input
@@ -35,15 +31,7 @@ function NameForm({ onCreated, onCancel }: { onCreated: (key: CreatedApiKey) => 
           {...form.register('name')}
         />
       </FormField>
-      <DialogFooter>
-        <Button variant="outline" onClick={onCancel}>
-          Cancel
-        </Button>
-        <Button type="submit" disabled={creation.isPending}>
-          {creation.isPending ? 'Creating...' : 'Create API Key'}
-        </Button>
-      </DialogFooter>
-    </form>
+    </DialogForm>
   );
 }
 
@@ -81,38 +69,33 @@ export function CreateApiKeyDialog({ open, onOpenChange }: { open: boolean; onOp
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
   const close = () => onOpenChange(false);
   return (
-    <Dialog
+    <FormDialog
       open={open}
       onOpenChange={(next) => {
         onOpenChange(next);
         // The secret is forgotten as the dialog closes: it is never shown again.
         if (!next) setCreated(null);
       }}
+      // Clicking outside must not lose a secret that was not copied yet.
+      onInteractOutside={(e) => created && e.preventDefault()}
+      title={created ? 'API Key created' : 'Create API Key'}
+      description={
+        created
+          ? 'Use it as a bearer token: Authorization: Bearer <key>.'
+          : 'Name the key after the app that will use it. Keys grant full access to your account.'
+      }
     >
-      <DialogContent
-        // Clicking outside must not lose a secret that was not copied yet.
-        onInteractOutside={(e) => created && e.preventDefault()}
-      >
-        <DialogHeader>
-          <DialogTitle>{created ? 'API Key created' : 'Create API Key'}</DialogTitle>
-          <DialogDescription>
-            {created
-              ? 'Use it as a bearer token: Authorization: Bearer <key>.'
-              : 'Name the key after the app that will use it. Keys grant full access to your account.'}
-          </DialogDescription>
-        </DialogHeader>
-        {created ? (
-          <SecretView
-            created={created}
-            onDone={() => {
-              close();
-              setCreated(null);
-            }}
-          />
-        ) : (
-          open && <NameForm onCreated={setCreated} onCancel={close} />
-        )}
-      </DialogContent>
-    </Dialog>
+      {created ? (
+        <SecretView
+          created={created}
+          onDone={() => {
+            close();
+            setCreated(null);
+          }}
+        />
+      ) : (
+        <NameForm onCreated={setCreated} onCancel={close} />
+      )}
+    </FormDialog>
   );
 }

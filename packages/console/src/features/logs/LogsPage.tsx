@@ -1,3 +1,4 @@
+import type { LogsPagination } from '@basalt/shared';
 import { ScrollText } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
@@ -5,9 +6,9 @@ import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { EmptyState, LoadErrorState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
+import { Pager } from '@/components/ui/pager';
 import { SkeletonTableRows } from '@/components/ui/skeleton-table-rows';
 import { Table, TableBody, TableHead, TableHeader, TableRow } from '@/components/ui/table';
-import { LogsPager } from './LogsPager';
 import { LogsTableRow } from './LogsTableRow';
 import { useLogsPageQuery } from './logs.queries';
 
@@ -76,9 +77,32 @@ export function LogsPage() {
       <Card className="overflow-hidden">
         {body}
         {logs.data && logs.data.pagination.totalPages > 0 && (
-          <LogsPager pagination={logs.data.pagination} onPageChange={goTo} />
+          <LogsPagesNav pagination={logs.data.pagination} onPageChange={goTo} />
         )}
       </Card>
     </div>
+  );
+}
+
+// A count that stopped at its limit (`totalItemsCapped`) reads "More than 10,000 entries" and offers no last page.
+function LogsPagesNav({
+  pagination,
+  onPageChange,
+}: {
+  pagination: LogsPagination;
+  onPageChange: (page: number) => void;
+}) {
+  const { currentPage, totalPages, totalItems, hasNext, hasPrevious, totalItemsCapped } = pagination;
+  const count = totalItems.toLocaleString('en-US');
+  return (
+    <Pager
+      summary={totalItemsCapped ? `More than ${count} entries` : `${count} ${totalItems === 1 ? 'entry' : 'entries'}`}
+      page={currentPage}
+      totalPages={totalPages}
+      hasPrevious={hasPrevious}
+      hasNext={hasNext}
+      numbered={{ endKnown: !totalItemsCapped }}
+      onPageChange={onPageChange}
+    />
   );
 }

@@ -24,7 +24,7 @@ export function NewProjectPage() {
     <div className="mx-auto grid w-full max-w-xl gap-6">
       <PageHeader title="New Project" description="A project is a team workspace with its own schema design." />
       <Card>
-        <CardContent className="pt-6">
+        <CardContent className="pt-5 sm:pt-6">
           <form
             noValidate
             className="grid gap-4"

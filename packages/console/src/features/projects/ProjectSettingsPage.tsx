@@ -1,8 +1,6 @@
 import { PROJECT_ROLES, type ProjectRole, roleCan, roleRank } from '@basalt/shared';
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { z } from 'zod';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
@@ -12,7 +10,7 @@ import { NativeSelect } from '@/components/ui/native-select';
 import { PageHeader } from '@/components/ui/page-header';
 import { CenteredSpinner } from '@/components/ui/spinner';
 import { useAuth } from '@/features/auth/auth-context';
-import { jsonQuery } from '@/lib/api';
+import { useApiTablesQuery } from '@/features/tables/tables.queries';
 import {
   useAddMemberMutation,
   useChangeRoleMutation,
@@ -118,12 +116,10 @@ function Members({ projectId, role }: { projectId: string; role: ProjectRole }) 
   );
 }
 
-const ownTablesSchema = z.array(z.object({ id: z.number(), name: z.string() }));
-
 function LinkedTables({ projectId, role }: { projectId: string; role: ProjectRole }) {
   const { user } = useAuth();
   const linked = useProjectTablesQuery(projectId);
-  const own = useQuery({ queryKey: ['/api/tables'], queryFn: jsonQuery(ownTablesSchema) });
+  const own = useApiTablesQuery();
   const link = useLinkTableMutation(projectId);
   const [choice, setChoice] = useState('');
   const links = roleCan(role, 'schema.write');

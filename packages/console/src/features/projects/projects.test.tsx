@@ -36,6 +36,17 @@ class QuietSocket {
   close() {}
 }
 
+// A socket that opens at once and then hears nothing.
+class OpeningSocket extends QuietSocket {
+  constructor() {
+    super();
+    setTimeout(() => {
+      this.readyState = 1;
+      (this.onopen as (() => void) | null)?.();
+    }, 0);
+  }
+}
+
 beforeEach(() => vi.stubGlobal('WebSocket', QuietSocket));
 
 describe('the Schema Editor’s projects', () => {
@@ -87,6 +98,38 @@ describe('New Project', () => {
     await user.click(screen.getByRole('button', { name: 'Create Project' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/schema-editor'));
     expect(backend.find('POST', '/api/projects')[0]?.body).toEqual({ name: 'abc', description: '' });
+  });
+
+  it('keeps "Project created" in view: a new project’s missing layout (404) is a blank canvas, not a warning', async () => {
+    const layoutPath = `/api/projects/${project.id}/schema`;
+    const backend = serveFake({
+      'POST /api/projects': () => json(201, project),
+      'GET /api/projects': () => json(200, [project]),
+      [`GET ${layoutPath}`]: () => json(404, { message: 'No schema layout has been saved for this project yet' }),
+    });
+    vi.stubGlobal('WebSocket', OpeningSocket);
+    const user = userEvent.setup();
+    renderApp('/projects/new');
+    await user.type(await screen.findByLabelText('Name'), 'Apollo');
+    await user.click(screen.getByRole('button', { name: 'Create Project' }));
+    await waitFor(() => expect(backend.find('GET', layoutPath)).toHaveLength(1));
+    await waitFor(() => expect(screen.queryByRole('status', { name: 'Loading the layout' })).not.toBeInTheDocument());
+    // The room connects, the indicator says so, and "Project created" stays in view.
+    expect(await screen.findByText('Connected', { selector: '[role="status"]' })).toBeInTheDocument();
+    expect(screen.getByText('Project created')).toBeInTheDocument();
+    expect(screen.queryByText(/Could not load the schema layout/)).not.toBeInTheDocument();
+    expect(screen.queryByText('Connected to collaboration server')).not.toBeInTheDocument();
+  });
+
+  it('warns when the layout could not be loaded, and starts blank', async () => {
+    serveFake({
+      'GET /api/projects': () => json(200, [project]),
+      [`GET /api/projects/${project.id}/schema`]: () => json(500, { message: 'down' }),
+    });
+    renderApp('/schema-editor');
+    expect(
+      await screen.findByText('Warning: Could not load the schema layout. Starting with a blank canvas.'),
+    ).toBeInTheDocument();
   });
 
   it('goes back to the Schema Editor on Cancel', async () => {
@@ -145,5 +188,37 @@ describe('a shared table’s page', () => {
     expect(screen.queryByRole('button', { name: 'Add Record' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Edit record 1' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Delete record 1' })).not.toBeInTheDocument();
+  });
+});
+
+describe('Project settings and the docs pages', () => {
+  // Both read GET /api/tables under one key: Project settings used to cache it as {id, name} only, and the Table
+  // API page then met tables without a schema and threw.
+  it('leave the account’s table list whole for the docs pages', async () => {
+    const orders = {
+      id: 7,
+      name: 'orders',
+      description: null,
+      schema: {
+        id: { type: 'number', required: true, unique: true },
+        title: { type: 'text', required: false, unique: false },
+      },
+      createdAt: '2026-01-01T00:00:00.000Z',
+      updatedAt: '2026-01-01T00:00:00.000Z',
+    };
+    serveFake({
+      'GET /api/projects': () => json(200, [project]),
+      [`GET /api/projects/${project.id}/members`]: () => json(200, []),
+      [`GET /api/projects/${project.id}/tables`]: () => json(200, []),
+      'GET /api/tables': () => json(200, [orders]),
+    });
+    const { router } = renderApp(`/projects/${project.id}/settings`);
+    expect(await screen.findByRole('option', { name: 'orders' }, { timeout: 10_000 })).toBeInTheDocument();
+    await router.navigate('/table-api');
+    const card = (await screen.findByRole('link', { name: 'orders' }, { timeout: 10_000 })).closest(
+      '[aria-labelledby]',
+    ) as HTMLElement;
+    expect(within(card).getByText('2 fields')).toBeInTheDocument();
+    expect(screen.queryByText('Something went wrong')).not.toBeInTheDocument();
   });
 });

@@ -1,7 +1,7 @@
 import type { TableSchema } from '@basalt/shared';
 import { useState } from 'react';
 import { type FieldErrors, type Resolver, useForm } from 'react-hook-form';
-import { Button } from '@/components/ui/button';
+import { DialogForm } from '@/components/ui/form-dialog';
 import { RecordField } from './RecordField';
 import { editableColumns, initialFormValues, type RecordFormValues, validateRecordValues } from './record-values';
 
@@ -41,7 +41,14 @@ export function RecordForm({
   const form = useForm<RecordFormValues>({ resolver: recordResolver(schema), defaultValues: defaults });
   const columns = editableColumns(schema);
   return (
-    <form className="grid grid-cols-1 gap-4" onSubmit={form.handleSubmit(onSubmit)}>
+    <DialogForm
+      onSubmit={form.handleSubmit(onSubmit)}
+      onCancel={onCancel}
+      submitLabel={submitLabel}
+      pendingLabel={pendingLabel}
+      pending={isPending}
+      browserValidation
+    >
       {columns.length === 0 ? (
         <p className="text-sm text-muted-foreground">
           This table has only its id column. Add columns in the schema editor to store values in its records.
@@ -58,14 +65,6 @@ export function RecordForm({
           />
         ))
       )}
-      <div className="flex flex-col-reverse gap-2 border-t pt-4 sm:flex-row sm:justify-end">
-        <Button variant="outline" onClick={onCancel}>
-          Cancel
-        </Button>
-        <Button type="submit" disabled={isPending}>
-          {isPending ? pendingLabel : submitLabel}
-        </Button>
-      </div>
-    </form>
+    </DialogForm>
   );
 }

@@ -1,5 +1,5 @@
 import type { RecordRow, TableResponse } from '@basalt/shared';
-import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { FormDialog } from '@/components/ui/form-dialog';
 import { RecordForm } from './RecordForm';
 import { buildCreatePayload, buildUpdatePayload } from './record-values';
 import { useCreateRecordMutation, useUpdateRecordMutation } from './records.queries';
@@ -21,38 +21,38 @@ export function RecordFormDialog({
   const update = useUpdateRecordMutation(table);
   const editing = state?.mode === 'edit' ? state.record : null;
   return (
-    <Dialog open={state !== null} onOpenChange={(open) => !open && onClose()}>
-      <DialogContent className="sm:max-w-xl">
-        <DialogHeader>
-          <DialogTitle>{editing ? `Edit Record ${editing.id}` : `Add Record to ${table.name}`}</DialogTitle>
-          <DialogDescription>
-            {editing
-              ? `Change the values of record ${editing.id} in ${table.name}.`
-              : 'Fill in the values of the new record. Fields marked * are required.'}
-          </DialogDescription>
-        </DialogHeader>
-        {state && (
-          <RecordForm
-            key={editing ? `edit-${editing.id}` : 'create'}
-            schema={table.schema}
-            record={editing ?? undefined}
-            submitLabel={editing ? 'Save Changes' : 'Add Record'}
-            pendingLabel={editing ? 'Saving...' : 'Adding...'}
-            isPending={creation.isPending || update.isPending}
-            onCancel={onClose}
-            onSubmit={(values) => {
-              if (editing) {
-                update.mutate(
-                  { id: editing.id, payload: buildUpdatePayload(table.schema, values) },
-                  { onSuccess: onClose },
-                );
-              } else {
-                creation.mutate(buildCreatePayload(table.schema, values), { onSuccess: onClose });
-              }
-            }}
-          />
-        )}
-      </DialogContent>
-    </Dialog>
+    <FormDialog
+      open={state !== null}
+      onOpenChange={(open) => !open && onClose()}
+      className="sm:max-w-xl"
+      title={editing ? `Edit Record ${editing.id}` : `Add Record to ${table.name}`}
+      description={
+        editing
+          ? `Change the values of record ${editing.id} in ${table.name}.`
+          : 'Fill in the values of the new record. Fields marked * are required.'
+      }
+    >
+      {state && (
+        <RecordForm
+          key={editing ? `edit-${editing.id}` : 'create'}
+          schema={table.schema}
+          record={editing ?? undefined}
+          submitLabel={editing ? 'Save Changes' : 'Add Record'}
+          pendingLabel={editing ? 'Saving...' : 'Adding...'}
+          isPending={creation.isPending || update.isPending}
+          onCancel={onClose}
+          onSubmit={(values) => {
+            if (editing) {
+              update.mutate(
+                { id: editing.id, payload: buildUpdatePayload(table.schema, values) },
+                { onSuccess: onClose },
+              );
+            } else {
+              creation.mutate(buildCreatePayload(table.schema, values), { onSuccess: onClose });
+            }
+          }}
+        />
+      )}
+    </FormDialog>
   );
 }

@@ -46,7 +46,12 @@ export interface RecordsSort {
  */
 export async function fetchRecordsPage(
   table: TableRef,
-  { page, pageSize, sort = null }: { page: number; pageSize: number; sort?: RecordsSort | null },
+  {
+    page,
+    pageSize,
+    sort = null,
+    filters = [],
+  }: { page: number; pageSize: number; sort?: RecordsSort | null; filters?: FilterParams },
   signal?: AbortSignal,
 ): Promise<RecordsPage> {
   const query = new URLSearchParams({
@@ -55,6 +60,7 @@ export async function fetchRecordsPage(
     orderBy: sort?.column ?? 'id',
     order: sort?.direction ?? 'asc',
   });
+  for (const [column, condition] of filters) query.append(column, condition);
   const { data, total } = await apiJson(
     recordsPageSchema,
     'GET',
@@ -65,6 +71,32 @@ export async function fetchRecordsPage(
     },
   );
   return { rows: data, total };
+}
+
+/** FilterParams are the grid's filters as the server reads them: `[column, "op.value"]` pairs (records-filters.ts). */
+export type FilterParams = ReadonlyArray<readonly [string, string]>;
+
+/** createRecords inserts 1 to 1000 records in one transaction (all or none) and returns them as stored. */
+export async function createRecords(table: TableRef, rows: RecordPayload[]): Promise<RecordRow[]> {
+  return apiJson(recordListSchema, 'POST', `/api/tables/${table.id}/records`, rows);
+}
+
+const bulkDeleteSchema = z.object({ deleted: z.number(), ids: z.array(z.number()) });
+
+/** deleteRecordsById deletes up to 1000 records in one transaction; it returns the ids that were deleted. */
+export async function deleteRecordsById(table: TableRef, ids: readonly number[]): Promise<number[]> {
+  return (await apiJson(bulkDeleteSchema, 'DELETE', `/api/tables/${table.id}/records`, { ids })).ids;
+}
+
+/** exportRecordsCsv downloads every record the filters select as CSV (the server streams it in id order). */
+export async function exportRecordsCsv(table: TableRef, filters: FilterParams, signal?: AbortSignal): Promise<Blob> {
+  const query = new URLSearchParams(filters.map(([column, condition]) => [column, condition]));
+  const suffix = query.toString() ? `?${query}` : '';
+  const response = await apiRequest('GET', `/api/tables/${table.id}/records/export${suffix}`, undefined, {
+    signal,
+    headers: { Accept: 'text/csv' },
+  });
+  return response.blob();
 }
 
 /** createRecord inserts one record and returns it as stored. */

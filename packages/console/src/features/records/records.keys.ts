@@ -8,8 +8,13 @@ const RECORDS_BY_ID = /^\/api\/tables\/\d+\/records/;
 /** recordKeys are the record queries: `table(id)` matches every page of one table, `count(name)` its count. */
 export const recordKeys = {
   table: (tableId: number) => [`/api/tables/${tableId}/records`] as const,
-  page: (tableId: number, page: number, pageSize: number, sort: { column: string; direction: string } | null = null) =>
-    [`/api/tables/${tableId}/records`, { page, pageSize, sort }] as const,
+  page: (
+    tableId: number,
+    page: number,
+    pageSize: number,
+    sort: { column: string; direction: string } | null = null,
+    filters: ReadonlyArray<readonly [string, string]> = [],
+  ) => [`/api/tables/${tableId}/records`, { page, pageSize, sort, filters }] as const,
   count: (table: string) => [`${DATA_API_PREFIX}${table}`, { count: 'exact' }] as const,
 };
 

@@ -2,7 +2,7 @@ import type { RecordRow, TableResponse } from '@basalt/shared';
 import { createClient } from '@supabase/supabase-js';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { ONBOARDING_STORAGE_KEY } from '@/features/onboarding/onboarding-storage';
 import { createFakeAuth, fakeSession } from '@/test/fake-auth';
 import { createFakeBackend, FAKE_ORIGIN, type FakeRequest, json } from '@/test/fake-backend';
@@ -69,14 +69,14 @@ describe('the Data tab', () => {
     const headers = within(grid)
       .getAllByRole('columnheader')
       .map((h) => h.textContent);
-    expect(headers).toEqual(['idnumber', 'bodytext', 'metajson', 'doneboolean', 'Actions']);
+    expect(headers).toEqual(['', 'idnumber', 'bodytext', 'metajson', 'doneboolean', 'Actions']);
     const [first, second] = within(grid).getAllByRole('row').slice(1);
     expect(
       within(first as HTMLElement)
         .getAllByRole('cell')
         .map((c) => c.textContent),
-    ).toEqual(['1', 'Note 1', '{"tags":["a"]}', 'true', '']);
-    expect(within(second as HTMLElement).getAllByRole('cell')[2]).toHaveTextContent('');
+    ).toEqual(['', '1', 'Note 1', '{"tags":["a"]}', 'true', '']);
+    expect(within(second as HTMLElement).getAllByRole('cell')[3]).toHaveTextContent('');
     expect(screen.getByRole('heading', { level: 1, name: 'notes' })).toBeInTheDocument();
     expect(screen.getByText('Showing 1–2 of 2')).toBeInTheDocument();
   });
@@ -177,6 +177,17 @@ describe('a table of a million records', () => {
   });
 
   it('draws only the rows in view of a page of 1,000', async () => {
+    // happy-dom lays nothing out: the scroll box is given the height a browser would give it.
+    const height = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientHeight');
+    Object.defineProperty(HTMLElement.prototype, 'clientHeight', {
+      configurable: true,
+      get(this: Element) {
+        return this.getAttribute('data-testid') === 'records-scroll' ? 410 : 0;
+      },
+    });
+    onTestFinished(() => {
+      if (height) Object.defineProperty(HTMLElement.prototype, 'clientHeight', height);
+    });
     serveMillion();
     const user = userEvent.setup();
     renderApp('/tables/7');
@@ -184,8 +195,8 @@ describe('a table of a million records', () => {
     await user.selectOptions(screen.getByRole('combobox', { name: 'Rows per page' }), '1000');
     expect(await screen.findByText('Showing 1–1,000 of 1,000,000')).toBeInTheDocument();
     const grid = screen.getByRole('table', { name: 'Records' });
+    await waitFor(() => expect(within(grid).getAllByRole('row').length).toBeGreaterThan(1));
     const drawn = within(grid).getAllByRole('row').length - 1;
-    expect(drawn).toBeGreaterThan(0);
     expect(drawn).toBeLessThan(100);
     expect(grid).toHaveAttribute('aria-rowcount', '1001');
     // Scrolled down, the rows in view are drawn instead of the first ones.
@@ -262,5 +273,63 @@ describe('the record form', () => {
     expect(await screen.findByText('Record deleted')).toBeInTheDocument();
     expect(screen.getByText('The record has been deleted successfully.')).toBeInTheDocument();
     expect(backend.find('DELETE', '/api/tables/7/records/1')).toHaveLength(1);
+  });
+});
+
+describe('the grid’s tools', () => {
+  it('edits a cell in place: Enter saves that one column, Escape puts it back', async () => {
+    const backend = serveNotes(2, {
+      'PATCH /api/tables/7/records/2': (request) => json(200, row(2, Object(request.body))),
+    });
+    const user = userEvent.setup();
+    renderApp('/tables/7');
+    await user.dblClick(await screen.findByRole('cell', { name: 'Note 2' }));
+    const input = screen.getByRole('textbox', { name: 'Edit body' });
+    await user.clear(input);
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('textbox', { name: 'Edit body' })).not.toBeInTheDocument();
+    expect(backend.find('PATCH', '/api/tables/7/records/2')).toHaveLength(0);
+    await user.dblClick(screen.getByRole('cell', { name: 'Note 2' }));
+    await user.clear(screen.getByRole('textbox', { name: 'Edit body' }));
+    await user.keyboard('{Enter}');
+    expect(await screen.findByRole('alert')).toHaveTextContent('"body" is required');
+    await user.type(screen.getByRole('textbox', { name: 'Edit body' }), 'Call Ada{Enter}');
+    await waitFor(() => expect(backend.find('PATCH', '/api/tables/7/records/2')).toHaveLength(1));
+    expect(backend.find('PATCH', '/api/tables/7/records/2')[0]?.body).toEqual({ body: 'Call Ada' });
+  });
+
+  it('filters on the server and keeps the filters in the address', async () => {
+    const backend = serveNotes(3);
+    const user = userEvent.setup();
+    const { router } = renderApp('/tables/7');
+    await screen.findByRole('cell', { name: 'Note 1' });
+    await user.click(screen.getByRole('button', { name: 'Filter' }));
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Filter column' }), 'body');
+    await user.type(screen.getByRole('textbox', { name: 'Filter value' }), 'Note 2');
+    await user.click(screen.getByRole('button', { name: 'Apply filter' }));
+    await waitFor(() =>
+      expect(backend.find('GET', '/api/tables/7/records').at(-1)?.url.searchParams.get('body')).toBe('ilike.*Note 2*'),
+    );
+    expect(router.state.location.search).toBe('?filter=body%3Ahas%3ANote+2');
+    await user.click(screen.getByRole('button', { name: 'Remove filter body contains Note 2' }));
+    await waitFor(() => expect(router.state.location.search).toBe(''));
+  });
+
+  it('deletes the checked records in one call after confirming', async () => {
+    const backend = serveNotes(3, {
+      'DELETE /api/tables/7/records': () => json(200, { success: true, deleted: 2, ids: [1, 3] }),
+    });
+    const user = userEvent.setup();
+    renderApp('/tables/7');
+    await user.click(await screen.findByRole('checkbox', { name: 'Select record 1' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Select record 3' }));
+    expect(screen.getByRole('checkbox', { name: 'Select all records on this page' })).toHaveAttribute(
+      'data-state',
+      'indeterminate',
+    );
+    await user.click(screen.getByRole('button', { name: 'Delete 2 selected' }));
+    await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('2 records were deleted from notes.')).toBeInTheDocument();
+    expect(backend.find('DELETE', '/api/tables/7/records')[0]?.body).toEqual({ ids: [1, 3] });
   });
 });

@@ -1,7 +1,24 @@
 import { useCallback, useEffect, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
-import { lastPageOf, PAGE_SIZES } from './RecordsPager';
 import type { RecordsSort } from './records.api';
+import { filterParam, parseFilterParam, type RecordFilter } from './records-filters';
+
+/** PAGE_SIZES are the page sizes the grid offers; the first is the default (the server reads at most 1,000). */
+export const PAGE_SIZES = [25, 50, 100, 500, 1000] as const;
+
+/** lastPageOf is the number of the last page (at least 1). */
+export function lastPageOf(total: number, pageSize: number): number {
+  return Math.max(1, Math.ceil(total / pageSize));
+}
+
+/** rowRangeText says which records a page shows: "Showing 26–50 of 1,000". */
+export function rowRangeText(page: number, pageSize: number, total: number): string {
+  if (total === 0) return 'No records';
+  const first = (page - 1) * pageSize + 1;
+  const last = Math.min(page * pageSize, total);
+  const n = (value: number) => value.toLocaleString('en-US');
+  return `Showing ${n(first)}–${n(last)} of ${n(total)}`;
+}
 
 function positiveInt(text: string | null): number | null {
   const n = Number(text);
@@ -14,7 +31,11 @@ export interface RecordsPaging {
   pageSize: number;
   /** null: by id, oldest first. */
   sort: RecordsSort | null;
+  /** The filters the records must match, all of them. */
+  filters: RecordFilter[];
   setPage: (page: number) => void;
+  /** setFilters replaces the filters and goes back to the first page. */
+  setFilters: (filters: RecordFilter[]) => void;
   setPageSize: (size: number) => void;
   /** toggleSort sorts by a column ascending, then descending, then by id again; from the first page. */
   toggleSort: (column: string) => void;
@@ -23,8 +44,8 @@ export interface RecordsPaging {
 const COLUMN_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 
 /**
- * useRecordsPaging keeps the grid's page, page size and sort in the address (?page=3&size=50&sort=qty&dir=desc),
- * so a reload or a shared link opens the same page.
+ * useRecordsPaging keeps the grid's page, page size, sort and filters in the address
+ * (?page=3&size=50&sort=qty&dir=desc&filter=qty:gte:5), so a reload or a shared link opens the same page.
  */
 export function useRecordsPaging(): RecordsPaging {
   const [params, setParams] = useSearchParams();
@@ -37,9 +58,19 @@ export function useRecordsPaging(): RecordsPaging {
     () => (sortColumn && COLUMN_NAME.test(sortColumn) ? { column: sortColumn, direction } : null),
     [sortColumn, direction],
   );
+  // Keyed by the parameters' text, so the list keeps its identity while they stay the same.
+  const filterTexts = JSON.stringify(params.getAll('filter'));
+  const filters = useMemo(
+    () =>
+      (JSON.parse(filterTexts) as string[]).flatMap((text) => {
+        const filter = parseFilterParam(text);
+        return filter ? [filter] : [];
+      }),
+    [filterTexts],
+  );
 
   const update = useCallback(
-    (next: { page?: number; size?: number; sort?: RecordsSort | null }) =>
+    (next: { page?: number; size?: number; sort?: RecordsSort | null; filters?: RecordFilter[] }) =>
       setParams(
         (current) => {
           const copy = new URLSearchParams(current);
@@ -56,6 +87,10 @@ export function useRecordsPaging(): RecordsPaging {
             copy.delete('dir');
             if (next.sort) copy.set('sort', next.sort.column);
             if (next.sort?.direction === 'desc') copy.set('dir', 'desc');
+          }
+          if (next.filters !== undefined) {
+            copy.delete('filter');
+            for (const filter of next.filters) copy.append('filter', filterParam(filter));
           }
           return copy;
         },
@@ -79,7 +114,8 @@ export function useRecordsPaging(): RecordsPaging {
     },
     [sort, update],
   );
-  return { page, pageSize, sort, setPage, setPageSize, toggleSort };
+  const setFilters = useCallback((list: RecordFilter[]) => update({ page: 1, filters: list }), [update]);
+  return { page, pageSize, sort, filters, setPage, setPageSize, toggleSort, setFilters };
 }
 
 /** useClampToLastPage moves a page past the end (records were deleted) to the last page once the total is known. */

@@ -115,7 +115,8 @@ function Canvas({ elements, canEdit, self, users, onEdit, onSelect }: SchemaCanv
     >
       <Background gap={20} />
       <Controls showInteractive={false} />
-      <MiniMap pannable zoomable className="hidden sm:block" />
+      {/* Top right: the bottom right corner of the screen holds the Undo and help buttons. */}
+      <MiniMap pannable zoomable position="top-right" className="hidden sm:block" />
     </ReactFlow>
   );
 }

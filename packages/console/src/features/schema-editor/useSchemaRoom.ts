@@ -25,7 +25,8 @@ import { getSupabase } from '@/lib/supabase';
 import { showToast } from '@/lib/toast';
 
 // The Schema Editor's connection to its project's room on /ws: the layout is
-// loaded with GET /api/projects/{id}/schema (a 404 starts a blank canvas with the spec's warning), then the
+// loaded with GET /api/projects/{id}/schema (a 404, a project without a layout yet, starts a blank canvas
+// quietly; any other failure starts one with the spec's warning), then the
 // socket joins the room; every edit is sent as schema_layout_update, one at a time (shared schema-layout-sync.ts
 // rebases what others send onto the edits not yet answered). When the socket drops the editor says
 // Disconnected, reconnects on the spec's schedule, and sends what was edited meanwhile; Save while disconnected
@@ -164,9 +165,11 @@ export function useSchemaRoom(projectId: string | undefined): SchemaRoom {
       ws.onopen = () => {
         opened = true;
         attempt = 0;
+        // Said when the connection comes back; on opening, the indicator says Connected and the toast that brought
+        // the person here ("Project created") stays.
+        if (everConnected) showToast({ title: 'Connected to collaboration server', variant: 'success' });
         everConnected = true;
         setStatus('connected');
-        showToast({ title: 'Connected to collaboration server', variant: 'success' });
         ws.send(JSON.stringify({ type: 'join_schema_room', projectId }));
       };
       ws.onmessage = (event) => {
@@ -202,15 +205,9 @@ export function useSchemaRoom(projectId: string | undefined): SchemaRoom {
         if (!stopped && sync.current.base.version === 0) adopt(layout);
       })
       .catch((error) => {
-        if (stopped) return;
-        if (errorStatus(error) === 404) {
-          showToast({
-            title: 'Warning: Could not load the schema layout. Starting with a blank canvas.',
-            variant: 'default',
-          });
-        } else {
-          showToast({ title: 'Warning: Could not load the schema layout. Starting with a blank canvas.' });
-        }
+        // A project without a layout yet (404) simply starts blank; only a load that failed warns.
+        if (stopped || errorStatus(error) === 404) return;
+        showToast({ title: 'Warning: Could not load the schema layout. Starting with a blank canvas.' });
       })
       .finally(() => {
         if (stopped) return;

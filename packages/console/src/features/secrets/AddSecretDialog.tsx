@@ -1,15 +1,7 @@
 import { type CreateSecretInput, createSecretSchema } from '@basalt/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm } from 'react-hook-form';
-import { Button } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
+import { DialogForm, FormDialog } from '@/components/ui/form-dialog';
 import { FormField, fieldAria } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
@@ -27,10 +19,12 @@ function SecretForm({ onDone }: { onDone: () => void }) {
   });
   const { errors } = form.formState;
   return (
-    <form
-      noValidate
-      className="grid grid-cols-1 gap-4"
+    <DialogForm
       onSubmit={form.handleSubmit((input) => creation.mutate(input, { onSuccess: onDone }))}
+      onCancel={onDone}
+      submitLabel="Add Secret"
+      pendingLabel="Adding..."
+      pending={creation.isPending}
     >
       <FormField id="secret-name" label="Name" error={errors.name?.message}>
         <Input
@@ -66,29 +60,20 @@ function SecretForm({ onDone }: { onDone: () => void }) {
           </div>
         )}
       />
-      <DialogFooter>
-        <Button type="button" variant="outline" onClick={onDone}>
-          Cancel
-        </Button>
-        <Button type="submit" disabled={creation.isPending}>
-          {creation.isPending ? 'Adding...' : 'Add Secret'}
-        </Button>
-      </DialogFooter>
-    </form>
+    </DialogForm>
   );
 }
 
 /** AddSecretDialog adds a secret. */
 export function AddSecretDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent>
-        <DialogHeader>
-          <DialogTitle>Add Secret</DialogTitle>
-          <DialogDescription>Your functions read it as an environment variable.</DialogDescription>
-        </DialogHeader>
-        {open && <SecretForm onDone={() => onOpenChange(false)} />}
-      </DialogContent>
-    </Dialog>
+    <FormDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title="Add Secret"
+      description="Your functions read it as an environment variable."
+    >
+      <SecretForm onDone={() => onOpenChange(false)} />
+    </FormDialog>
   );
 }

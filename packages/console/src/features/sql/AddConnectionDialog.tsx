@@ -6,15 +6,7 @@ import {
 } from '@basalt/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
-import { Button } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
+import { DialogForm, FormDialog } from '@/components/ui/form-dialog';
 import { FormField, fieldAria } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';
@@ -39,69 +31,62 @@ export function AddConnectionDialog({
   });
   const errors = form.formState.errors;
   return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent>
-        <DialogHeader>
-          <DialogTitle>Add database connection</DialogTitle>
-          <DialogDescription>The password is stored encrypted and never shown again.</DialogDescription>
-        </DialogHeader>
-        <form
-          noValidate
-          className="grid gap-4"
-          onSubmit={form.handleSubmit((input) =>
-            creation.mutate(input, {
-              onSuccess: (connection) => {
-                onCreated(connection);
-                form.reset();
-                onOpenChange(false);
-              },
-            }),
-          )}
-        >
-          <FormField id="connection-name" label="Name" error={errors.name?.message}>
-            <Input
-              {...fieldAria('connection-name', errors.name?.message)}
-              autoComplete="off"
-              {...form.register('name')}
-            />
+    <FormDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title="Add database connection"
+      description="The password is stored encrypted and never shown again."
+    >
+      <DialogForm
+        onCancel={() => onOpenChange(false)}
+        submitLabel="Add connection"
+        pendingLabel="Adding..."
+        pending={creation.isPending}
+        onSubmit={form.handleSubmit((input) =>
+          creation.mutate(input, {
+            onSuccess: (connection) => {
+              onCreated(connection);
+              form.reset();
+              onOpenChange(false);
+            },
+          }),
+        )}
+      >
+        <FormField id="connection-name" label="Name" error={errors.name?.message}>
+          <Input
+            {...fieldAria('connection-name', errors.name?.message)}
+            autoComplete="off"
+            {...form.register('name')}
+          />
+        </FormField>
+        <div className="grid gap-4 sm:grid-cols-2">
+          <FormField id="connection-engine" label="Engine">
+            <NativeSelect id="connection-engine" {...form.register('engine')}>
+              <option value="POSTGRESQL">PostgreSQL</option>
+              <option value="MYSQL">MySQL / MariaDB</option>
+            </NativeSelect>
           </FormField>
-          <div className="grid gap-4 sm:grid-cols-2">
-            <FormField id="connection-engine" label="Engine">
-              <NativeSelect id="connection-engine" {...form.register('engine')}>
-                <option value="POSTGRESQL">PostgreSQL</option>
-                <option value="MYSQL">MySQL / MariaDB</option>
-              </NativeSelect>
-            </FormField>
-            <FormField id="connection-provider" label="Provider">
-              <NativeSelect id="connection-provider" {...form.register('provider')}>
-                {DATABASE_PROVIDERS.map((p) => (
-                  <option key={p} value={p}>
-                    {p.charAt(0) + p.slice(1).toLowerCase()}
-                  </option>
-                ))}
-              </NativeSelect>
-            </FormField>
-          </div>
-          <FormField id="connection-string" label="Connection string" error={errors.connectionString?.message}>
-            <Input
-              {...fieldAria('connection-string', errors.connectionString?.message)}
-              autoComplete="off"
-              spellCheck={false}
-              placeholder="postgres://user:password@host:5432/database"
-              className="font-mono text-[13px]"
-              {...form.register('connectionString')}
-            />
+          <FormField id="connection-provider" label="Provider">
+            <NativeSelect id="connection-provider" {...form.register('provider')}>
+              {DATABASE_PROVIDERS.map((p) => (
+                <option key={p} value={p}>
+                  {p.charAt(0) + p.slice(1).toLowerCase()}
+                </option>
+              ))}
+            </NativeSelect>
           </FormField>
-          <DialogFooter>
-            <Button variant="outline" onClick={() => onOpenChange(false)}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={creation.isPending}>
-              {creation.isPending ? 'Adding...' : 'Add connection'}
-            </Button>
-          </DialogFooter>
-        </form>
-      </DialogContent>
-    </Dialog>
+        </div>
+        <FormField id="connection-string" label="Connection string" error={errors.connectionString?.message}>
+          <Input
+            {...fieldAria('connection-string', errors.connectionString?.message)}
+            autoComplete="off"
+            spellCheck={false}
+            placeholder="postgres://user:password@host:5432/database"
+            className="font-mono text-[13px]"
+            {...form.register('connectionString')}
+          />
+        </FormField>
+      </DialogForm>
+    </FormDialog>
   );
 }

@@ -1,6 +1,7 @@
 import { FolderPlus, Upload } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { CodeEditor } from '@/components/code-editor';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
@@ -10,9 +11,9 @@ import { CenteredSpinner } from '@/components/ui/spinner';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { FileRunTab } from './FileRunTab';
 import { QueryHistoryPanel } from './QueryHistoryPanel';
-import { SqlEditor } from './SqlEditor';
 import { SqlOptionsPanel } from './SqlOptionsPanel';
 import { SqlResultsPanel } from './SqlResultsPanel';
+import { useSqlLanguage } from './sql-language';
 import { UploadSqlFileDialog } from './UploadSqlFileDialog';
 import { type SqlTab, useSqlWorkspace } from './useSqlWorkspace';
 
@@ -20,6 +21,7 @@ import { type SqlTab, useSqlWorkspace } from './useSqlWorkspace';
 export function SqlExecutionPage() {
   const w = useSqlWorkspace();
   const [uploading, setUploading] = useState(false);
+  const language = useSqlLanguage(w.connection?.engine === 'MYSQL' ? 'mysql' : 'postgres', w.tables);
   const projects = w.projects.data ?? [];
 
   const header = (
@@ -106,16 +108,23 @@ export function SqlExecutionPage() {
                   />
                 </TabsContent>
                 <TabsContent value="direct" className="grid gap-4">
-                  <SqlEditor
-                    label="SQL query"
+                  <CodeEditor
+                    ariaLabel="SQL query"
                     value={w.sql}
                     onChange={w.setSql}
-                    dialect={w.connection?.engine === 'MYSQL' ? 'mysql' : 'postgres'}
-                    tables={w.tables}
-                    onRun={() => w.canRun && w.sql.trim() && w.runDirect()}
+                    language={language}
+                    placeholder="SELECT * FROM …"
+                    wrap
+                    onRun={w.runDirect}
+                    className="min-h-48 [&_.cm-editor]:min-h-48 [&_.cm-scroller]:max-h-96"
                   />
+                  {w.directErrors.sql && (
+                    <p role="alert" className="-mt-2 text-[13px] font-medium text-destructive">
+                      {w.directErrors.sql}
+                    </p>
+                  )}
                   <div className="flex flex-wrap items-center gap-2">
-                    <Button disabled={!w.canRun || !w.sql.trim()} onClick={w.runDirect}>
+                    <Button disabled={w.running} onClick={w.runDirect}>
                       {w.running ? 'Executing...' : w.options.dryRun ? 'Validate SQL' : 'Execute SQL'}
                     </Button>
                     <span className="text-xs text-muted-foreground">Ctrl+Enter runs the editor's SQL</span>
@@ -132,6 +141,7 @@ export function SqlExecutionPage() {
             connections={w.connections}
             connectionId={w.connectionId}
             onConnectionChange={w.setConnectionId}
+            connectionError={w.tab === 'direct' ? w.directErrors.connectionId : undefined}
             options={w.options}
             onOptionsChange={w.setOptions}
           />

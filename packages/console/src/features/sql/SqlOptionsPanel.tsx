@@ -46,11 +46,14 @@ export function SqlOptionsPanel({
   onConnectionChange,
   options,
   onOptionsChange,
+  connectionError,
 }: {
   projectId: string | null;
   connections: DatabaseConnection[];
   connectionId: number | null;
   onConnectionChange: (id: number | null) => void;
+  /** connectionError is a run's "Database connection is required", shown under the selector. */
+  connectionError?: string;
   options: RunOptions;
   onOptionsChange: (options: RunOptions) => void;
 }) {
@@ -65,6 +68,7 @@ export function SqlOptionsPanel({
         <FormField
           id="sql-connection"
           label="Database connection"
+          error={connectionError}
           labelAction={
             <Button variant="ghost" size="sm" disabled={!projectId} onClick={() => setAdding(true)}>
               <Plus aria-hidden /> Add
@@ -72,7 +76,7 @@ export function SqlOptionsPanel({
           }
         >
           <NativeSelect
-            id="sql-connection"
+            {...fieldAria('sql-connection', connectionError)}
             value={connectionId ?? ''}
             disabled={connections.length === 0}
             onChange={(e) => onConnectionChange(e.target.value ? Number(e.target.value) : null)}

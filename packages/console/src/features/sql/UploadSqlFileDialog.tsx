@@ -2,15 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
-import { Button } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
+import { DialogForm, FormDialog } from '@/components/ui/form-dialog';
 import { FormField, fieldAria } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';
@@ -52,66 +44,59 @@ export function UploadSqlFileDialog({
   }, [open, projectId, form]);
   const errors = form.formState.errors;
   return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent>
-        <DialogHeader>
-          <DialogTitle>Upload SQL File</DialogTitle>
-          <DialogDescription>Add a .sql file to a project, then run or validate it.</DialogDescription>
-        </DialogHeader>
-        <form
-          noValidate
-          className="grid gap-4"
-          onSubmit={form.handleSubmit((values) => {
-            const file = values.file[0];
-            if (!file) return;
-            upload.mutate(
-              { projectId: values.projectId, file, description: values.description },
-              {
-                onSuccess: (stored) => {
-                  onUploaded(stored.projectId, stored.id);
-                  onOpenChange(false);
-                },
+    <FormDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title="Upload SQL File"
+      description="Add a .sql file to a project, then run or validate it."
+    >
+      <DialogForm
+        onCancel={() => onOpenChange(false)}
+        submitLabel="Upload"
+        pendingLabel="Uploading..."
+        pending={upload.isPending}
+        onSubmit={form.handleSubmit((values) => {
+          const file = values.file[0];
+          if (!file) return;
+          upload.mutate(
+            { projectId: values.projectId, file, description: values.description },
+            {
+              onSuccess: (stored) => {
+                onUploaded(stored.projectId, stored.id);
+                onOpenChange(false);
               },
-            );
-          })}
-        >
-          <FormField id="upload-project" label="Project" error={errors.projectId?.message}>
-            <NativeSelect {...fieldAria('upload-project', errors.projectId?.message)} {...form.register('projectId')}>
-              <option value="">Select a project</option>
-              {projects.map((p) => (
-                <option key={p.id} value={p.id}>
-                  {p.name}
-                </option>
-              ))}
-            </NativeSelect>
-          </FormField>
-          <FormField id="upload-file" label="SQL file" error={errors.file?.message}>
-            <Input
-              {...fieldAria('upload-file', errors.file?.message)}
-              type="file"
-              accept=".sql,application/sql,text/plain"
-              className="pt-1.5"
-              {...form.register('file')}
-            />
-          </FormField>
-          <FormField id="upload-description" label="Description" error={errors.description?.message}>
-            <Textarea
-              {...fieldAria('upload-description', errors.description?.message)}
-              rows={3}
-              placeholder="What this file does (optional)"
-              {...form.register('description')}
-            />
-          </FormField>
-          <DialogFooter>
-            <Button variant="outline" onClick={() => onOpenChange(false)}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={upload.isPending}>
-              {upload.isPending ? 'Uploading...' : 'Upload'}
-            </Button>
-          </DialogFooter>
-        </form>
-      </DialogContent>
-    </Dialog>
+            },
+          );
+        })}
+      >
+        <FormField id="upload-project" label="Project" error={errors.projectId?.message}>
+          <NativeSelect {...fieldAria('upload-project', errors.projectId?.message)} {...form.register('projectId')}>
+            <option value="">Select a project</option>
+            {projects.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.name}
+              </option>
+            ))}
+          </NativeSelect>
+        </FormField>
+        <FormField id="upload-file" label="SQL file" error={errors.file?.message}>
+          <Input
+            {...fieldAria('upload-file', errors.file?.message)}
+            type="file"
+            accept=".sql,application/sql,text/plain"
+            className="pt-1.5"
+            {...form.register('file')}
+          />
+        </FormField>
+        <FormField id="upload-description" label="Description" error={errors.description?.message}>
+          <Textarea
+            {...fieldAria('upload-description', errors.description?.message)}
+            rows={3}
+            placeholder="What this file does (optional)"
+            {...form.register('description')}
+          />
+        </FormField>
+      </DialogForm>
+    </FormDialog>
   );
 }

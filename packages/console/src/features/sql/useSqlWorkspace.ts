@@ -1,4 +1,4 @@
-import type { QueryHistoryEntry, SqlExecutionResult } from '@basalt/shared';
+import { executeDirectSqlSchema, type QueryHistoryEntry, type SqlExecutionResult } from '@basalt/shared';
 import { useMemo, useState } from 'react';
 import { parseVariables } from './FileRunTab';
 import { DEFAULT_RUN_OPTIONS, type RunOptions, timeoutError } from './SqlOptionsPanel';
@@ -14,6 +14,12 @@ import {
 
 /** SqlTab is one of the page's two tabs. */
 export type SqlTab = 'file' | 'direct';
+
+/** DirectSqlErrors are the Direct SQL run's messages, shown once Execute was pressed: its SQL and its connection. */
+export interface DirectSqlErrors {
+  sql?: string;
+  connectionId?: string;
+}
 
 /** useSqlWorkspace holds the SQL Execution page's state: the project, its files and connections, and the runs. */
 export function useSqlWorkspace() {
@@ -37,6 +43,7 @@ export function useSqlWorkspace() {
   const [variables, setVariables] = useState('');
   const [sql, setSql] = useState('');
   const [result, setResult] = useState<SqlExecutionResult | null>(null);
+  const [directErrors, setDirectErrors] = useState<DirectSqlErrors>({});
   const fileRun = useExecuteSqlFileMutation(projectId);
   const directRun = useExecuteDirectSqlMutation(projectId);
 
@@ -64,9 +71,19 @@ export function useSqlWorkspace() {
       { onSuccess },
     );
   };
+  // Execute is always there to press, as a form's submit: what is missing is said by the shared schema's messages.
   const runDirect = (text = sql, onConnection = connectionId, dryRun = options.dryRun) => {
-    if (!onConnection) return;
-    directRun.mutate({ sql: text, connectionId: onConnection, options: { ...options, dryRun } }, { onSuccess });
+    if (running) return;
+    const input = { sql: text, connectionId: onConnection ?? undefined, options: { ...options, dryRun } };
+    const checked = executeDirectSqlSchema.safeParse(input);
+    if (!checked.success) {
+      const messageOf = (field: keyof DirectSqlErrors) =>
+        checked.error.issues.find((issue) => issue.path[0] === field)?.message;
+      setDirectErrors({ sql: messageOf('sql'), connectionId: messageOf('connectionId') });
+      return;
+    }
+    setDirectErrors({});
+    directRun.mutate({ ...input, connectionId: checked.data.connectionId }, { onSuccess });
   };
   // A run again is the same run: its file or SQL, its connection, and a dry run stays a dry run.
   const rerun = (entry: QueryHistoryEntry) => {
@@ -87,7 +104,10 @@ export function useSqlWorkspace() {
     connections: connectionList,
     connectionId,
     connection,
-    setConnectionId,
+    setConnectionId: (id: number | null) => {
+      setConnectionId(id);
+      setDirectErrors(({ sql: sqlError }) => ({ sql: sqlError }));
+    },
     tables: useMemo(() => tables.data?.tables ?? [], [tables.data]),
     history: history.data ?? [],
     options,
@@ -99,7 +119,11 @@ export function useSqlWorkspace() {
     variables,
     setVariables,
     sql,
-    setSql,
+    setSql: (text: string) => {
+      setSql(text);
+      setDirectErrors(({ connectionId: connectionError }) => ({ connectionId: connectionError }));
+    },
+    directErrors,
     result,
     clearResult: () => setResult(null),
     running,

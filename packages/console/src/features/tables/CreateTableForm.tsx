@@ -1,7 +1,7 @@
 import type { CreateTableRequest } from '@basalt/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
-import { Button } from '@/components/ui/button';
+import { DialogForm } from '@/components/ui/form-dialog';
 import { FormField, fieldAria } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { Textarea } from '@/components/ui/textarea';
@@ -25,10 +25,13 @@ export function CreateTableForm({
   });
   const { errors } = form.formState;
   return (
-    <form
-      noValidate
-      className="grid gap-5"
+    <DialogForm
+      className="gap-5"
       onSubmit={form.handleSubmit((draft) => onSubmit(toCreateTableRequest(draft)))}
+      onCancel={onCancel}
+      submitLabel="Create Table"
+      pendingLabel="Creating..."
+      pending={isPending}
     >
       <FormField id="table-name" label="Table name" error={errors.name?.message}>
         <Input
@@ -49,14 +52,6 @@ export function CreateTableForm({
         />
       </FormField>
       <ColumnsEditor form={form} />
-      <div className="flex flex-col-reverse gap-2 border-t pt-4 sm:flex-row sm:justify-end">
-        <Button variant="outline" onClick={onCancel}>
-          Cancel
-        </Button>
-        <Button type="submit" disabled={isPending}>
-          {isPending ? 'Creating...' : 'Create Table'}
-        </Button>
-      </div>
-    </form>
+    </DialogForm>
   );
 }

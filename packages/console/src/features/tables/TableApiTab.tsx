@@ -4,23 +4,25 @@ import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { useCopyToClipboard } from '@/components/ui/copy-button';
-import { showToast } from '@/lib/toast';
+import { useTableEndpointsQuery } from '@/features/api-docs/api-docs.queries';
 import {
   buildApiReference,
   curlSnippet,
   exampleRecord,
-  recordApiEndpoints,
   restEndpoints,
   supabaseSnippet,
-} from './api-reference';
-import { CodeBlock, EndpointList } from './EndpointList';
+} from '@/features/api-docs/api-reference';
+import { CodeBlock, EndpointList } from '@/features/api-docs/EndpointList';
+import { TableEndpoints } from '@/features/api-docs/TableEndpoints';
+import { showToast } from '@/lib/toast';
 
 /** TableApiTab shows a table's endpoints and copies them as a Markdown reference. */
 export function TableApiTab({ table }: { table: TableResponse }) {
   const origin = window.location.origin;
   const { copy } = useCopyToClipboard();
+  const endpoints = useTableEndpointsQuery(table.name);
   const copyReference = async () => {
-    if (await copy(buildApiReference(table, origin))) {
+    if (await copy(buildApiReference(table, origin, endpoints.data ?? []))) {
       showToast({
         title: 'Copied to clipboard',
         description: `The API reference of ${table.name} is on your clipboard.`,
@@ -48,7 +50,7 @@ export function TableApiTab({ table }: { table: TableResponse }) {
           </Button>
         </CardHeader>
         <CardContent className="grid grid-cols-1 gap-4">
-          <EndpointList endpoints={recordApiEndpoints(table.name)} />
+          <TableEndpoints table={table.name} />
           <div className="grid gap-2">
             <p className="text-sm font-medium">Example body</p>
             <CodeBlock label="Example body">{JSON.stringify(exampleRecord(table.schema), null, 2)}</CodeBlock>

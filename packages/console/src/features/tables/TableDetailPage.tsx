@@ -11,6 +11,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { useSharedTableRole } from '@/features/projects/projects.queries';
 import { refreshTable } from '@/features/query-refresh';
+import { useLiveTable } from '@/features/realtime/realtime.queries';
 import { DeleteRecordDialog } from '@/features/records/DeleteRecordDialog';
 import { type RecordDialogState, RecordFormDialog } from '@/features/records/RecordFormDialog';
 import { RecordsTab } from '@/features/records/RecordsTab';
@@ -55,6 +56,8 @@ function TableDetail({ table, isFetching }: { table: TableResponse; isFetching: 
   // A table shared with the caller through a project: its role there decides what the page offers.
   const shared = useSharedTableRole(table.id);
   const canWrite = !shared || roleCan(shared.role, 'records.write');
+  // Records and history follow changes made anywhere else, live.
+  useLiveTable(table.id);
 
   return (
     <div className="grid grid-cols-1 gap-6">

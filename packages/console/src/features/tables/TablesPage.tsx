@@ -6,6 +6,7 @@ import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { PageHeader } from '@/components/ui/page-header';
 import { SharedTablesPanel } from '@/features/projects/SharedTablesPanel';
+import { CreatedTableNotice } from './CreatedTableNotice';
 import { DeleteTableDialog } from './DeleteTableDialog';
 import { TablesList } from './TablesList';
 
@@ -26,6 +27,7 @@ export function TablesPage() {
           </Button>
         }
       />
+      <CreatedTableNotice />
       <Card className="overflow-hidden">
         <TablesList onDelete={setDeleting} />
       </Card>

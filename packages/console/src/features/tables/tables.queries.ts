@@ -1,10 +1,19 @@
-import type { CreateTableRequest, TableResponse, UpdateTableInput } from '@basalt/shared';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type CreateTableRequest, type TableResponse, tableListSchema, type UpdateTableInput } from '@basalt/shared';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { refreshAfterSchemaChange, refreshAfterTableCreate, refreshAfterTableDelete } from '@/features/query-refresh';
+import { jsonQuery } from '@/lib/api';
 import { errorMessage, isClientError } from '@/lib/api-errors';
 import { getSupabase } from '@/lib/supabase';
-import { showToast, type ToastInput } from '@/lib/toast';
-import { AuthRequiredError, createTable, deleteTable, fetchTable, fetchTables, updateTable } from './tables.api';
+import { showToast } from '@/lib/toast';
+import {
+  AuthRequiredError,
+  createTable,
+  deleteTable,
+  fetchTable,
+  fetchTables,
+  previewTableChange,
+  updateTable,
+} from './tables.api';
 import { tableKeys } from './tables.keys';
 
 // the table list is cached for 30 s and retried once.
@@ -15,6 +24,20 @@ export function useTablesQuery() {
   return useQuery({
     queryKey: tableKeys.list,
     queryFn: () => fetchTables(getSupabase()),
+    staleTime: TABLES_STALE_MS,
+    retry: (failures, error) => !isClientError(error) && failures < 1,
+  });
+}
+
+/**
+ * useApiTablesQuery lists the account's tables with their schemas from GET /api/tables (the docs pages, the
+ * project settings' table picker). Every reader of this key goes through here with the one full schema: a reader
+ * that cached a narrower shape under the same key broke the others.
+ */
+export function useApiTablesQuery() {
+  return useQuery({
+    queryKey: tableKeys.apiList,
+    queryFn: jsonQuery(tableListSchema),
     staleTime: TABLES_STALE_MS,
     retry: (failures, error) => !isClientError(error) && failures < 1,
   });
@@ -38,26 +61,18 @@ const failureToast = (title: string, error: unknown) =>
     variant: 'destructive',
   });
 
-const tableCreatedToast = (): ToastInput => ({
-  title: 'Table created',
-  description: 'Your new table has been created successfully.',
-  variant: 'success',
-});
-
-/** CreateTableOptions: createdToast is what the person is told once the table exists ("Table created" unless set). */
-export interface CreateTableOptions {
-  createdToast?: (table: TableResponse) => ToastInput;
-}
-
-/** useCreateTableMutation creates a table (after checking for a session). */
-export function useCreateTableMutation({ createdToast = tableCreatedToast }: CreateTableOptions = {}) {
+/** useCreateTableMutation creates a table (after checking for a session) and says "Table created". */
+export function useCreateTableMutation() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: CreateTableRequest) => createTable(getSupabase(), input),
-    onSuccess: (table) => {
+    onSuccess: () => {
       refreshAfterTableCreate(queryClient);
-      // One toast shows at a time, so a flow with its own words replaces the default instead of following it.
-      showToast(createdToast(table));
+      showToast({
+        title: 'Table created',
+        description: 'Your new table has been created successfully.',
+        variant: 'success',
+      });
     },
     onError: (error) => {
       if (error instanceof AuthRequiredError) {
@@ -106,5 +121,24 @@ export function useUpdateTableMutation(table: TableResponse) {
       });
     },
     onError: (error) => failureToast('Failed to update table', error),
+  });
+}
+
+/**
+ * useSchemaPreviewQuery asks whether the table's rows allow a schema change (POST …/schema/preview, which changes
+ * nothing); idle while `request` is null. `key` is the request's text, which names the check in the cache.
+ */
+export function useSchemaPreviewQuery(
+  table: TableResponse,
+  request: Pick<UpdateTableInput, 'schema' | 'renames'> | null,
+  key: string | null,
+) {
+  return useQuery({
+    queryKey: tableKeys.schemaPreview(table.id, key, table.updatedAt),
+    queryFn: ({ signal }) => previewTableChange(table.id, request ?? {}, signal),
+    enabled: request !== null,
+    staleTime: 0,
+    retry: false,
+    placeholderData: keepPreviousData,
   });
 }

@@ -117,7 +117,7 @@ describe('/tables', () => {
 });
 
 describe('/tables/new', () => {
-  it('creates the table, says so and returns to the list', async () => {
+  it('creates the table, says so with the spec’s toast and on the list it returns to', async () => {
     const backend = serveFake({
       'GET /rest/v1/tables': () => json(200, []),
       // .single() asks for one object (Accept: application/vnd.pgrst.object+json), as the server answers it.
@@ -129,11 +129,13 @@ describe('/tables/new', () => {
     await user.type(within(dialog).getByRole('textbox', { name: 'Table name' }), 'products');
     await user.type(within(dialog).getByRole('textbox', { name: 'Column 2 name' }), 'title');
     await user.click(within(dialog).getByRole('button', { name: 'Create Table' }));
-    expect(await screen.findByText('Table created successfully')).toBeInTheDocument();
-    expect(screen.getByText('"products" is in your tables, ready for its first records.')).toBeInTheDocument();
-    // It replaces the general "Table created" toast rather than following it.
-    expect(screen.queryByText('Table created')).not.toBeInTheDocument();
+    expect(await screen.findByText('Table created')).toBeInTheDocument();
+    expect(screen.getByText('Your new table has been created successfully.')).toBeInTheDocument();
     await waitFor(() => expect(router.state.location.pathname).toBe('/tables'));
+    const notice = await screen.findByRole('status', { name: 'Table created successfully' });
+    expect(notice).toHaveTextContent('"products" is in your tables, ready for its first records.');
+    await user.click(within(notice).getByRole('button', { name: 'Dismiss' }));
+    expect(screen.queryByText('Table created successfully')).not.toBeInTheDocument();
     expect(backend.find('POST', '/rest/v1/tables')[0]?.body).toEqual({
       name: 'products',
       description: null,

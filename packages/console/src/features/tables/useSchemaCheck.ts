@@ -1,8 +1,6 @@
 import type { TableResponse, UpdateTableInput } from '@basalt/shared';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { previewTableChange } from './tables.api';
-import { tableKeys } from './tables.keys';
+import { useSchemaPreviewQuery } from './tables.queries';
 
 // How long the draft must stay still before the server is asked about it.
 const CHECK_DELAY_MS = 400;
@@ -26,13 +24,6 @@ export function useSchemaCheck(table: TableResponse, change: UpdateTableInput | 
   const key = request === null ? null : JSON.stringify(request);
   const settledKey = useDebounced(key, CHECK_DELAY_MS);
   const ready = request !== null && settledKey === key;
-  const query = useQuery({
-    queryKey: tableKeys.schemaPreview(table.id, settledKey, table.updatedAt),
-    queryFn: ({ signal }) => previewTableChange(table.id, request ?? {}, signal),
-    enabled: ready,
-    staleTime: 0,
-    retry: false,
-    placeholderData: keepPreviousData,
-  });
+  const query = useSchemaPreviewQuery(table, ready ? request : null, settledKey);
   return { ...query, isChecking: request !== null && (!ready || query.isFetching), isIdle: request === null };
 }

@@ -1,15 +1,7 @@
 import { type AddUserFormInput, addUserFormSchema } from '@basalt/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
-import { Button } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
+import { DialogForm, FormDialog } from '@/components/ui/form-dialog';
 import { FormField, fieldAria } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { PasswordInput } from '@/components/ui/password-input';
@@ -30,7 +22,14 @@ function AddUserForm({ onDone }: { onDone: () => void }) {
     }),
   );
   return (
-    <form noValidate onSubmit={submit} className="grid grid-cols-1 gap-4" aria-label="Add user">
+    <DialogForm
+      aria-label="Add user"
+      onSubmit={submit}
+      onCancel={onDone}
+      submitLabel="Add User"
+      pendingLabel="Adding..."
+      pending={create.isPending}
+    >
       <FormField id="add-user-username" label="Username" error={errors.username?.message}>
         <Input
           {...fieldAria('add-user-username', errors.username?.message)}
@@ -60,29 +59,20 @@ function AddUserForm({ onDone }: { onDone: () => void }) {
           {...form.register('confirmPassword')}
         />
       </FormField>
-      <DialogFooter>
-        <Button type="button" variant="outline" onClick={onDone}>
-          Cancel
-        </Button>
-        <Button type="submit" disabled={create.isPending}>
-          {create.isPending ? 'Adding...' : 'Add User'}
-        </Button>
-      </DialogFooter>
-    </form>
+    </DialogForm>
   );
 }
 
 /** AddUserDialog adds a user to the app: username, email, password and its confirmation. */
 export function AddUserDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent>
-        <DialogHeader>
-          <DialogTitle>Add User</DialogTitle>
-          <DialogDescription>The user can sign in to your app at once with this email and password.</DialogDescription>
-        </DialogHeader>
-        {open && <AddUserForm onDone={() => onOpenChange(false)} />}
-      </DialogContent>
-    </Dialog>
+    <FormDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title="Add User"
+      description="The user can sign in to your app at once with this email and password."
+    >
+      <AddUserForm onDone={() => onOpenChange(false)} />
+    </FormDialog>
   );
 }

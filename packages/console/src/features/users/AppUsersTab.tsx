@@ -6,10 +6,10 @@ import { Card, CardDescription, CardHeader, CardTitle } from '@/components/ui/ca
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { EmptyState, LoadErrorState } from '@/components/ui/empty-state';
 import { Input } from '@/components/ui/input';
+import { countOf, Pager } from '@/components/ui/pager';
 import { AddUserDialog } from './AddUserDialog';
 import { EditUserDialog } from './EditUserDialog';
 import { EndUsersTable } from './EndUsersTable';
-import { ListPager } from './ListPager';
 import { useListSearch } from './useListSearch';
 import { useBanUserMutation, useDeleteUserMutation, useEndUsersQuery, useResetPasswordMutation } from './users.queries';
 
@@ -65,11 +65,10 @@ export function AppUsersTab() {
           }}
         />
         {pagination && pagination.totalItems > 0 && (
-          <ListPager
+          <Pager
+            summary={countOf(pagination.totalItems, 'user')}
             page={pagination.currentPage}
             totalPages={pagination.totalPages}
-            totalItems={pagination.totalItems}
-            noun="user"
             onPageChange={setPage}
           />
         )}

@@ -7,10 +7,10 @@ import { Card, CardDescription, CardHeader, CardTitle } from '@/components/ui/ca
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { EmptyState, LoadErrorState } from '@/components/ui/empty-state';
 import { Input } from '@/components/ui/input';
+import { countOf, Pager } from '@/components/ui/pager';
 import { formatDateTime } from '@/components/ui/relative-time';
 import { SkeletonTableRows } from '@/components/ui/skeleton-table-rows';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
-import { ListPager } from './ListPager';
 import { useListSearch } from './useListSearch';
 import {
   useConsoleAccountsQuery,
@@ -107,11 +107,10 @@ export function ConsoleAccountsTab({ selfId }: { selfId: string }) {
           </TableBody>
         </Table>
         {pagination && pagination.totalItems > 0 && (
-          <ListPager
+          <Pager
+            summary={countOf(pagination.totalItems, 'account')}
             page={pagination.currentPage}
             totalPages={pagination.totalPages}
-            totalItems={pagination.totalItems}
-            noun="account"
             onPageChange={setPage}
           />
         )}

@@ -1,15 +1,7 @@
 import { type EditUserFormInput, type EndUserSummary, editUserFormSchema } from '@basalt/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
-import { Button } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
+import { DialogForm, FormDialog } from '@/components/ui/form-dialog';
 import { FormField, fieldAria } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { showServerFieldErrors } from '@/features/settings/server-field-errors';
@@ -31,7 +23,15 @@ function EditUserForm({ user, onDone }: { user: EndUserSummary; onDone: () => vo
     ),
   );
   return (
-    <form noValidate onSubmit={submit} className="grid grid-cols-1 gap-4" aria-label="Edit user">
+    <DialogForm
+      aria-label="Edit user"
+      onSubmit={submit}
+      onCancel={onDone}
+      submitLabel="Save"
+      pendingLabel="Saving..."
+      pending={update.isPending}
+      submitDisabled={!isDirty}
+    >
       <FormField id="edit-user-username" label="Username" error={errors.username?.message}>
         <Input
           {...fieldAria('edit-user-username', errors.username?.message)}
@@ -47,29 +47,20 @@ function EditUserForm({ user, onDone }: { user: EndUserSummary; onDone: () => vo
           {...form.register('email')}
         />
       </FormField>
-      <DialogFooter>
-        <Button type="button" variant="outline" onClick={onDone}>
-          Cancel
-        </Button>
-        <Button type="submit" disabled={!isDirty || update.isPending}>
-          {update.isPending ? 'Saving...' : 'Save'}
-        </Button>
-      </DialogFooter>
-    </form>
+    </DialogForm>
   );
 }
 
 /** EditUserDialog changes a user's username and email. */
 export function EditUserDialog({ user, onClose }: { user: EndUserSummary | null; onClose: () => void }) {
   return (
-    <Dialog open={user !== null} onOpenChange={(open) => !open && onClose()}>
-      <DialogContent>
-        <DialogHeader>
-          <DialogTitle>Edit User</DialogTitle>
-          <DialogDescription>Changes apply at once; the user signs in with the new email.</DialogDescription>
-        </DialogHeader>
-        {user && <EditUserForm key={user.id} user={user} onDone={onClose} />}
-      </DialogContent>
-    </Dialog>
+    <FormDialog
+      open={user !== null}
+      onOpenChange={(open) => !open && onClose()}
+      title="Edit User"
+      description="Changes apply at once; the user signs in with the new email."
+    >
+      {user && <EditUserForm key={user.id} user={user} onDone={onClose} />}
+    </FormDialog>
   );
 }

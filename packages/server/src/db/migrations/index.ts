@@ -19,6 +19,7 @@ import { tableRowCountsMigration } from './0016_table_row_counts.js';
 import { billingMigration } from './0017_billing.js';
 import { usageStorageMigration } from './0018_usage_storage.js';
 import { authProtocolMigration } from './0020_auth_protocol.js';
+import { functionRoutesPerAccountMigration } from './0021_function_routes_per_account.js';
 import { backupsMigration } from './0032_backups.js';
 
 /** systemMigrations lists every numbered system migration, oldest first; names never change. */
@@ -44,5 +45,6 @@ export function systemMigrations(dialect: SqlDialect): Record<string, Migration>
     '0018_usage_storage': usageStorageMigration(),
     '0020_auth_protocol': authProtocolMigration(),
     '0032_backups': backupsMigration(),
+    '0021_function_routes_per_account': functionRoutesPerAccountMigration(),
   };
 }

@@ -5,14 +5,13 @@ import { overEmailSendRateLimit, overRequestRateLimit } from './gotrue-errors.js
 // every attempt, per IP and per email. Refreshing is routine (every open tab, every hour), so it gets ten times
 // that, per IP only.
 //
-// Sign-in counts only wrong passwords, and per email *from one IP*: counted per email alone, anyone could lock an
-// owner out of their account by failing on purpose, and the owner's right password would be refused too. An IP
-// that fails over many emails (password spraying) is stopped at ten times the limit in all. A sign-in is counted
-// before its password is checked (so that parallel guesses cannot all slip under the limit) and taken back when
-// the password was right.
+// Sign-in counts only wrong passwords, per IP over every email, as Supabase Auth does (30 per 5 minutes by
+// default): one address guessing one password or spraying one over many emails meets the same wall. Never per email
+// alone: then anyone could lock an owner out of their account by failing on purpose from elsewhere. A sign-in is
+// counted before its password is checked (so that parallel guesses cannot all slip under the limit) and taken back
+// when the password was right, so the owner's right password never counts.
 const WINDOW_SECONDS = 300;
 const REFRESH_FACTOR = 10;
-const SIGN_IN_IP_FACTOR = 10;
 const WINDOW = { windowSeconds: WINDOW_SECONDS };
 // One mail per address and purpose a minute (verification.service.ts keeps the same for addresses with accounts).
 const MAIL_INTERVAL_SECONDS = 60;
@@ -42,8 +41,8 @@ export interface SignInAttempt {
 export interface AuthRateLimits {
   /** attempt counts one attempt per IP and, when known, per email (or per factor, `subject`). */
   attempt(action: LimitedAction, who: { ip: string; email?: string | null; subject?: string }): Promise<void>;
-  /** signIn counts a password sign-in per email and IP and per IP, until its password turns out right. */
-  signIn(who: { ip: string; email: string }): Promise<SignInAttempt>;
+  /** signIn counts a password sign-in per IP, until its password turns out right. */
+  signIn(who: { ip: string }): Promise<SignInAttempt>;
   /** refresh counts one token refresh per IP. */
   refresh(ip: string): Promise<void>;
   /**
@@ -68,23 +67,16 @@ export function createAuthRateLimits(limiter: RateLimiter, perWindow: number, pr
       if (email) await check(`${prefix}:${action}:email:${email.trim().toLowerCase()}`, perWindow);
       if (subject) await check(`${prefix}:${action}:subject:${subject}`, perWindow);
     },
-    async signIn({ ip, email }) {
-      const rules: Array<[string, number]> = [
-        [`${prefix}:signin:ip:${ip}`, perWindow * SIGN_IN_IP_FACTOR],
-        [`${prefix}:signin:ip-email:${ip} ${email.trim().toLowerCase()}`, perWindow],
-      ];
-      const counted: string[] = [];
+    async signIn({ ip }) {
+      const key = `${prefix}:signin:ip:${ip}`;
       const takeBack = async () => {
-        await Promise.all(counted.map((key) => limiter.undo(key, WINDOW)));
+        await limiter.undo(key, WINDOW);
       };
-      for (const [key, limit] of rules) {
-        const result = await limiter.hit(key, { limit, windowSeconds: WINDOW_SECONDS });
-        counted.push(key);
-        if (!result.allowed) {
-          // A refused sign-in checks no password, so it is no failure either: the counters stay at the limit.
-          await takeBack();
-          throw overRequestRateLimit(result.retryAfterSeconds);
-        }
+      const result = await limiter.hit(key, { limit: perWindow, windowSeconds: WINDOW_SECONDS });
+      if (!result.allowed) {
+        // A refused sign-in checks no password, so it is no failure either: the counter stays at the limit.
+        await takeBack();
+        throw overRequestRateLimit(result.retryAfterSeconds);
       }
       return { passwordMatched: takeBack };
     },

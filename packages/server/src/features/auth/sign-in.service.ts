@@ -72,7 +72,7 @@ export async function signInWithPassword<R extends UserRow>(
     return new SignInRefused(reason);
   };
   // Counted as a failure until the password proves right (auth-rate-limits.ts); past the limit, a 429.
-  const attempt = await deps.limits.signIn({ ip: input.client.ip, email: input.email });
+  const attempt = await deps.limits.signIn({ ip: input.client.ip });
   // No stored password is longer than the policy allows; do not spend argon2 time on megabyte inputs.
   if (input.password.length > MAX_PASSWORD_INPUT) throw refuse('invalid_credentials');
   const account = await deps.pool.users.findByEmail(deps.ctx.db.kysely, input.email);

@@ -21,7 +21,7 @@ import { insertSigningKey, listSigningKeys } from './signing-keys.store.js';
 
 const ALG = 'ES256';
 // The anon and service keys name the instance itself as their issuer; access tokens name its auth URL
-// (`<SITE_URL>/auth/v1`, as GoTrue does). A token of this instance's key with any other issuer, or without an
+// (`<instance URL>/auth/v1`, as GoTrue does: token-issuer.ts). A token of this instance's key with any other issuer, or without an
 // expiry, was not made by this instance for this purpose and is refused.
 const KEY_ISSUER = 'basalt';
 // The anon and service keys live as long as the instance's signing key; ten years like Supabase's.
@@ -49,6 +49,8 @@ export interface AccessTokenInput {
 
 /** TokenService signs and verifies the instance's JWTs. */
 export interface TokenService extends TokenVerifier {
+  /** issuer is the `iss` of the access tokens this node signs (features/auth/token-issuer.ts). */
+  issuer: string;
   anonKey: string;
   serviceKey: string;
   /** jwks is the public JWK set. */
@@ -179,6 +181,7 @@ export async function createTokenService(
   }
 
   return {
+    issuer: options.issuer,
     get anonKey() {
       return state.anonKey;
     },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../config.js';
+import { loadConfig, quotasEnforced } from '../../config.js';
 
 // What the operator configures: the plans (BILLING_PLANS), metering, and Stripe's keys and prices.
 
@@ -60,5 +60,20 @@ describe('billing configuration', () => {
     expect(() => loadConfig({ STRIPE_CHECKOUT_MODE: 'popup' })).toThrow(
       "STRIPE_CHECKOUT_MODE must be 'hosted' or 'embedded'",
     );
+  });
+
+  it('enforces quotas only where plans are sold or asked for (QUOTAS)', () => {
+    const stripe = { STRIPE_SECRET_KEY: 'sk_test_1' };
+    const cases: Array<[Record<string, string>, boolean]> = [
+      [{}, false],
+      [{ QUOTAS: 'auto' }, false],
+      [stripe, true],
+      [{ QUOTAS: 'enforce' }, true],
+      [{ ...stripe, QUOTAS: 'off' }, false],
+      [{ QUOTAS: 'enforce', METERING: 'off' }, false],
+    ];
+    for (const [env, enforced] of cases)
+      expect([env, quotasEnforced(loadConfig(env).billing)]).toEqual([env, enforced]);
+    expect(() => loadConfig({ QUOTAS: 'always' })).toThrow("QUOTAS must be 'auto', 'enforce' or 'off'");
   });
 });

@@ -1,12 +1,14 @@
 import { DEFAULT_PLANS } from '@basalt/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../config.js';
 import { users } from '../../testing/auth.fixtures.js';
 import { type KeyedUser, signUpWithKey } from '../../testing/public-api.fixtures.js';
 import { createTestProject } from '../../testing/sql.fixtures.js';
 import { startTestServer, type TestServer, testDialects } from '../../testing/test-server.js';
 
 // The plan's cap of database connections: counted against the account that registers them (as in its usage),
-// refused with 403 beyond it and nothing stored, never for an unlimited cap, and not at all with METERING=off.
+// refused with 403 beyond it and nothing stored, never for an unlimited cap or an administrator of the instance, and
+// only where quotas are enforced (QUOTAS=enforce, or Stripe configured): not by default, nor with METERING=off.
 
 const connection = (name: string) => ({
   name,
@@ -34,7 +36,10 @@ describe.each(testDialects)('database connections cap (%s)', (dialect) => {
     server.request('PUT', `/api/billing/accounts/${user.id}/plan`, { headers: admin.tokenHeaders, json: { planId } });
 
   beforeAll(async () => {
-    server = await startTestServer(dialect, { authRateLimit: 1000 });
+    server = await startTestServer(dialect, {
+      authRateLimit: 1000,
+      billing: loadConfig({ QUOTAS: 'enforce' }).billing,
+    });
     admin = await signUpWithKey(server, users.dave);
     alice = await signUpWithKey(server, users.alice);
     bob = await signUpWithKey(server, users.bob);
@@ -96,6 +101,33 @@ describe.each(testDialects)('database connections cap (%s)', (dialect) => {
     const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => register(carol, `at once ${i}`, own)));
     expect(answers.map((a) => a.status).sort()).toEqual([201, 403, 403, 403, 403, 403]);
   });
+
+  it('never refuses an administrator of the instance', async () => {
+    const own = await createTestProject(server, admin.id);
+    for (let i = 0; i < 3; i++) expect((await register(admin, `admin ${i}`, own)).status).toBe(201);
+  });
+});
+
+describe.each(testDialects)('database connections by default (%s)', (dialect) => {
+  it('caps nobody on an instance that sells no plans (no Stripe, no QUOTAS=enforce)', async () => {
+    const server = await startTestServer(dialect, { authRateLimit: 1000, billing: loadConfig({}).billing });
+    try {
+      await signUpWithKey(server, users.dave);
+      const alice = await signUpWithKey(server, users.alice);
+      const project = await createTestProject(server, alice.id);
+      for (let i = 0; i < 3; i++) {
+        const res = await server.request('POST', `/api/projects/${project}/database-connections`, {
+          headers: alice.tokenHeaders,
+          json: connection(`c${i}`),
+        });
+        expect(res.status).toBe(201);
+      }
+      const usage = await server.request('GET', '/api/billing/usage', { headers: alice.tokenHeaders });
+      expect(usage.body).toMatchObject({ databaseConnections: 3, maxDatabaseConnections: 1 });
+    } finally {
+      await server.close();
+    }
+  });
 });
 
 describe.each(testDialects)('database connections without metering (%s)', (dialect) => {
@@ -104,7 +136,7 @@ describe.each(testDialects)('database connections without metering (%s)', (diale
   beforeAll(async () => {
     server = await startTestServer(dialect, {
       authRateLimit: 1000,
-      billing: { metering: false, meteringRefreshMs: 5000, plans: DEFAULT_PLANS, stripe: null },
+      billing: { metering: false, meteringRefreshMs: 5000, quotas: 'enforce', plans: DEFAULT_PLANS, stripe: null },
     });
   }, 60_000);
 

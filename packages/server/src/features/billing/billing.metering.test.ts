@@ -17,6 +17,7 @@ function billingWith(limits: Partial<Plan['limits']>, extra: Partial<BillingConf
   return {
     metering: true,
     meteringRefreshMs: 100,
+    quotas: 'enforce',
     plans: DEFAULT_PLANS.map((p) => (p.id === 'free' ? { ...p, limits: { ...p.limits, ...limits } } : p)),
     stripe: null,
     ...extra,
@@ -294,6 +295,8 @@ describe.each(testDialects)('storage quota (%s)', (dialect) => {
 
   beforeAll(async () => {
     server = await startTestServer(dialect, { authRateLimit: 1000, billing: billingWith({ storageMb: 0 }) });
+    // The first account administers the instance, and no cap holds an administrator back.
+    await signUpWithKey(server, users.dave);
     alice = await signUpWithKey(server, users.alice);
     await createTable(server, alice, 'items');
   }, 60_000);
@@ -342,6 +345,8 @@ describe.each(testDialects)('compute quota (%s)', (dialect) => {
   it("refuses a function's invocations once its owner's compute minutes are used up", async () => {
     const server = await startTestServer(dialect, { authRateLimit: 1000, billing: billingWith({ computeMinutes: 0 }) });
     try {
+      // The first account administers the instance, and no cap holds an administrator back.
+      await signUpWithKey(server, users.dave);
       const alice = await signUpWithKey(server, users.alice);
       const created = await server.request('POST', '/api/edge-functions', {
         headers: alice.tokenHeaders,

@@ -16,6 +16,8 @@ export interface BillingRow {
   subscription_period_start: string | null;
   cancel_at_period_end: number | null;
   subscription_event_at: number | string | null;
+  /** 1 for an administrator of the instance, whom no cap holds back. */
+  is_admin: number;
 }
 
 const BILLING_COLUMNS = [
@@ -30,6 +32,7 @@ const BILLING_COLUMNS = [
   'subscription_period_start',
   'cancel_at_period_end',
   'subscription_event_at',
+  'is_admin',
 ] as const;
 
 /** findBillingRow reads an account's subscription fields, or undefined when there is no such account. */

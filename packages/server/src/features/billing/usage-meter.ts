@@ -12,6 +12,9 @@ import { addUsageBatch, type DayCount, deleteUsageBatchesBefore } from './usage.
 // stored with it: a batch whose commit succeeded but whose answer was lost is retried under the same id and not
 // added twice, so the totals are exact on any number of nodes sharing one database.
 //
+// Quotas are checked only where the operator asked for them (`enforce`, config.ts quotasEnforced), and never for an
+// administrator of the instance; every call is counted either way, so usage is always shown.
+//
 // Quotas are checked against each account's usage as last read from the database (at most REFRESH_MS old), plus
 // what this node counted since. Several nodes may together let through up to REFRESH_MS of traffic beyond a cap;
 // each refresh catches up. A refresh is also when the 80 % and 100 % warnings are given (onUsage).
@@ -43,6 +46,8 @@ export interface UsageMeter {
 /** UsageMeterOptions set the plans, the rhythm, and who hears each fresh reading of an account's usage. */
 export interface UsageMeterOptions {
   plans: Plan[];
+  /** enforce: the plans' caps refuse requests (of accounts that do not administer the instance); else only counted. */
+  enforce: boolean;
   flushEveryMs?: number;
   refreshMs?: number;
   storageRefreshMs?: number;
@@ -52,6 +57,8 @@ export interface UsageMeterOptions {
 
 interface Known {
   usage: Usage;
+  /** Whether the plan's caps hold this account back (quotas enforced, and not an administrator). */
+  capped: boolean;
   loadedAt: number;
   storageAt: number;
   resetAt: number;
@@ -78,6 +85,8 @@ export function createUsageMeter(db: Db, options: UsageMeterOptions): UsageMeter
   // A plan changed on any node: the account's caps are read afresh at its next call (a lost event: REFRESH_MS).
   db.bus.subscribe('plan.changed', ({ accountId }) => known.delete(accountId));
   db.bus.subscribe('account.deleted', ({ accountId }) => known.delete(accountId));
+  // So did whether it administers the instance, and so whether any cap holds it.
+  db.bus.subscribe('account.changed', ({ accountId }) => known.delete(accountId));
   // Readings under way for accounts not known yet: the requests that arrive meanwhile wait for the same one.
   const firstLoads = new Map<string, Promise<Known | null>>();
   let chain: Promise<void> = Promise.resolve();
@@ -152,8 +161,10 @@ export function createUsageMeter(db: Db, options: UsageMeterOptions): UsageMeter
     const before = known.get(accountId);
     const fresh = before && Date.now() - before.storageAt < storageRefreshMs ? before : null;
     const usage = await usageOfRow(db, options.plans, row, fresh ? { storageMb: fresh.usage.storageMb } : {});
+    const capped = options.enforce && row.is_admin !== 1;
     known.set(accountId, {
       usage,
+      capped,
       loadedAt: Date.now(),
       storageAt: fresh ? fresh.storageAt : Date.now(),
       resetAt: Date.parse(usage.periodEnd),
@@ -161,6 +172,8 @@ export function createUsageMeter(db: Db, options: UsageMeterOptions): UsageMeter
       periodStartDay: usage.periodStart.slice(0, 10),
       loading: null,
     });
+    // Warnings of a cap that holds nobody back would only mislead.
+    if (!capped) return;
     // What this node counted but has not stored yet belongs to the reading too.
     const pendingCalls = unstoredIn(accountId, usage.periodStart.slice(0, 10));
     options.onUsage?.(accountId, pendingCalls ? { ...usage, apiCalls: usage.apiCalls + pendingCalls } : usage);
@@ -200,7 +213,7 @@ export function createUsageMeter(db: Db, options: UsageMeterOptions): UsageMeter
   }
 
   function refusalOf(accountId: string, entry: Known | null, metric: QuotaMetric): ApiError | null {
-    if (!entry) return null;
+    if (!entry?.capped) return null;
     const { usage } = entry;
     if (metric === 'apiCalls') {
       const limit = usage.maxApiCalls;

@@ -108,13 +108,14 @@ export async function getUsageHistory(db: Db, accountId: string, now = new Date(
 
 /**
  * requireConnectionRoom refuses (403 connection_quota_exceeded) one more database connection for an account that
- * has registered as many as its plan allows. Connections count against the account that registered them, as in
+ * has registered as many as its plan allows; an administrator of the instance is never refused. Connections count against the account that registered them, as in
  * its usage. Call it in the transaction that inserts the connection: the account's row stays locked until then.
  */
 export async function requireConnectionRoom(scope: Db, plans: Plan[], accountId: string): Promise<void> {
   await lockBillingRow(scope, accountId);
   const row = await findBillingRow(scope, accountId);
   if (!row) throw notFound('Account not found', 'account_not_found');
+  if (row.is_admin === 1) return;
   const plan = planById(plans, effectivePlanId(row));
   const limit = plan.limits.databaseConnections;
   if (limit === null) return;

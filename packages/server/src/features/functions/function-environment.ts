@@ -9,7 +9,10 @@ import { secretEnvironmentOf } from '../secrets/secrets.service.js';
  * which is what the function's author may see anyway. When the keys are rolled the account's function processes
  * restart with the new ones (functions-runtime.ts).
  */
-export async function functionEnvironment(ctx: AppContext, accountId: string): Promise<Record<string, string>> {
+export async function functionEnvironment(
+  ctx: Pick<AppContext, 'db' | 'vault'>,
+  accountId: string,
+): Promise<Record<string, string>> {
   const [secrets, app] = await Promise.all([
     secretEnvironmentOf(ctx.db, accountId, ctx.vault),
     appKeysOf(ctx.db, accountId),

@@ -31,8 +31,9 @@ import {
 import { deleteInvocationsOf } from './invocations.store.js';
 
 // Edge functions of an account: create, edit, deploy, roll back,
-// delete. Editing changes the code being worked on; only deploying (or rolling back) changes what runs. A name is
-// unique per account, a route on the instance (it is a URL). Every change is in the activity feed and publishes
+// delete. Editing changes the code being worked on; only deploying (or rolling back) changes what runs. A name and a
+// route are unique per account: each account has its own route space, and a call finds the function of the account
+// its key or token names (function-directory.ts). Every change is in the activity feed and publishes
 // `function.changed`, so every node runs the deployed version from its next call.
 
 /** VERSIONS_KEPT is how many deployed versions a function keeps for rollback (the live one is always kept). */
@@ -42,7 +43,7 @@ const RESOURCE = 'edgeFunctions';
 const functionNotFound = () => notFound('Edge function not found', 'function_not_found');
 const nameTaken = (name: string) => conflict(`A function named ${name} already exists`, 'function_name_taken');
 const routeTaken = (route: string) =>
-  conflict(`The route ${route} is already used by another function`, 'function_route_taken');
+  conflict(`The route ${route} is already used by another of your functions`, 'function_route_taken');
 
 /** toEdgeFunction renders a stored row as the API's EdgeFunction. */
 export function toEdgeFunction(row: FunctionRow): EdgeFunction {
@@ -69,7 +70,7 @@ async function checkFree(db: Db, actor: Actor, { name, route }: { name?: string;
     if (other && Number(other.id) !== self) throw nameTaken(name);
   }
   if (route !== undefined) {
-    const other = await findFunctionByRoute(db.kysely, route);
+    const other = await findFunctionByRoute(db.kysely, actor.accountId, route);
     if (other && Number(other.id) !== self) throw routeTaken(route);
   }
 }

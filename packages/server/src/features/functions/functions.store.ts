@@ -106,9 +106,19 @@ export function findFunctionByName(db: Db, accountId: string, name: string): Pro
     .executeTakeFirst();
 }
 
-/** findFunctionByRoute reads the function (of any account) that answers at a route, or undefined. */
-export function findFunctionByRoute(db: Db, route: string): Promise<FunctionRow | undefined> {
-  return db.selectFrom('edge_functions').selectAll().where('route', '=', route).executeTakeFirst();
+/** findFunctionByRoute reads an account's function that answers at a route, or undefined. */
+export function findFunctionByRoute(db: Db, accountId: string, route: string): Promise<FunctionRow | undefined> {
+  return db
+    .selectFrom('edge_functions')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('route', '=', route)
+    .executeTakeFirst();
+}
+
+/** listFunctionsAtRoute reads the functions of every account that answer at a route, at most `limit`. */
+export function listFunctionsAtRoute(db: Db, route: string, limit: number): Promise<FunctionRow[]> {
+  return db.selectFrom('edge_functions').selectAll().where('route', '=', route).orderBy('id').limit(limit).execute();
 }
 
 /** listFunctionsNamed reads the functions of every account that have a name (case-insensitively), at most `limit`. */

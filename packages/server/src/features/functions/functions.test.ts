@@ -65,21 +65,25 @@ describe.each(testDialects)('edge functions API on %s', (dialect) => {
     expect((await list()).map((f: { name: string }) => f.name)).not.toContain('bobs');
   });
 
-  it('refuses a second function of the same name (409) and a route another account uses (409)', async () => {
+  it('refuses a second function of the same name or route in one account (409), not in another account', async () => {
     await create({ name: 'unique-one', code: 'x', route: '/api/edge/unique-one' });
     const sameName = await create({ name: 'Unique-One', code: 'x', route: '/api/edge/other' });
     expect(sameName).toMatchObject({ status: 409, body: { code: 'function_name_taken' } });
-    const sameRoute = await server.request('POST', '/api/edge-functions', {
-      headers: bearer(bob.accessToken),
-      json: { name: 'taker', code: 'x', route: '/api/edge/unique-one' },
-    });
+    const sameRoute = await create({ name: 'another-one', code: 'x', route: '/api/edge/unique-one' });
     expect(sameRoute).toMatchObject({
       status: 409,
       body: {
         code: 'function_route_taken',
-        message: 'The route /api/edge/unique-one is already used by another function',
+        message: 'The route /api/edge/unique-one is already used by another of your functions',
       },
     });
+    // Each account has its own routes: bob's function may answer at the same one, for bob's callers.
+    const bobs = await server.request('POST', '/api/edge-functions', {
+      headers: bearer(bob.accessToken),
+      json: { name: 'taker', code: 'x', route: '/api/edge/unique-one' },
+    });
+    expect(bobs).toMatchObject({ status: 201, body: { route: '/api/edge/unique-one' } });
+    await server.request('DELETE', `/api/edge-functions/${bobs.body.id}`, { headers: bearer(bob.accessToken) });
   });
 
   it('edits name, code, route and switches; the running version changes only on deploy', async () => {

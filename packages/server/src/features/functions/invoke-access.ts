@@ -1,54 +1,63 @@
-import type { Principal } from '../../http/principal.js';
+import type { AdmissionStep, Call } from '../../http/routes/route.js';
+import { type Actor, accountActor, appActor } from '../../lib/actor/actor.js';
 import type { LiveFunction } from './function-directory.js';
 
-// Who may call a function, in one place. A function that requires a signed-in caller (verifyJwt, on by default
-// like Supabase's verify_jwt) accepts, of its own account only: a console session token or an API key, an end
-// user's token of the account's app, or the app's service key. An anon key alone (the instance's or the app's)
-// is no signed-in caller.
+// Who may call a function, in one place. A function that requires a signed-in caller (verifyJwt, on by default)
+// behaves like Supabase's verify_jwt: it accepts any JWT its project signed, so of its own account a console
+// session token or an API key, an end user's token of the account's app, and the app's keys, the anon key
+// included (what a signed-out supabase-js sends). A function that cares who calls reads the token's role itself.
+// The instance's own anon key names no account and is no caller. Another account's caller never reaches a
+// function (function-directory.ts finds the caller's account's), and is told only that there is none.
 
-/** InvokeRefusal is why a call was refused: 401 with a message. */
+/** InvokeRefusal is why a call was refused: 401 (no acceptable token) or 404 (not this caller's function). */
 export interface InvokeRefusal {
-  status: 401;
+  status: 401 | 404;
   code: string;
   message: string;
 }
 
-/** refusalOf returns why the principal may not call the function, or null when it may. */
-export function refusalOf(principal: Principal, fn: LiveFunction): InvokeRefusal | null {
-  if (!fn.verifyJwt) return null;
-  const signedIn = signedInAccountOf(principal);
-  if (signedIn === fn.accountId) return null;
-  if (principal.kind === 'invalid') {
-    return { status: 401, code: 'INVALID_JWT', message: `Invalid JWT: ${principal.message}` };
-  }
-  if (signedIn !== null) {
-    return { status: 401, code: 'UNAUTHORIZED', message: "This function accepts only its own account's callers" };
-  }
-  return {
-    status: 401,
-    code: 'UNAUTHORIZED',
-    message: 'This function requires a signed-in caller: send a session token or an API key as Authorization: Bearer',
-  };
-}
+/**
+ * functionCaller is the admission step of a function call: the actor is the account the credentials name (its
+ * console session, API key, app key, or an end user of its app); a call that names none has no actor.
+ */
+export const functionCaller: AdmissionStep = (call) => {
+  const actor = invokerOf(call);
+  if (actor) call.actor = actor;
+};
 
-// The account of a signed-in caller (its session, key, app end user or app service key), or null.
-function signedInAccountOf(principal: Principal): string | null {
-  switch (principal.kind) {
+function invokerOf(call: Call): Actor | null {
+  const p = call.principal;
+  switch (p.kind) {
     case 'user':
+      return accountActor(p.accountId);
     case 'apiKey':
-    case 'endUser':
-      return principal.accountId;
+      return accountActor(p.accountId, p.keyId);
     case 'appKey':
-      return principal.role === 'service_role' ? principal.accountId : null;
+      return appActor(p.accountId, { ref: p.ref, role: p.role });
+    case 'endUser':
+      return appActor(p.accountId, { ref: p.ref, role: 'authenticated' }, p.userId);
     default:
       return null;
   }
 }
 
-/**
- * invokerAccountOf is the account a principal names (to find a function by name), or null: a signed-in caller's,
- * or the account whose app key (the anon key included) the call came with.
- */
-export function invokerAccountOf(principal: Principal): string | null {
-  return principal.kind === 'appKey' ? principal.accountId : signedInAccountOf(principal);
+/** invokerAccountOf is the account a call's actor acts for (to find its function), or null when it names none. */
+export const invokerAccountOf = (call: Call): string | null => (call.hasActor ? call.actor.accountId : null);
+
+/** refusalOf returns why the call may not reach the function, or null when it may. */
+export function refusalOf(call: Call, fn: LiveFunction): InvokeRefusal | null {
+  const caller = invokerAccountOf(call);
+  if (caller !== null && caller !== fn.accountId) {
+    return { status: 404, code: 'NOT_FOUND', message: 'Function not found' };
+  }
+  if (!fn.verifyJwt || caller !== null) return null;
+  if (call.principal.kind === 'invalid') {
+    return { status: 401, code: 'INVALID_JWT', message: `Invalid JWT: ${call.principal.message}` };
+  }
+  return {
+    status: 401,
+    code: 'UNAUTHORIZED',
+    message:
+      "This function requires a JWT of its project: send the app's anon key, a user's token or an API key as Authorization: Bearer",
+  };
 }

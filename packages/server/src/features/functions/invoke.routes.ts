@@ -1,28 +1,23 @@
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context.js';
 import { sendApiError } from '../../http/error-handler.js';
 import { ApiError } from '../../http/errors.js';
+import type { Call, Method, Route } from '../../http/routes/route.js';
 import { functionDirectoryOf, type LiveFunction } from './function-directory.js';
 import { safeResponseHeaders, withoutConsoleCookies } from './function-origin.js';
 import { type DeployedFunction, runFunction } from './invoke.service.js';
-import { invokerAccountOf, refusalOf } from './invoke-access.js';
+import { functionCaller, invokerAccountOf, refusalOf } from './invoke-access.js';
 import type { RuntimeHandle } from './runtime/functions-runtime.js';
 import { type RelayError, relayErrorBody, relayErrorHeaders, relayErrors } from './runtime/relay-errors.js';
 
-// Calling a function (any method):
+// Calling a function (any method), of the account the caller's key or token names (invokerAccountOf), or, for a
+// caller that names none, the only one of the instance that answers:
 //   /api/edge/<route>[/…]         the function whose route is the path (or its longest prefix); it sees the path
-//   /functions/v1/<name>[/…]      supabase.functions.invoke(name): the caller's account's function of that name
-//                                 (or the only one of that name); it sees /<name>/…, as on Supabase
+//   /functions/v1/<name>[/…]      supabase.functions.invoke(name): the function of that name; it sees /<name>/…,
+//                                 as on Supabase
 // Bodies of any type reach the function as sent, up to FUNCTIONS_REQUEST_BYTES. Browsers get CORS: the preflight
 // is answered here, allowing the headers it asks for; a function may set its own CORS headers on its answers.
 // Errors are JSON {code, message[, limit]}; the relay's own carry x-relay-error: true (relay-errors.ts).
-
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** cors overrides @fastify/cors's options for one route (the plugin reads it; its types do not declare it). */
-    cors?: { allowedHeaders?: string | null; exposedHeaders?: string };
-  }
-}
 
 const HEADERS_EXPOSED = ['x-relay-error', 'sb-error-code', 'content-type', 'content-length', 'x-request-id'];
 
@@ -51,30 +46,34 @@ function forwardedHeaders(request: FastifyRequest): Record<string, string | stri
   return headers;
 }
 
-/** functionInvokeRoutes registers the two ways of calling a function. */
-export async function functionInvokeRoutes(
-  app: FastifyInstance,
-  { ctx, runtime }: { ctx: AppContext; runtime: RuntimeHandle },
-): Promise<void> {
+// Every method a function may answer, OPTIONS (a browser's preflight) included.
+const ANY: Method[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+const NAME = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
+
+/** relayError is a relay error as an ApiError of the functions family, with its headers. */
+function relayError(error: RelayError): ApiError {
+  return new ApiError(error.status, error.code, error.message, {
+    family: 'functions',
+    headers: relayErrorHeaders(error),
+    ...(error.limit ? { extra: { limit: error.limit } } : {}),
+  });
+}
+
+/** functionInvokeRoutes are the two ways of calling a function. */
+export function functionInvokeRoutes(ctx: AppContext): Route[] {
   const limits = ctx.config.functions;
+  const runtime = ctx.functions;
   const directory = functionDirectoryOf(ctx.db);
 
-  // Bodies stay bytes, whatever their type, up to the functions' own limit.
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: limits.requestBytes }, (_request, body, done) =>
-    done(null, body),
-  );
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error.statusCode === 413 || error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      return sendRelayError(reply, relayErrors.requestSize(limits.requestBytes));
-    }
-    if (error instanceof ApiError) return sendApiError(request, reply, error);
-    throw error;
-  });
-
-  async function invoke(request: FastifyRequest, reply: FastifyReply, fn: LiveFunction | null, path: string) {
+  async function invoke(
+    call: Call,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    fn: LiveFunction | null,
+    path: string,
+  ) {
     if (!fn?.isActive || fn.version === null) return sendRelayError(reply, notFoundError());
-    const refusal = refusalOf(request.principal, fn);
+    const refusal = refusalOf(call, fn);
     if (refusal) return sendRelayError(reply, { ...refusal, relay: false });
     // The owner's plan pays for the call: once its compute minutes are used up, its functions are not run.
     const overCompute = ctx.usage ? await ctx.usage.refusal(fn.accountId, 'computeMinutes') : null;
@@ -104,26 +103,31 @@ export async function functionInvokeRoutes(
     return reply.status(result.status).send(result.body);
   }
 
-  // Preflights allow whatever headers they ask for: a function decides what it reads.
-  const exposed = HEADERS_EXPOSED.join(', ');
-  const config = { cors: { allowedHeaders: null, exposedHeaders: exposed }, corsExposedHeaders: exposed };
-  const meter = async (request: FastifyRequest) => {
-    if (request.call) await ctx.meter.functions(request.call);
+  const byName = async (call: Call, request: FastifyRequest, reply: FastifyReply) => {
+    const name = call.params.name ?? '';
+    const fn = NAME.test(name) ? await directory.byName(name, invokerAccountOf(call)) : null;
+    return invoke(call, request, reply, fn, call.url.slice('/functions/v1'.length));
   };
-  const options = { config, bodyLimit: limits.requestBytes, onRequest: meter };
-
-  app.all('/api/edge/*', options, async (request, reply) => {
-    const path = request.url.split('?')[0] ?? '';
-    return invoke(request, reply, await directory.byPath(path), request.url);
-  });
-
-  const byName = async (request: FastifyRequest, reply: FastifyReply) => {
-    const { name } = request.params as { name: string };
-    const fn = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/.test(name)
-      ? await directory.byName(name, invokerAccountOf(request.principal))
-      : null;
-    return invoke(request, reply, fn, request.url.slice('/functions/v1'.length));
-  };
-  app.all('/functions/v1/:name', options, byName);
-  app.all('/functions/v1/:name/*', options, byName);
+  // Bodies stay bytes, whatever their type, up to the functions' own limit; preflights allow whatever headers
+  // they ask for: a function decides what it reads.
+  const common = {
+    method: ANY,
+    family: 'console',
+    admit: [ctx.callers.anyone, functionCaller, ctx.meter.functions],
+    body: 'raw',
+    fastify: { bodyLimit: limits.requestBytes },
+    bodyTooLarge: () => relayError(relayErrors.requestSize(limits.requestBytes)),
+    corsExposedHeaders: HEADERS_EXPOSED.join(', '),
+    corsAnyRequestHeaders: true,
+  } as const;
+  return [
+    {
+      ...common,
+      url: '/api/edge/*',
+      handler: async (call, request, reply) =>
+        invoke(call, request, reply, await directory.byPath(call.path, invokerAccountOf(call)), call.url),
+    },
+    { ...common, url: '/functions/v1/:name', handler: byName },
+    { ...common, url: '/functions/v1/:name/*', handler: byName },
+  ];
 }

@@ -1,4 +1,4 @@
-import type { StoredLayout } from '@basalt/shared';
+import type { StoredLayout, UpdateTimestamp } from '@basalt/shared';
 
 // The events projects publish on the bus (db/bus) after commit. Every node's Schema Editor rooms hear them:
 // a layout that changed is sent to the room's editors on that node, a membership that changed closes the
@@ -11,7 +11,7 @@ export interface SchemaLayoutChanged {
   /** The layout, or null when it is too large for a notification (the rooms read it from the database). */
   layout: StoredLayout | null;
   /** Who sent the updates merged into this version, with each update's own timestamp. */
-  updates: Array<{ userId: string; timestamp: number | null }>;
+  updates: Array<{ userId: string; timestamp: UpdateTimestamp | null }>;
   /** The rooms (a node's) that merged it and answer their own sockets; absent for an HTTP save. */
   room?: string;
 }

@@ -7,6 +7,7 @@ import {
   type SchemaLayout,
   type StoredLayout,
   schemaLayoutSchema,
+  type UpdateTimestamp,
 } from '@basalt/shared';
 import type { z } from 'zod';
 import type { Db } from '../../db/database.js';
@@ -44,7 +45,7 @@ export interface LayoutUpdate {
   actor: Actor;
   elements: LayoutElement[];
   version: number;
-  timestamp: number | null;
+  timestamp: UpdateTimestamp | null;
 }
 
 /** MergeOutcome is a merge's result: the layout now, and the updates refused (by their index) with why. */

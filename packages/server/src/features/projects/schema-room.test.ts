@@ -103,6 +103,30 @@ describe.each(testDialects)('/ws schema room (%s)', (dialect) => {
     expect(http.body.layout).toMatchObject({ version: saved.version });
   });
 
+  it('takes an ISO 8601 timestamp as well as a number, passes it on as sent, and refuses any other', async () => {
+    const a = await joined(alice);
+    const b = await joined(bob);
+    const sentAt = new Date().toISOString();
+    a.client.send({
+      type: 'schema_layout_update',
+      projectId,
+      layout: { elements: [tableElement('iso', 20)], version: Math.max(a.init.layout.version, b.init.layout.version) },
+      timestamp: sentAt,
+    });
+    const heard = await b.client.next((m) => m.type === 'schema_layout_update');
+    expect(heard).toMatchObject({ userId: alice.accountId, timestamp: sentAt });
+    for (const timestamp of ['yesterday', '2026-13-45T00:00:00Z', true, { at: 1 }, Number.MAX_VALUE * 10]) {
+      a.client.sendRaw(
+        JSON.stringify({ type: 'schema_layout_update', projectId, layout: { elements: [] }, timestamp }).replace(
+          'null',
+          '1e999',
+        ),
+      );
+      const refused = await a.client.next((m) => m.type === 'error');
+      expect(refused.message, String(timestamp)).toContain('timestamp must be a number or an ISO 8601 date-time');
+    }
+  });
+
   it('merges two editors’ concurrent edits of different fields of one table, and a delete beats a move', async () => {
     const a = await joined(alice);
     const b = await joined(bob);

@@ -38,21 +38,34 @@ function count(name: 'limit' | 'offset', text: string | undefined, fallback: num
   return Number(text);
 }
 
-/** parseListQuery reads a list request's raw query string (without `?`). */
-export function parseListQuery(rawQuery: string): ListQuery {
-  const paging = new Map<string, string>();
+/**
+ * parseFilters reads the filters of a raw query string (without `?`), skipping the parameters named in `skip`
+ * (the paging ones): `col=op.value` and `or`/`and` trees, all of which must hold.
+ */
+export function parseFilters(rawQuery: string, skip: ReadonlySet<string> = PAGING_KEYS): Condition | undefined {
+  return filtersOf(queryPairs(rawQuery), skip);
+}
+
+function filtersOf(pairs: Array<[string, string]>, skip: ReadonlySet<string>): Condition | undefined {
   const conditions: Condition[] = [];
-  for (const [key, value] of queryPairs(rawQuery)) {
-    if (PAGING_KEYS.has(key)) {
-      if (!paging.has(key)) paging.set(key, value);
-      continue;
-    }
+  for (const [key, value] of pairs) {
+    if (skip.has(key)) continue;
     if (conditions.length >= MAX_FILTERS) throw invalidQuery(`A request can have at most ${MAX_FILTERS} filters`);
     conditions.push(
       LOGIC_KEYS.has(key)
         ? treeCondition(parseLogicTree(key as LogicKey, value))
         : filterCondition(parseFilter(key, value)),
     );
+  }
+  return allConditions(conditions);
+}
+
+/** parseListQuery reads a list request's raw query string (without `?`). */
+export function parseListQuery(rawQuery: string): ListQuery {
+  const pairs = queryPairs(rawQuery);
+  const paging = new Map<string, string>();
+  for (const [key, value] of pairs) {
+    if (PAGING_KEYS.has(key) && !paging.has(key)) paging.set(key, value);
   }
   const orderBy = paging.get('orderBy')?.trim() || 'id';
   const direction = (paging.get('order')?.trim() || 'asc').toLowerCase();
@@ -69,6 +82,6 @@ export function parseListQuery(rawQuery: string): ListQuery {
             { column: orderBy, direction },
             { column: 'id', direction },
           ],
-    where: allConditions(conditions),
+    where: filtersOf(pairs, PAGING_KEYS),
   };
 }

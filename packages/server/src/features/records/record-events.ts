@@ -19,6 +19,8 @@ export interface RecordsChanged {
   tableName: string;
   /** When the write ran (ISO 8601). */
   at: string;
+  /** When it committed (ISO 8601): realtime's commit_timestamp. Set as the event leaves, after the commit. */
+  committedAt?: string;
   changes: RecordChange[];
   /**
    * The shard of the table's kept count this write counted in, and the version it moved that shard to

@@ -6,7 +6,7 @@ import type { Actor } from '../../lib/actor/actor.js';
 import { type Change, journal } from '../journal/journal.js';
 import { assertCan } from './record-access.js';
 import { translateDatabaseError } from './record-errors.js';
-import type { RecordChange } from './record-events.js';
+import type { RecordChange, RecordsChanged } from './record-events.js';
 import { withConflictingValue } from './record-unique.js';
 import type { RecordRow } from './record-values.js';
 import type { StoredRow } from './records.store.js';
@@ -84,7 +84,7 @@ export async function runWrite(
         if (log.events.length > 0) {
           // Last, so that PostgreSQL holds the lock on the count's shard row for as short a time as it can.
           const counted = await addToRowCount(scope, table.id, rowDelta(log.events));
-          scope.publish('records.changed', {
+          const event: RecordsChanged = {
             accountId: table.accountId,
             tableId: table.id,
             tableName: table.name,
@@ -92,7 +92,12 @@ export async function runWrite(
             changes: log.events,
             countShard: counted?.shard ?? null,
             countVersion: counted?.version ?? null,
+          };
+          // Hooks run in the order they were added: the commit's time is stamped just before the event leaves.
+          scope.afterCommit(() => {
+            event.committedAt = new Date().toISOString();
           });
+          scope.publish('records.changed', event);
         }
         return written;
       },

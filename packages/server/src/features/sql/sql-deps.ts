@@ -1,5 +1,5 @@
 import type { Plan } from '@basalt/shared';
-import type { Config } from '../../config.js';
+import { type Config, quotasEnforced } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import { serverIdentity } from '../../db/server-identity.js';
 import type { Keyring } from '../../lib/crypto/master-key.js';
@@ -9,7 +9,7 @@ import { dataDirStorage, type FileStorage } from '../../lib/storage/file-storage
 export interface SqlDeps {
   /** keyring seals the connections' credentials (connection-secrets.ts). */
   keyring: Keyring;
-  /** connectionPlans are the plans whose connection caps apply; null when metering is off (no cap is enforced). */
+  /** connectionPlans are the plans whose connection caps apply; null when quotas are not enforced (config.ts). */
   connectionPlans: Plan[] | null;
   storage: FileStorage;
   /** ownIdentity names Basalt's own database (db/server-identity.ts), read once. */
@@ -21,7 +21,7 @@ export function createSqlDeps(db: Db, config: Pick<Config, 'dataDir' | 'billing'
   let identity: Promise<string | null> | null = null;
   return {
     keyring,
-    connectionPlans: config.billing.metering ? config.billing.plans : null,
+    connectionPlans: quotasEnforced(config.billing) ? config.billing.plans : null,
     storage: dataDirStorage(config.dataDir),
     ownIdentity: () => {
       identity ??= serverIdentity(db).catch(() => {

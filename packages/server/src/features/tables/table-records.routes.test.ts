@@ -131,11 +131,11 @@ describe.each(testDialects)('/api/tables/:id/records (%s)', (dialect) => {
       status: 404,
     },
     {
-      name: 'a body that is a list',
+      name: 'a body that is a list of lists',
       method: 'POST',
       url: `/api/tables/${tableId}/records`,
       headers: () => alice.headers,
-      json: [{ title: 'x' }],
+      json: [[{ title: 'x' }]],
       status: 400,
     },
     {

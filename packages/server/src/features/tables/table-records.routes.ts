@@ -1,18 +1,16 @@
-import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
-import type { OrderTerm, TableDefinition } from '../../db/user-tables.js';
+import type { Db } from '../../db/database.js';
+import type { TableDefinition } from '../../db/user-tables.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import { idOf, parseId } from '../../http/ids.js';
 import { answer, type Call, type Route } from '../../http/routes/route.js';
-import { parseInput } from '../../http/validation.js';
 import type { Actor } from '../../lib/actor/actor.js';
 import { actorOn } from '../project-access/project-access.js';
 import {
-  countRecords,
   createRecord,
+  createRecords,
   deleteRecords,
   getRecord,
-  listRecords,
   type RecordInput,
   recordIdCondition,
   updateRecords,
@@ -21,92 +19,65 @@ import { findTableById } from './tables.service.js';
 
 // The console's record calls by table id, for the caller's own tables and the tables shared with it through a
 // project, through the one records path with the actor for that table (a member acts with its role):
-//   GET    /api/tables/:id/records?limit=&offset=&orderBy=&order=   {data, total, limit, offset}
 //   POST   /api/tables/:id/records                                  {…fields} → 201 the record
+//                                                                   [{…fields}, …] → 201 the records (1 to 1000)
 //   GET    /api/tables/:id/records/:recordId                        the record
 //   PATCH  /api/tables/:id/records/:recordId                        {…fields} → the record
 //   DELETE /api/tables/:id/records/:recordId                        {success, message, record}
-// Unknown tables and records, and tables the caller does not reach, are 404; a role that may not is 403.
+// The grid's filtered list, its bulk delete and its CSV export are in features/records-grid. Unknown tables and
+// records, and tables the caller does not reach, are 404; a role that may not is 403.
 
-/**
- * pageRead reads a page past the middle of the table from the other end: the same rows in the reverse order
- * (which the caller turns back), skipping fewer rows. The console's last page of a million records skips 25 rows,
- * not 999,975. The order ends with id, so it is total and its reverse exact.
- */
-function pageRead(order: OrderTerm[], limit: number, offset: number, total: number) {
-  if (offset + limit <= total / 2 || offset >= total) return { order, limit, offset };
-  const reversed = order.map((term): OrderTerm => {
-    const nulls = term.nulls ?? (term.direction === 'asc' ? 'last' : 'first');
-    return {
-      column: term.column,
-      direction: term.direction === 'asc' ? 'desc' : 'asc',
-      nulls: nulls === 'last' ? 'first' : 'last',
-    };
-  });
-  const end = Math.min(total, offset + limit);
-  return { order: reversed, limit: end - offset, offset: total - end };
-}
-
-const listQuerySchema = z.object({
-  limit: z.coerce
-    .number({ error: 'limit must be a whole number' })
-    .int('limit must be a whole number')
-    .min(0, 'limit must be at least 0')
-    .max(1000, 'limit cannot exceed 1000')
-    .default(100),
-  offset: z.coerce
-    .number({ error: 'offset must be a whole number' })
-    .int('offset must be a whole number')
-    .min(0, 'offset must be at least 0')
-    .default(0),
-  orderBy: z.string().max(63).default('id'),
-  order: z.enum(['asc', 'desc'], { error: 'order must be asc or desc' }).default('asc'),
-});
+const NOT_AN_OBJECT = "The request body must be a JSON object of the table's fields";
 
 function bodyOf(body: unknown): RecordInput {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw badRequest('invalid_body', "The request body must be a JSON object of the table's fields");
-  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('invalid_body', NOT_AN_OBJECT);
   return body as RecordInput;
 }
 
+/** MAX_CREATE_ROWS is how many records one POST of a list may create (a CSV import sends its rows in parts). */
+export const MAX_CREATE_ROWS = 1000;
+
+// A POST of a list creates every record in it in one transaction (all or none), and answers them as stored.
+function rowsOf(body: unknown[]): RecordInput[] {
+  if (body.length === 0 || body.length > MAX_CREATE_ROWS) {
+    throw badRequest('invalid_body', `A list of records must have 1 to ${MAX_CREATE_ROWS} records`);
+  }
+  return body.map(bodyOf);
+}
+
 const recordNotFound = () => notFound('Record not found', 'record_not_found');
+
+/**
+ * reachTable finds the table a call's `:id` names, with the actor for it (a project member acts with its role), and
+ * the `:recordId` if any (UNKNOWN_ID when absent or malformed); 404 when the caller does not reach the table.
+ */
+export async function reachTable(
+  db: Db,
+  call: Call,
+): Promise<{ actor: Actor; table: TableDefinition; recordId: number }> {
+  const tableId = idOf(call);
+  const actor = await actorOn(db, call.actor, { tableId });
+  const table = await findTableById(db, actor, tableId);
+  if (!table) throw notFound('Table not found', 'table_not_found');
+  return { actor, table, recordId: parseId(call.params.recordId) };
+}
 
 /** tableRecordsRoutes are the console's record routes under /api/tables/:id/records. */
 export function tableRecordsRoutes({ db, callers }: AppContext): Route[] {
   const user = { family: 'console', admit: [callers.user] } as const;
 
-  async function reach(call: Call): Promise<{ actor: Actor; table: TableDefinition; recordId: number }> {
-    const tableId = idOf(call);
-    const actor = await actorOn(db, call.actor, { tableId });
-    const table = await findTableById(db, actor, tableId);
-    if (!table) throw notFound('Table not found', 'table_not_found');
-    return { actor, table, recordId: parseId(call.params.recordId) };
-  }
+  const reach = (call: Call) => reachTable(db, call);
 
   return [
-    {
-      ...user,
-      method: 'GET',
-      url: '/api/tables/:id/records',
-      handler: async (call) => {
-        const { actor, table } = await reach(call);
-        const query = parseInput(listQuerySchema, call.query);
-        const order: OrderTerm[] = [{ column: query.orderBy, direction: query.order }];
-        if (query.orderBy !== 'id') order.push({ column: 'id', direction: query.order });
-        // The total is the table's kept row count (records/record-counts.ts): no scan, whatever the table's size.
-        const total = await countRecords(db, actor, table);
-        const data = await listRecords(db, actor, table, pageRead(order, query.limit, query.offset, total));
-        if (query.offset + query.limit > total / 2 && query.offset < total) data.reverse();
-        return { data, total, limit: query.limit, offset: query.offset };
-      },
-    },
     {
       ...user,
       method: 'POST',
       url: '/api/tables/:id/records',
       handler: async (call) => {
         const { actor, table } = await reach(call);
+        if (Array.isArray(call.body)) {
+          return answer(await createRecords(db, actor, table, rowsOf(call.body)), { status: 201 });
+        }
         return answer(await createRecord(db, actor, table, bodyOf(call.body)), { status: 201 });
       },
     },

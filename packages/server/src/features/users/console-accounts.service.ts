@@ -68,6 +68,8 @@ export async function updateConsoleAccount(
   const { isAdmin } = parseInput(updateConsoleAccountSchema, input);
   const account = await targetOf(ctx, admin, id, 'change the role of');
   const updated = await updateAccount(ctx.db.kysely, account.id, { is_admin: isAdmin ? 1 : 0 });
+  // Every node's account facts (an administrator's checks) and usage meter (no cap holds an administrator) hear it.
+  ctx.db.publish('account.changed', { accountId: account.id });
   return toSummary(updated ?? account);
 }
 

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import { ApiError } from '../errors.js';
 import { ANONYMOUS, type Principal } from '../principal.js';
 import { admitFrom, admitRest, type Handover, takeHandover, type Waiting } from './admission.js';
 import { Answer, Call, methodsOf, type Route } from './route.js';
@@ -56,6 +57,11 @@ function mountRoute(app: FastifyInstance, route: Route, headFromGet: boolean): v
     routeTable: true,
     errorFamily: route.family,
     ...(route.corsExposedHeaders ? { corsExposedHeaders: route.corsExposedHeaders } : {}),
+    ...(route.bodyTooLarge ? { bodyTooLarge: route.bodyTooLarge } : {}),
+    // @fastify/cors reads a route's own options from its config (for the preflights the route answers).
+    ...(route.corsAnyRequestHeaders
+      ? { cors: { allowedHeaders: null, exposedHeaders: route.corsExposedHeaders } }
+      : {}),
   };
   const common = {
     ...route.fastify,
@@ -71,7 +77,9 @@ function mountRoute(app: FastifyInstance, route: Route, headFromGet: boolean): v
     app.route({
       ...common,
       handler: async () => {
-        throw new Error('A WebSocket route answers only upgrades');
+        throw new ApiError(426, 'upgrade_required', 'This address answers WebSocket connections only', {
+          headers: { Upgrade: 'websocket' },
+        });
       },
       wsHandler: (socket, request) => open(socket, request.call as Call, request),
     });

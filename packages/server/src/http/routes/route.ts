@@ -5,6 +5,7 @@ import type { FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastif
 import type { ZodType } from 'zod';
 import type { Actor } from '../../lib/actor/actor.js';
 import type { ErrorFamily } from '../error-family.js';
+import type { ApiError } from '../errors.js';
 import type { Principal } from '../principal.js';
 
 // A route is data: its method and URL pattern, the error family its refusals are written in, the admission steps
@@ -127,10 +128,14 @@ interface RouteBase {
    * call).
    */
   body?: 'json' | 'raw';
+  /** bodyTooLarge is the error answered for a body over the route's limit, when not the usual 413. */
+  bodyTooLarge?: () => ApiError;
   /** fastify are Fastify options of the route that the table has no words for (a body limit). */
   fastify?: Pick<RouteShorthandOptions, 'bodyLimit'>;
   /** corsExposedHeaders replace the API's exposed headers on this route's answers. */
   corsExposedHeaders?: string;
+  /** corsAnyRequestHeaders lets a preflight ask for any request header (a function decides what it reads). */
+  corsAnyRequestHeaders?: boolean;
 }
 
 /** EarlyRoute may be answered before Fastify sees the request: its handler needs nothing of Fastify. */

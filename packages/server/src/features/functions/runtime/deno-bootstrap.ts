@@ -10,7 +10,8 @@
 //   - routes fetch through Basalt's egress gateway, the one network address the process may reach, which refuses
 //     private and metadata addresses (egress-gateway.ts); redirects are followed hop by hop through it.
 // start() then serves the handler (from Deno.serve or `export default { fetch }`) on the Unix socket Basalt
-// talks to. Every answer is an envelope: a JSON head {status, headers, logs, error} and the body, in one body.
+// talks to, handing it the request under the URL its caller used (x-forwarded-proto and -host, which Basalt sets),
+// as Supabase's runtime does: not the socket's http+unix:// one, whose origin is "null". Every answer is an envelope: a JSON head {status, headers, logs, error} and the body, in one body.
 
 /** READY_MARKER is the line the prelude writes to stdout once it listens. */
 export const READY_MARKER = '\u0000basalt:ready';
@@ -127,6 +128,29 @@ async function readLimited(response, limit) {
   return bytes.byteLength > limit ? null : bytes;
 }
 
+// The request as its caller addressed it: Basalt's scheme and host, and the path the function sees. The URL is
+// set on the request itself (and on its clones): a new Request made from it would read its signal, which Deno warns
+// about in every invocation's log.
+function addressed(request, url) {
+  const clone = request.clone.bind(request);
+  return Object.defineProperties(request, {
+    url: { value: url },
+    clone: { value: () => addressed(clone(), url) },
+  });
+}
+
+function asCalled(request) {
+  const host = request.headers.get('x-forwarded-host');
+  if (!host) return request;
+  const proto = request.headers.get('x-forwarded-proto') === 'https' ? 'https' : 'http';
+  try {
+    const url = new URL(request.url);
+    return addressed(request, new URL(proto + '://' + host + url.pathname + url.search).href);
+  } catch {
+    return request;
+  }
+}
+
 function envelope(head, body) {
   const headBytes = encoder.encode(JSON.stringify(head));
   const out = new Uint8Array(headBytes.byteLength + body.byteLength);
@@ -161,7 +185,7 @@ export function start(module) {
       const remote = request.headers.get('x-forwarded-for')?.split(',')[0]?.trim() || '127.0.0.1';
       const callInfo = { remoteAddr: { transport: 'tcp', hostname: remote, port: 0 }, completed: info.completed };
       try {
-        const response = await invocation.run(logs, () => handler(request, callInfo));
+        const response = await invocation.run(logs, () => handler(asCalled(request), callInfo));
         if (!(response instanceof Response)) throw new TypeError('The handler must return a Response');
         const body = await readLimited(response, boot.responseBytes);
         if (body === null) return envelope({ error: 'response_size', logs }, new Uint8Array(0));

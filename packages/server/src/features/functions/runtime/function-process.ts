@@ -6,6 +6,7 @@ import { NO_HANDLER_EXIT_CODE, READY_MARKER } from './deno-bootstrap.js';
 import { denoCommand, type ProcessSpec } from './deno-command.js';
 import { exchange, HOP_BY_HOP, type InvokeRequest } from './process-exchange.js';
 import { type LimitName, type RelayError, relayErrors } from './relay-errors.js';
+import { functionRelativePaths } from './runtime-files.js';
 
 // One function version's Deno process: started on its first call, serving its calls concurrently over a Unix
 // socket, stopped when idle, replaced on redeploy or when the account's secrets change. It runs locked down
@@ -71,9 +72,11 @@ export class FunctionProcess {
   private stderr = '';
   private killedFor: { limit: LimitName; offenders: Set<Call> } | null = null;
   private exitListeners: Array<() => void> = [];
+  private readonly relativePaths: (text: string) => string;
 
   constructor(spec: ProcessSpec) {
     this.spec = spec;
+    this.relativePaths = functionRelativePaths(spec.entry);
     const command = denoCommand(spec);
     this.child = spawn(command.file, command.args, { env: command.env, stdio: ['pipe', 'pipe', 'pipe'] });
     this.ready = this.boot();
@@ -168,9 +171,9 @@ export class FunctionProcess {
     return this.scrub(line.replace(/^error:\s*/, '').replace(/file:\/\/\S*\/(function|entry)\.js/g, 'index.ts'));
   }
 
-  /** scrub replaces the values of the process's secrets in a text. */
+  /** scrub replaces the values of the process's secrets in a text, and Basalt's file paths by the function's. */
   scrub(text: string): string {
-    let clean = text;
+    let clean = this.relativePaths(text);
     for (const value of Object.values(this.spec.environment)) {
       if (value.length >= 4 && clean.includes(value)) clean = clean.replaceAll(value, '[secret]');
     }

@@ -42,8 +42,12 @@ function selfBaseUrl(app: FastifyInstance): string {
   return `http://${host}:${address.port}`;
 }
 
+/** RuntimeContext is what the runtime needs of the server: its context's parts, and its own address. */
+export type RuntimeContext = Pick<AppContext, 'db' | 'config' | 'logs' | 'log' | 'vault'> & { app: FastifyInstance };
+
 /** createRuntimeHandle prepares nothing until the first get(). */
-export function createRuntimeHandle(app: FastifyInstance, ctx: AppContext): RuntimeHandle {
+export function createRuntimeHandle(ctx: RuntimeContext): RuntimeHandle {
+  const { app } = ctx;
   let made: Promise<FunctionsRuntime> | null = null;
   let unsubscribe: Array<() => void> = [];
 

@@ -63,6 +63,31 @@ async function vendorSupabaseJs(vendorDir: string): Promise<Record<string, strin
   return imports;
 }
 
+/**
+ * functionRelativePaths rewrites, in what a version's process writes (stack traces, Deno's errors), Basalt's file
+ * paths as the function's own: its module is `index.ts`, as on Supabase, and the shared files are named from the
+ * functions folder (prelude.js, vendor/…), so no log shows where the server keeps its data.
+ */
+export function functionRelativePaths(entry: string): (text: string) => string {
+  const versionDir = path.dirname(entry);
+  const root = path.dirname(path.dirname(versionDir));
+  const replacements: Array<[string, string]> = [];
+  // The bundle's source map already names the function's own code index.ts, in the version's folder.
+  for (const file of ['function.js', 'entry.js']) {
+    replacements.push(
+      [pathToFileURL(path.join(versionDir, file)).href, 'index.ts'],
+      [path.join(versionDir, file), 'index.ts'],
+    );
+  }
+  for (const dir of [versionDir, root])
+    replacements.push([`${pathToFileURL(dir).href}/`, ''], [`${dir}${path.sep}`, '']);
+  return (text) => {
+    let relative = text;
+    for (const [from, to] of replacements) if (relative.includes(from)) relative = relative.replaceAll(from, to);
+    return relative;
+  };
+}
+
 /** prepareRuntimeFiles writes the shared files (the vendored supabase-js is bundled on first use) under dataDir. */
 export async function prepareRuntimeFiles(dataDir: string): Promise<RuntimeFiles> {
   const root = path.join(dataDir, 'functions');
