@@ -65,6 +65,8 @@ export interface RestorePlan {
 
 /** RestoreHooks are what the caller adds to a restore: the rows it keeps, and a word at each step. */
 export interface RestoreHooks {
+  /** keepTables are the tables carryOver writes (a swap that loads the archive itself copies them across). */
+  keepTables: readonly string[];
   /** carryOver writes what the instance keeps across a restore (the catalogue of backups) into `target`. */
   carryOver(target: Db): Promise<void>;
   onStep(step: string): void;
@@ -82,7 +84,7 @@ export async function restoreRefusal(db: Db, plan: Pick<RestorePlan, 'format' | 
  * the live database untouched.
  */
 export async function replaceDatabase(live: Db, plan: RestorePlan, workDir: string, hooks: RestoreHooks) {
-  const staging = await live.backup.stage(workDir);
+  const staging = await live.backup.stage(workDir, { keep: hooks.keepTables });
   const nativeHere =
     (plan.format === 'sqlite-file' && live.dialect.name === 'sqlite') ||
     (plan.format === 'pg-dump' && live.dialect.name === 'postgres');

@@ -66,8 +66,12 @@ export interface DatabaseBackup {
   inSnapshot<T>(workDir: string, fn: (view: AnyKysely) => Promise<T>): Promise<T>;
   /** nativeRestoreRefusal says why a part of `format` cannot be restored here, or null when it can. */
   nativeRestoreRefusal(format: DatabasePartFormat, sourceVersion: string | null): Promise<string | null>;
-  /** stage makes an empty place beside the live database for a restore to fill (`workDir` holds SQLite's). */
-  stage(workDir: string): Promise<Staging>;
+  /**
+   * stage makes an empty place beside the live database for a restore to fill (`workDir` holds SQLite's). `keep`
+   * names tables whose rows a swap that loads the archive itself (a pg_dump) carries over from the live database
+   * in its own transaction, when the loaded tables have the same columns.
+   */
+  stage(workDir: string, options: { keep: readonly string[] }): Promise<Staging>;
   /** cleanUp removes what a restore that died left in the database (PostgreSQL's staging schemas). */
   cleanUp(): Promise<void>;
 }

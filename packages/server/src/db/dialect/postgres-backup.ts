@@ -111,6 +111,20 @@ ${moveExtensionSql(replaced, schema)}
 `;
 }
 
+// Copies a kept table's rows from the replaced schema into the loaded one, in the swap's transaction, when both
+// have the table with the same columns (an archive at another migration level is carried over after migrating).
+function keepRowsSql(live: string, replaced: string, table: string): string {
+  const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
+  const columns = (schema: string) => `(SELECT array_agg(column_name::text ORDER BY ordinal_position)
+    FROM information_schema.columns WHERE table_schema = ${literal(schema)} AND table_name = ${literal(table)})`;
+  return `DO $$ BEGIN
+  IF ${columns(live)} IS NOT NULL AND ${columns(live)} = ${columns(replaced)} THEN
+    EXECUTE format('DELETE FROM %I.%I', ${literal(live)}, ${literal(table)});
+    EXECUTE format('INSERT INTO %I.%I SELECT * FROM %I.%I', ${literal(live)}, ${literal(table)}, ${literal(replaced)}, ${literal(table)});
+  END IF;
+END $$;`;
+}
+
 // pg_trgm (the log search's index, migration 0006) usually lives in the live schema: it follows the tables' name.
 function moveExtensionSql(from: string, to: string): string {
   const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
@@ -190,7 +204,7 @@ function bind(kysely: AnyKysely, options: { databaseUrl: string | null }): Datab
       for (const row of rows)
         await sql`DROP SCHEMA IF EXISTS ${sql.raw(quoteIdentifier(row.name))} CASCADE`.execute(kysely);
     },
-    async stage(workDir) {
+    async stage(workDir, { keep }) {
       const schema = await liveSchema(kysely);
       const suffix = randomBytes(6).toString('hex');
       const staging = `${STAGING_PREFIX}${suffix}`;
@@ -216,12 +230,26 @@ function bind(kysely: AnyKysely, options: { databaseUrl: string | null }): Datab
             fs.writeFileSync(list, kept.join('\n'));
             const prelude = path.join(workDir, 'restore-prelude.sql');
             fs.writeFileSync(prelude, dumpPrelude(schema, replaced));
+            const postlude = path.join(workDir, 'restore-postlude.sql');
+            fs.writeFileSync(postlude, keep.map((table) => keepRowsSql(schema, replaced, table)).join('\n'));
             // The dump's SQL is written out first: psql reading a stream that stopped short would commit a part.
             const script = path.join(workDir, 'restore.sql');
             await run('pg_restore', ['--no-owner', '--no-privileges', `--use-list=${list}`, `--file=${script}`, dump]);
             await run(
               'psql',
-              ['-X', '-q', '-v', 'ON_ERROR_STOP=1', '--single-transaction', '-f', prelude, '-f', script],
+              [
+                '-X',
+                '-q',
+                '-v',
+                'ON_ERROR_STOP=1',
+                '--single-transaction',
+                '-f',
+                prelude,
+                '-f',
+                script,
+                '-f',
+                postlude,
+              ],
               {
                 env,
               },

@@ -120,6 +120,7 @@ function bind(_kysely: AnyKysely, _connection: object, options: { dataDir: strin
     },
     // A staged file lives in the restore's work folder, which the caller removes.
     cleanUp: async () => {},
+    // The staged file is always opened and given the kept rows before the swap (`keep` is for a pg_dump).
     async stage(workDir) {
       const dataDir = path.join(workDir, 'staging');
       fs.mkdirSync(dataDir, { recursive: true });

@@ -9,7 +9,7 @@ import type { BackupDeps } from './backup-deps.js';
 import type { HeldLease } from './backup-lease.js';
 import { type BackupManifest, levelRefusal, readManifest } from './backup-manifest.js';
 import { failureReason, insertNewBackup, runBackup } from './backup-runner.js';
-import { type BackupRow, readCatalogue, updateBackup, writeCatalogue } from './backups.store.js';
+import { type BackupRow, CATALOGUE_TABLES, readCatalogue, updateBackup, writeCatalogue } from './backups.store.js';
 import { restoreGuardOf } from './restore-guard.js';
 
 // Restoring an archive (docs/backups.md): it is unpacked and checked first (manifest, every checksum, migration
@@ -119,6 +119,7 @@ export async function runRestore(
     await step('building the restored database');
     const catalogue = await readCatalogue(deps.db.kysely);
     await replaceDatabase(deps.db, plan, archive.workDir, {
+      keepTables: CATALOGUE_TABLES,
       carryOver: (target) => writeCatalogue(target.kysely, catalogue),
       onStep: (text) => void step(text),
       onProgress: () => {},
