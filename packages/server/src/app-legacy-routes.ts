@@ -5,8 +5,6 @@ import { appAuthPools } from './features/apps/app-user-pool.js';
 import { configureApps } from './features/apps/apps-config.js';
 import { authRoutes } from './features/auth/auth.routes.js';
 import { createAuthDeps, secretSealerOf } from './features/auth/auth-deps.js';
-import { backupsRoutes } from './features/backups/backups.routes.js';
-import { portabilityRoutes } from './features/portability/portability.routes.js';
 import { consoleAccountsRoutes } from './features/users/console-accounts.routes.js';
 import { usersRoutes } from './features/users/users.routes.js';
 import type { CsrfTokens } from './http/csrf.js';
@@ -31,6 +29,4 @@ export async function registerLegacyRoutes(
   await app.register(usersRoutes, { ctx, pools });
   await app.register(consoleAccountsRoutes, { deps: authDeps });
   // Their raw archive bodies have their own content-type parser in each plugin.
-  await app.register(backupsRoutes, { ctx });
-  await app.register(portabilityRoutes, { ctx });
 }

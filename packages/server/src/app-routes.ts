@@ -1,6 +1,7 @@
 import type { AppContext } from './app-context.js';
 import { activityRoutes } from './features/activity/activity.routes.js';
 import { appsRoutes } from './features/apps/apps.routes.js';
+import { backupsRoutes } from './features/backups/backups.routes.js';
 import { billingRoutes } from './features/billing/billing.routes.js';
 import { configRoutes } from './features/config/config.routes.js';
 import { functionsRoutes } from './features/functions/functions.routes.js';
@@ -11,6 +12,7 @@ import { historyRoutes } from './features/history/history.routes.js';
 import { keysRoutes } from './features/keys/keys.routes.js';
 import { logsRoutes } from './features/logs/logs.routes.js';
 import { openapiRoutes } from './features/openapi/openapi.routes.js';
+import { portabilityRoutes } from './features/portability/portability.routes.js';
 import { projectsRoutes } from './features/projects/projects.routes.js';
 import { schemaRoomRoutes } from './features/projects/schema-room.routes.js';
 import { publicApiRoutes } from './features/public-api/public-api.routes.js';
@@ -50,6 +52,8 @@ export function routeTable(ctx: AppContext, _services: { csrf: CsrfTokens }): Ro
     ...secretsRoutes(ctx),
     ...billingRoutes(ctx),
     ...functionsRoutes(ctx),
+    ...backupsRoutes(ctx),
+    ...portabilityRoutes(ctx),
     ...functionInvokeRoutes(ctx),
     ...restRoutes(ctx),
     ...realtimeRoutes(ctx),

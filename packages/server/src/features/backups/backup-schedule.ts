@@ -78,14 +78,14 @@ export async function readSchedule(deps: Pick<BackupDeps, 'db'>): Promise<Schedu
 
 /** getSchedule answers GET /api/backups/schedule. */
 export async function getSchedule(deps: BackupDeps, actor: Actor): Promise<BackupSchedule> {
-  await requireAdmin(deps, actor);
+  requireAdmin(actor);
   const settings = await readSchedule(deps);
   return { ...settings, nextRunAt: nextRunOf(settings) };
 }
 
 /** putSchedule changes the schedule (PUT /api/backups/schedule); every node follows it at once. */
 export async function putSchedule(deps: BackupDeps, actor: Actor, input: unknown): Promise<BackupSchedule> {
-  await requireAdmin(deps, actor);
+  requireAdmin(actor);
   const settings: ScheduleSettings = parseInput(backupScheduleInputSchema, input) satisfies BackupScheduleInput;
   const problem = cronProblem(settings.cron);
   if (problem) throw invalid({ cron: [problem] });

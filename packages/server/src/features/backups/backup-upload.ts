@@ -88,7 +88,7 @@ export async function relistArchive(deps: BackupDeps, fileName: string, manifest
 
 /** uploadBackup receives an archive, checks it and lists it as a backup. */
 export async function uploadBackup(deps: BackupDeps, actor: Actor, body: Readable, name: unknown): Promise<Backup> {
-  await requireAdmin(deps, actor);
+  requireAdmin(actor);
   if (name !== undefined && (typeof name !== 'string' || name.length > BACKUP_LIMITS.nameMax || name.includes('\0'))) {
     throw badRequest('validation_failed', `Name must be text of at most ${BACKUP_LIMITS.nameMax} characters`);
   }

@@ -1,8 +1,6 @@
-import { Readable } from 'node:stream';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context.js';
-import { requireUser } from '../../http/legacy-principal.js';
-import { ARCHIVE_TYPES, archiveExpected } from '../../lib/archive/archive-upload.js';
+import { answer, type Call, type Method, type Route } from '../../http/routes/route.js';
+import { archiveExpected, isArchiveType } from '../../lib/archive/archive-upload.js';
 import { type ArchivePart, backupDepsOf } from './backup-deps.js';
 import { getSchedule, putSchedule } from './backup-schedule.js';
 import { uploadBackup } from './backup-upload.js';
@@ -26,46 +24,62 @@ import {
 //   POST   /api/backups/:id/restore      → 202; checked first (400 damaged, 422 not restorable here)
 //   DELETE /api/backups/:id
 
-const idOf = (request: FastifyRequest) => (request.params as { id: string }).id;
+const idOf = (call: Call) => call.params.id ?? '';
 
-/** backupsRoutes registers the backups' endpoints; `parts` are the other features' parts of an archive. */
-export async function backupsRoutes(
-  app: FastifyInstance,
-  { ctx, parts = [] }: { ctx: AppContext; parts?: ArchivePart[] },
-): Promise<void> {
+/** backupsRoutes are the backups' routes; `parts` are the other features' parts of an archive. */
+export function backupsRoutes(ctx: AppContext, parts: ArchivePart[] = []): Route[] {
   const deps = backupDepsOf(ctx, parts);
-  // An archive is streamed to disk as it arrives, never held in memory (backup-upload.ts bounds its size).
-  app.addContentTypeParser(ARCHIVE_TYPES, (_request, payload, done) => done(null, payload));
-
-  app.get('/api/backups', async (request) => listBackupsOf(deps, requireUser(request)));
-  app.post('/api/backups', async (request, reply) =>
-    reply.status(202).send(await startBackup(deps, requireUser(request), request.body)),
-  );
-  app.get('/api/backups/schedule', async (request) => getSchedule(deps, requireUser(request)));
-  app.put('/api/backups/schedule', async (request) => putSchedule(deps, requireUser(request), request.body));
-  app.post('/api/backups/upload', async (request, reply) => {
-    // An upload refused half-way leaves the rest of its body unread: the connection is not reused.
-    reply.header('Connection', 'close');
-    const actor = requireUser(request);
-    if (!(request.body instanceof Readable)) throw archiveExpected();
-    const name = (request.query as { name?: unknown }).name;
-    return reply.status(201).send(await uploadBackup(deps, actor, request.body, name));
+  // The service decides who may (administrators only, with the words of this feature).
+  const route = (method: Method, url: string, handler: (call: Call) => Promise<unknown>): Route => ({
+    method,
+    url,
+    family: 'console',
+    admit: [ctx.callers.user],
+    handler,
   });
-  app.get('/api/backups/:id', async (request) => getBackup(deps, requireUser(request), idOf(request)));
-  app.get('/api/backups/:id/download', async (request, reply) => {
-    const download = await downloadBackup(deps, requireUser(request), idOf(request));
-    return reply
-      .header('Content-Type', 'application/gzip')
-      .header('Content-Length', String(download.size))
-      .header('Content-Disposition', `attachment; filename="${download.fileName}"`)
-      .header('Cache-Control', 'no-store')
-      .send(download.stream);
-  });
-  app.post('/api/backups/:id/restore', async (request, reply) =>
-    reply.status(202).send(await restoreBackup(deps, requireUser(request), idOf(request))),
-  );
-  app.delete('/api/backups/:id', async (request, reply) => {
-    await deleteBackup(deps, requireUser(request), idOf(request));
-    return reply.status(204).send();
-  });
+  return [
+    route('GET', '/api/backups', (call) => listBackupsOf(deps, call.actor)),
+    route('POST', '/api/backups', async (call) =>
+      answer(await startBackup(deps, call.actor, call.body), { status: 202 }),
+    ),
+    route('GET', '/api/backups/schedule', (call) => getSchedule(deps, call.actor)),
+    route('PUT', '/api/backups/schedule', (call) => putSchedule(deps, call.actor, call.body)),
+    {
+      method: 'POST',
+      url: '/api/backups/upload',
+      family: 'console',
+      admit: [ctx.callers.user],
+      // An archive is streamed to disk as it arrives, never held in memory (backup-upload.ts bounds its size).
+      body: 'stream',
+      handler: async (call, request, reply) => {
+        // An upload refused half-way leaves the rest of its body unread: the connection is not reused.
+        reply.header('Connection', 'close');
+        if (!isArchiveType(call.headers['content-type'])) throw archiveExpected();
+        return answer(await uploadBackup(deps, call.actor, request.raw, call.query.name), { status: 201 });
+      },
+    },
+    route('GET', '/api/backups/:id', (call) => getBackup(deps, call.actor, idOf(call))),
+    {
+      method: 'GET',
+      url: '/api/backups/:id/download',
+      family: 'console',
+      admit: [ctx.callers.user],
+      handler: async (call, _request, reply) => {
+        const download = await downloadBackup(deps, call.actor, idOf(call));
+        return reply
+          .header('Content-Type', 'application/gzip')
+          .header('Content-Length', String(download.size))
+          .header('Content-Disposition', `attachment; filename="${download.fileName}"`)
+          .header('Cache-Control', 'no-store')
+          .send(download.stream);
+      },
+    },
+    route('POST', '/api/backups/:id/restore', async (call) =>
+      answer(await restoreBackup(deps, call.actor, idOf(call)), { status: 202 }),
+    ),
+    route('DELETE', '/api/backups/:id', async (call) => {
+      await deleteBackup(deps, call.actor, idOf(call));
+      return answer(undefined, { status: 204 });
+    }),
+  ];
 }

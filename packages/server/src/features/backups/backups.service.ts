@@ -11,7 +11,7 @@ import { ArchiveError } from '../../lib/archive/archive.js';
 import { type BackupDeps, track } from './backup-deps.js';
 import { acquireLease } from './backup-lease.js';
 import { archiveNameOf, insertNewBackup, runBackup } from './backup-runner.js';
-import { type BackupRow, deleteBackupRow, findBackup, isInstanceAdmin, listBackups } from './backups.store.js';
+import { type BackupRow, deleteBackupRow, findBackup, listBackups } from './backups.store.js';
 import { ArchiveRefusal, markRestoring, openArchive, restoreWorkDirOf, runRestore } from './restore-runner.js';
 
 // Instance backups, for administrators only (anyone else: 403). Creating one answers at once (202) with its
@@ -21,8 +21,8 @@ import { ArchiveRefusal, markRestoring, openArchive, restoreWorkDirOf, runRestor
 const BUSY = 'A backup or restore is already running on this instance; try again when it has finished';
 
 /** requireAdmin throws 403 unless the actor's account administers the instance. */
-export async function requireAdmin(deps: BackupDeps, actor: Actor): Promise<void> {
-  if (!(await isInstanceAdmin(deps.db.kysely, actor.accountId))) {
+export function requireAdmin(actor: Actor): void {
+  if (!actor.admin) {
     throw forbidden('Only an administrator of this instance can manage backups', 'admin_required');
   }
 }
@@ -72,13 +72,13 @@ async function backupOf(deps: BackupDeps, id: string): Promise<BackupRow> {
 
 /** listBackupsOf lists every backup, newest first. */
 export async function listBackupsOf(deps: BackupDeps, actor: Actor): Promise<{ backups: Backup[] }> {
-  await requireAdmin(deps, actor);
+  requireAdmin(actor);
   return { backups: (await listBackups(deps.db.kysely)).map(backupView) };
 }
 
 /** getBackup reads one backup: its status, progress and last restore. */
 export async function getBackup(deps: BackupDeps, actor: Actor, id: string): Promise<Backup> {
-  await requireAdmin(deps, actor);
+  requireAdmin(actor);
   return backupView(await backupOf(deps, id));
 }
 
@@ -89,7 +89,7 @@ export async function startBackup(
   input: unknown,
   origin: 'manual' | 'scheduled' = 'manual',
 ): Promise<Backup> {
-  if (actor) await requireAdmin(deps, actor);
+  if (actor) requireAdmin(actor);
   const body = parseInput(createBackupSchema, input);
   const lease = await acquireLease(deps, 'backup', null);
   if (!lease) throw conflict(BUSY, 'backup_busy');
@@ -115,7 +115,7 @@ export async function startBackup(
 
 /** deleteBackup removes a backup's archive and row (not while it is being written or restored). */
 export async function deleteBackup(deps: BackupDeps, actor: Actor, id: string): Promise<void> {
-  await requireAdmin(deps, actor);
+  requireAdmin(actor);
   const row = await backupOf(deps, id);
   if (row.status === 'IN_PROGRESS' || row.restore_status === 'IN_PROGRESS') {
     throw conflict('This backup is being written or restored; delete it once that has finished', 'backup_busy');
@@ -133,7 +133,7 @@ export interface BackupDownload {
 
 /** downloadBackup opens a completed backup's archive for download. */
 export async function downloadBackup(deps: BackupDeps, actor: Actor, id: string): Promise<BackupDownload> {
-  await requireAdmin(deps, actor);
+  requireAdmin(actor);
   const row = await backupOf(deps, id);
   if (row.status !== 'COMPLETED' || !row.file_path) {
     throw conflict('Only a completed backup can be downloaded', 'backup_not_completed');
@@ -154,7 +154,7 @@ export function archiveProblem(error: unknown): ApiError | null {
 
 /** restoreBackup checks a completed backup's archive and, when it can be restored, starts restoring it. */
 export async function restoreBackup(deps: BackupDeps, actor: Actor, id: string): Promise<Backup> {
-  await requireAdmin(deps, actor);
+  requireAdmin(actor);
   const row = await backupOf(deps, id);
   if (row.status !== 'COMPLETED' || !row.file_path) {
     throw conflict('Only a completed backup can be restored', 'backup_not_completed');

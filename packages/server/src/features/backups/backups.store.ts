@@ -11,12 +11,6 @@ export type BackupRow = Selectable<DatabaseBackupsTable>;
 /** CATALOGUE_TABLES are the tables a restore keeps as they are (they describe the instance, not its data). */
 export const CATALOGUE_TABLES = ['database_backups', 'backup_settings', 'backup_leases'] as const;
 
-/** isInstanceAdmin tells whether an account administers the instance (accounts.is_admin). */
-export async function isInstanceAdmin(db: Executor, accountId: string): Promise<boolean> {
-  const row = await db.selectFrom('accounts').select('is_admin').where('id', '=', accountId).executeTakeFirst();
-  return row?.is_admin === 1;
-}
-
 /** insertBackup adds a backup's row. */
 export async function insertBackup(db: Executor, row: DatabaseBackupsTable): Promise<void> {
   await db.insertInto('database_backups').values(row).execute();

@@ -42,12 +42,22 @@ export function mountRoutes(app: FastifyInstance, routes: readonly Route[]): voi
   // A URL whose HEAD some route answers itself gets no HEAD made from its GET.
   const ownHead = new Set(routes.filter((route) => methodsOf(route).includes('HEAD')).map((route) => route.url));
   const raw = routes.filter((route) => route.body === 'raw');
-  for (const route of routes) if (route.body !== 'raw') mountRoute(app, route, !ownHead.has(route.url));
+  const streams = routes.filter((route) => route.body === 'stream');
+  for (const route of routes) if (!route.body || route.body === 'json') mountRoute(app, route, !ownHead.has(route.url));
   // Bodies kept as bytes need a parser of their own: Fastify's parsers belong to a context, so these routes get one.
   void app.register(async (bytes) => {
     bytes.removeAllContentTypeParsers();
     bytes.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
     for (const route of raw) mountRoute(bytes, route, !ownHead.has(route.url));
+  });
+  // Streamed bodies are not read at all: every type passes untouched, except multipart, whose parser (registered
+  // once in app.ts) only marks the request for `request.parts()`.
+  void app.register(async (passthrough) => {
+    for (const type of ['application/json', 'text/plain']) {
+      if (passthrough.hasContentTypeParser(type)) passthrough.removeContentTypeParser(type);
+    }
+    passthrough.addContentTypeParser('*', (_request, _payload, done) => done(null));
+    for (const route of streams) mountRoute(passthrough, route, !ownHead.has(route.url));
   });
 }
 

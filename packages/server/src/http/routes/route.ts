@@ -124,10 +124,11 @@ interface RouteBase {
   docs?: RouteDocs;
   /**
    * body is how the request body reaches the handler: parsed JSON (and multipart streams, read with
-   * `request.parts()`) by default, or `raw`: the bytes as sent, whatever their type (a signed webhook, a function
-   * call).
+   * `request.parts()`) by default; `raw`: the bytes as sent, whatever their type (a signed webhook, a function
+   * call); or `stream`: nothing read, the handler reads `request.raw` itself, or `request.parts()` for multipart
+   * (an upload, never held whole in memory; no body limit applies: the handler sets its own).
    */
-  body?: 'json' | 'raw';
+  body?: 'json' | 'raw' | 'stream';
   /** bodyTooLarge is the error answered for a body over the route's limit, when not the usual 413. */
   bodyTooLarge?: () => ApiError;
   /** fastify are Fastify options of the route that the table has no words for (a body limit). */

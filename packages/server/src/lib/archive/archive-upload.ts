@@ -34,6 +34,12 @@ export const ARCHIVE_TYPES = [
   'application/x-tar',
 ];
 
+/** isArchiveType tells whether a request's Content-Type is one an archive may be sent with. */
+export function isArchiveType(contentType: string | undefined): boolean {
+  const type = contentType?.split(';')[0]?.trim().toLowerCase();
+  return type !== undefined && ARCHIVE_TYPES.includes(type);
+}
+
 /** archiveExpected is the 415 of an upload whose body is not an archive. */
 export const archiveExpected = () =>
   new ApiError(
