@@ -53,6 +53,7 @@ import { requestIdOf } from './http/request-id.js';
 import { requestTimeouts } from './http/request-timeout.js';
 import { createEarlyRunner, type EarlyRunner } from './http/routes/early-runner.js';
 import { installRouteTable, mountRoutes } from './http/routes/mount.js';
+import type { Route } from './http/routes/route.js';
 import { consoleIndexHtml, inlineScriptHashes, serveConsole } from './http/static-console.js';
 import { loadKeyring } from './lib/crypto/master-key.js';
 import { startJobs } from './lib/jobs/job.js';
@@ -64,6 +65,8 @@ declare module 'fastify' {
     basalt: AppContext;
     /** earlyRunner answers the early routes before Fastify (tests count its answers). */
     earlyRunner: EarlyRunner;
+    /** routes is the route table as mounted (the API fuzz test sends to every route of it). */
+    routes: readonly Route[];
   }
 }
 
@@ -267,6 +270,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   installRouteTable(app);
   installLegacyPrincipal(app, callers);
   const routes = routeTable(ctx, { csrf });
+  app.decorate('routes', routes);
   mountRoutes(app, routes);
   early.add(routes);
   await registerLegacyRoutes(app, ctx, { csrf });
