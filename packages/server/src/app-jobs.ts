@@ -3,6 +3,7 @@ import { startBackupJobs } from './features/backups/backup-jobs.js';
 import { PROBE_WINDOW } from './features/health/probe-timings.js';
 import { HISTORY_RETENTION_RHYTHM, runHistoryRetention } from './features/history/history-retention.js';
 import { LOG_RETENTION_RHYTHM, runLogRetention } from './features/logs/log-retention.js';
+import { SCHEMA_PRESENCE_RHYTHM } from './features/projects/schema-room.js';
 import { REALTIME_RHYTHMS } from './features/realtime/realtime-hub.js';
 import { every, type Job } from './lib/jobs/job.js';
 
@@ -22,6 +23,7 @@ export function backgroundJobs(ctx: AppContext): Job[] {
     { name: 'functions runtime', start: () => () => ctx.functions.close() },
     // The Schema Editor rooms' presence beats; closing ends their sockets.
     { name: 'schema editor rooms', start: () => () => ctx.rooms.close() },
+    every('schema editor presence beat', SCHEMA_PRESENCE_RHYTHM, async () => ctx.rooms.beat(), failed('presence beat')),
     // Realtime: its sockets close first; channels whose token expired close, nodes beat for presence, silent
     // sockets are let go.
     { name: 'realtime sockets', start: () => () => ctx.realtime.close() },
