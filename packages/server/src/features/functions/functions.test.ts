@@ -1,5 +1,6 @@
 import { DEFAULT_FUNCTION_CODE } from '@basalt/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer } from '../../testing/account.fixtures.js';
 import {
   type ApiScenario,
   type CookieSession,
@@ -10,11 +11,11 @@ import {
   startAuthServer,
   users,
 } from '../../testing/auth.fixtures.js';
+
 import { sources } from '../../testing/functions.fixtures.js';
 import { type TestServer, testDialects } from '../../testing/test-server.js';
 import { listActivity } from '../activity/activity.service.js';
 
-const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 const fieldError = (field: string, message: string) => ({
   code: 'validation_failed',
   message,
