@@ -10,7 +10,7 @@ import type {
   Transaction,
 } from 'kysely';
 import type { BusTransport } from '../bus/event-bus.js';
-import type { GroupCounts } from '../group-counts.js';
+import type { GroupCounts, RunRows } from '../group-counts.js';
 import type { JsonPath } from '../jsonb.js';
 import type { RegexRefusal } from '../regex-pattern.js';
 import type { SystemDatabase } from '../schema.js';
@@ -29,8 +29,7 @@ export type WriteTransaction = <T>(
 /** ReadRows runs one read-only statement outside any transaction and returns its rows. */
 export type ReadRows = <R>(query: CompiledQuery<R>) => Promise<R[]>;
 
-/** RunRows runs one statement of any kind and returns its rows (none for a statement that returns none). */
-export type RunRows = <R>(query: CompiledQuery<R>) => Promise<R[]>;
+export type { RunRows } from '../group-counts.js';
 
 /** DialectName names the two engines Basalt runs on. */
 export type DialectName = 'sqlite' | 'postgres';
