@@ -45,7 +45,7 @@ export interface Config {
   logRetentionMaxRows: number;
   /** How successful requests reach the system log: one entry each ('all') or per-route summaries ('summary'). */
   logRequests: 'all' | 'summary';
-  /** FAST_READS: off answers every request through Fastify's hooks, none straight from Node (http/fast-reads.ts). */
+  /** FAST_READS: off answers every request through Fastify, none early (http/routes/early-runner.ts). */
   fastReads: boolean;
   /** Edge functions' runtime limits and pool (features/functions/runtime, docs/functions.md). */
   functions: FunctionsConfig;
