@@ -28,11 +28,11 @@ import type { CsrfTokens } from './http/csrf.js';
 import type { Route } from './http/routes/route.js';
 
 // The whole API in one place: every feature's routes, in one table. app.ts mounts it on Fastify and gives it to the
-// early runner; the API fuzz test and the OpenAPI document read it too.
+// early runner; the API fuzz test and the OpenAPI document (its public routes) read it too.
 
 /** routeTable lists every route of Basalt. */
 export function routeTable(ctx: AppContext, _services: { csrf: CsrfTokens }): Route[] {
-  return [
+  const table: Route[] = [
     ...healthRoutes(ctx),
     ...configRoutes(ctx),
     ...statsRoutes(ctx),
@@ -48,7 +48,7 @@ export function routeTable(ctx: AppContext, _services: { csrf: CsrfTokens }): Ro
     ...keysRoutes(ctx),
     ...appsRoutes(ctx),
     ...logsRoutes(ctx),
-    ...openapiRoutes(ctx),
+    ...openapiRoutes(ctx, () => table),
     ...secretsRoutes(ctx),
     ...billingRoutes(ctx),
     ...functionsRoutes(ctx),
@@ -60,4 +60,5 @@ export function routeTable(ctx: AppContext, _services: { csrf: CsrfTokens }): Ro
     // Last: its short form /api/:name takes only what no route above claims.
     ...publicApiRoutes(ctx),
   ];
+  return table;
 }

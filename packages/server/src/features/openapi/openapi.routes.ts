@@ -3,12 +3,12 @@ import { answer, type Route } from '../../http/routes/route.js';
 import { listTables } from '../tables/tables.service.js';
 import { buildOpenApiDocument } from './openapi.service.js';
 
-// GET /api/openapi.json: the OpenAPI 3.1 document of the actor's public record API, made from their tables at
-// each request. A signed-in user (bearer token or session cookie) or an API key may read it; it is never cached
-// by a browser or proxy, since it is one account's and changes with every table.
+// GET /api/openapi.json: the OpenAPI 3.1 document of the actor's public record API, made at each request from
+// their tables and the route table's public routes. A signed-in user (bearer token or session cookie) or an API
+// key may read it; it is never cached by a browser or proxy, since it is one account's and changes with every table.
 
 /** openapiRoutes serve the actor's OpenAPI document. */
-export function openapiRoutes(ctx: AppContext): Route[] {
+export function openapiRoutes(ctx: AppContext, table: () => readonly Route[]): Route[] {
   return [
     {
       method: 'GET',
@@ -17,7 +17,7 @@ export function openapiRoutes(ctx: AppContext): Route[] {
       admit: [ctx.callers.account],
       handler: async (call) => {
         const tables = await listTables(ctx.db, call.actor);
-        const document = buildOpenApiDocument(tables, { serverUrl: ctx.config.siteUrl });
+        const document = buildOpenApiDocument(tables, { serverUrl: ctx.config.siteUrl, routes: table() });
         return answer(document, { headers: { 'Cache-Control': 'private, no-store' } });
       },
     },
