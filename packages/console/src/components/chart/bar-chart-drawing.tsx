@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { Bar, BarChart as Chart, ResponsiveContainer, Tooltip, XAxis } from 'recharts';
 import { useTheme } from '@/lib/theme-provider';
-import type { BarChartProps, ChartRow, ChartSeries } from './chart';
+import type { BarChartProps, ChartRow, ChartSeries } from './chart-types';
 
 // The drawing of a BarChart, in a chunk of its own with Recharts (chart.tsx loads it lazily). SVG attributes take
 // no CSS variables, so the theme's colours are read from the page once per theme.
