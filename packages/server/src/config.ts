@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { DEFAULT_PLANS, PLAN_IDS, type Plan, type PlanId } from '@basalt/shared';
 import { z } from 'zod';
+import { type DatabaseSettings, databaseEnv, databaseSettingsOf } from './config-database.js';
 
 /** Config is every setting of one Basalt instance, read once at start. */
 export interface Config {
@@ -9,6 +10,8 @@ export interface Config {
   dataDir: string;
   /** A postgres:// URL, or null for the embedded SQLite file in dataDir. */
   databaseUrl: string | null;
+  /** database: the PostgreSQL connection's settings: a pooler in front, the pool's size, the statement timeout. */
+  database: DatabaseSettings;
   siteUrl: string;
   /**
    * SITE_URL was set: it names the issuer of this node's tokens. Unset, the nodes of one database issue them as the
@@ -206,11 +209,7 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8787),
   HOST: z.string().min(1).default('127.0.0.1'),
   BASALT_DATA_DIR: z.string().min(1).default('./data'),
-  DATABASE_URL: z
-    .string()
-    .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// URL')
-    .optional()
-    .or(z.literal('').transform(() => undefined)),
+  ...databaseEnv,
   SITE_URL: z
     .url()
     .optional()
@@ -387,12 +386,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     throw new Error(`Invalid configuration: ${problems}`);
   }
   const e = parsed.data;
+  const database = databaseSettingsOf(e);
+  if (typeof database === 'string') throw new Error(`Invalid configuration: ${database}`);
   const port = overrides.port ?? e.PORT;
   return {
     port,
     host: e.HOST,
     dataDir: path.resolve(e.BASALT_DATA_DIR),
     databaseUrl: e.DATABASE_URL ?? null,
+    database,
     siteUrl: (e.SITE_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
     siteUrlConfigured: e.SITE_URL !== undefined,
     smtpUrl: e.SMTP_URL ?? null,

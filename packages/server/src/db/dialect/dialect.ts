@@ -46,7 +46,16 @@ export interface SqlDialect {
     statementTimeoutMs?: number;
     /** searchPath sets the schemas names are looked up in (PostgreSQL; a restore builds in a schema of its own). */
     searchPath?: string[] | null;
+    /** poolSize is how many connections the pool keeps (PostgreSQL). */
+    poolSize?: number;
+    /** transactionPooler: DATABASE_URL is a transaction pooler (PostgreSQL; nothing prepared, no startup settings). */
+    transactionPooler?: boolean;
   }): Dialect;
+  /**
+   * sessionDefaults makes the settings a transaction pooler cannot pass at connection start the role's defaults in
+   * this database, over a direct connection (PostgreSQL: TimeZone UTC and the statement timeout); null elsewhere.
+   */
+  sessionDefaults: ((directUrl: string, options: { statementTimeoutMs: number }) => Promise<void>) | null;
   /**
    * writeTransactions makes the runner of record writes (SQLite: group commit; PostgreSQL: one transaction
    * each) for a Kysely instance made over `connection`, what createKyselyDialect returned.
