@@ -11,7 +11,7 @@ const answered = (over: Partial<AnsweredRequest> = {}): AnsweredRequest => ({
   status: 200,
   durationMs: 3,
   bytes: 100,
-  principal: { kind: 'account', accountId: 'acc-1' } as AnsweredRequest['principal'],
+  principal: { kind: 'user', accountId: 'acc-1', sessionId: null, via: 'bearer' },
   requestId: 'r',
   route: '/api/table/:name/:id',
   params: { name: 'items', id: '7' },
@@ -42,7 +42,7 @@ describe('request metrics', () => {
     metrics.observe(answered({ params: { name: 'items', id: '8' }, status: 404, durationMs: 40 }));
     metrics.observe(answered({ status: 503, durationMs: 700, bytes: 5 }));
     metrics.observe(answered({ params: { name: 'orders', id: '1' } }));
-    metrics.observe(answered({ principal: { kind: 'anon' } as AnsweredRequest['principal'] }));
+    metrics.observe(answered({ principal: { kind: 'anonymous' } }));
     metrics.observe(answered({ method: 'OPTIONS' }));
     metrics.observe(answered({ url: '/index.html', route: undefined }));
     now += 60_000;
