@@ -39,74 +39,78 @@ export const metricsQuerySchema = z.object({
 /** MetricsQuery is a parsed metrics query. */
 export type MetricsQuery = z.infer<typeof metricsQuerySchema>;
 
-/** MetricTotals are what a bucket, a family or a route adds up to. */
-export interface MetricTotals {
-  requests: number;
-  errors4xx: number;
-  errors5xx: number;
+const metricTotalsSchema = z.object({
+  requests: z.number(),
+  errors4xx: z.number(),
+  errors5xx: z.number(),
   /** (errors4xx + errors5xx) / requests, 0 without requests. */
-  errorRate: number;
-  bytes: number;
-  avgMs: number;
-  /** Latency percentiles in ms, estimated from the bucket's latency histogram; null without requests. */
-  p50Ms: number | null;
-  p95Ms: number | null;
-  p99Ms: number | null;
-  maxMs: number;
-}
+  errorRate: z.number(),
+  bytes: z.number(),
+  avgMs: z.number(),
+  /** Latency percentiles in ms, estimated from the latency histogram; null without requests. */
+  p50Ms: z.number().nullable(),
+  p95Ms: z.number().nullable(),
+  p99Ms: z.number().nullable(),
+  maxMs: z.number(),
+});
+/** MetricTotals are what a bucket, a family or a route adds up to. */
+export type MetricTotals = z.infer<typeof metricTotalsSchema>;
 
+const metricPointSchema = metricTotalsSchema.extend({ at: z.string() });
 /** MetricPoint is one time bucket. */
-export interface MetricPoint extends MetricTotals {
-  at: string;
-}
+export type MetricPoint = z.infer<typeof metricPointSchema>;
 
-/** RouteMetrics are one route's totals over the range. */
-export interface RouteMetrics extends MetricTotals {
-  family: ApiFamily;
+const routeMetricsSchema = metricTotalsSchema.extend({
+  family: z.enum(API_FAMILIES),
   /** "GET /api/table/items/:id": the method and the route, its parameters filled in except :id. */
-  route: string;
-}
+  route: z.string(),
+});
+/** RouteMetrics are one route's totals over the range. */
+export type RouteMetrics = z.infer<typeof routeMetricsSchema>;
 
-/** MetricsReport is the answer of GET /api/metrics. */
-export interface MetricsReport {
-  from: string;
-  to: string;
-  bucket: MetricBucket;
-  totals: MetricTotals;
+/** metricsReportSchema is the answer of GET /api/metrics. */
+export const metricsReportSchema = z.object({
+  from: z.string(),
+  to: z.string(),
+  bucket: z.enum(['1m', '1h']),
+  totals: metricTotalsSchema,
   /** Every bucket of the range, oldest first (empty ones with zeros). */
-  series: MetricPoint[];
-  families: (MetricTotals & { family: ApiFamily })[];
+  series: z.array(metricPointSchema),
+  families: z.array(metricTotalsSchema.extend({ family: z.enum(API_FAMILIES) })),
   /** The busiest routes, most requests first. */
-  routes: RouteMetrics[];
+  routes: z.array(routeMetricsSchema),
   /** The slowest routes by p95. */
-  slowest: RouteMetrics[];
+  slowest: z.array(routeMetricsSchema),
   /** The routes with the most errors. */
-  topErrors: RouteMetrics[];
-}
+  topErrors: z.array(routeMetricsSchema),
+});
+/** MetricsReport is the answer of GET /api/metrics. */
+export type MetricsReport = z.infer<typeof metricsReportSchema>;
 
 /** HEALTH_STATUSES rank a health snapshot by thresholds (docs/monitoring.md). */
 export const HEALTH_STATUSES = ['HEALTHY', 'WARNING', 'CRITICAL'] as const;
 /** HealthStatus is one of them. */
 export type HealthStatus = (typeof HEALTH_STATUSES)[number];
 
-/** HealthSnapshot is the database's health at one minute. */
-export interface HealthSnapshot {
-  at: string;
-  status: HealthStatus;
+const healthSnapshotSchema = z.object({
+  at: z.string(),
+  status: z.enum(HEALTH_STATUSES),
   /** Why the status is not HEALTHY, or null. */
-  reason: string | null;
+  reason: z.string().nullable(),
   /** A round trip to the database, ms; null when it did not answer. */
-  latencyMs: number | null;
-  databaseBytes: number | null;
-  diskFreeBytes: number | null;
-  diskTotalBytes: number | null;
+  latencyMs: z.number().nullable(),
+  databaseBytes: z.number().nullable(),
+  diskFreeBytes: z.number().nullable(),
+  diskTotalBytes: z.number().nullable(),
   /** The process's CPU use since the previous snapshot, percent of one core. */
-  cpuPercent: number;
-  rssBytes: number;
-  heapUsedBytes: number;
-  activeConnections: number;
-  maxConnections: number;
-}
+  cpuPercent: z.number(),
+  rssBytes: z.number(),
+  heapUsedBytes: z.number(),
+  activeConnections: z.number(),
+  maxConnections: z.number(),
+});
+/** HealthSnapshot is the database's health at one minute. */
+export type HealthSnapshot = z.infer<typeof healthSnapshotSchema>;
 
 /** healthHistoryQuerySchema is the query of GET /api/health/database/history (at most 30 days back). */
 export const healthHistoryQuerySchema = z.object({
@@ -114,9 +118,11 @@ export const healthHistoryQuerySchema = z.object({
   to: isoTime('to').optional(),
 });
 
+/** healthHistorySchema is the answer of GET /api/health/database/history. */
+export const healthHistorySchema = z.object({
+  from: z.string(),
+  to: z.string(),
+  snapshots: z.array(healthSnapshotSchema),
+});
 /** HealthHistory is the answer of GET /api/health/database/history. */
-export interface HealthHistory {
-  from: string;
-  to: string;
-  snapshots: HealthSnapshot[];
-}
+export type HealthHistory = z.infer<typeof healthHistorySchema>;

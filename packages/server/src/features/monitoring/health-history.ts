@@ -117,6 +117,9 @@ export function createHealthRecorder(db: Db, dataDir: string, node: string): Hea
   };
 }
 
+// The most snapshots one answer holds (12 hours of minutes).
+const MAX_POINTS = 720;
+
 const big = (v: number | string | null) => (v === null ? null : Number(v));
 
 /** readHealthHistory reads the snapshots of a range (the last 24 hours by default, at most 30 days), oldest first. */
@@ -136,22 +139,44 @@ export async function readHealthHistory(
     .where('at', '<', new Date(to).toISOString())
     .orderBy('at')
     .execute();
-  return {
-    from: new Date(from).toISOString(),
-    to: new Date(to).toISOString(),
-    snapshots: rows.map((r) => ({
-      at: r.at,
-      status: r.status as HealthStatus,
-      reason: r.reason,
-      latencyMs: r.latency_ms === null ? null : Number(r.latency_ms),
-      databaseBytes: big(r.database_bytes),
-      diskFreeBytes: big(r.disk_free_bytes),
-      diskTotalBytes: big(r.disk_total_bytes),
-      cpuPercent: Number(r.cpu_percent),
-      rssBytes: Number(r.rss_bytes),
-      heapUsedBytes: Number(r.heap_used_bytes),
-      activeConnections: Number(r.active_connections),
-      maxConnections: Number(r.max_connections),
-    })),
-  };
+  const snapshots: HealthSnapshot[] = rows.map((r) => ({
+    at: r.at,
+    status: r.status as HealthStatus,
+    reason: r.reason,
+    latencyMs: r.latency_ms === null ? null : Number(r.latency_ms),
+    databaseBytes: big(r.database_bytes),
+    diskFreeBytes: big(r.disk_free_bytes),
+    diskTotalBytes: big(r.disk_total_bytes),
+    cpuPercent: Number(r.cpu_percent),
+    rssBytes: Number(r.rss_bytes),
+    heapUsedBytes: Number(r.heap_used_bytes),
+    activeConnections: Number(r.active_connections),
+    maxConnections: Number(r.max_connections),
+  }));
+  return { from: new Date(from).toISOString(), to: new Date(to).toISOString(), snapshots: thinned(snapshots) };
+}
+
+const RANK: Record<HealthStatus, number> = { HEALTHY: 0, WARNING: 1, CRITICAL: 2 };
+
+// A chart needs a few hundred points, not the 43,200 minutes of 30 days: beyond MAX_POINTS, snapshots are merged
+// into stretches of equal length, each as its worst minute (status, reason, latency) and its latest sizes.
+function thinned(snapshots: HealthSnapshot[]): HealthSnapshot[] {
+  if (snapshots.length <= MAX_POINTS) return snapshots;
+  const per = Math.ceil(snapshots.length / MAX_POINTS);
+  const merged: HealthSnapshot[] = [];
+  for (let start = 0; start < snapshots.length; start += per) {
+    const group = snapshots.slice(start, start + per);
+    const worst = group.reduce((a, b) => (RANK[b.status] > RANK[a.status] ? b : a));
+    const last = group.at(-1) as HealthSnapshot;
+    const latencies = group.map((s) => s.latencyMs).filter((ms): ms is number => ms !== null);
+    merged.push({
+      ...last,
+      at: (group[0] as HealthSnapshot).at,
+      status: worst.status,
+      reason: worst.reason,
+      latencyMs: latencies.length === 0 ? null : Math.max(...latencies),
+      cpuPercent: Math.max(...group.map((s) => s.cpuPercent)),
+    });
+  }
+  return merged;
 }

@@ -27,10 +27,12 @@ const row = (over: Partial<MetricCounts>): MetricCounts => ({
 describe.each(testDialects)('monitoring retention on %s', (dialect) => {
   let server: TestServer;
   let alice: SignedInTestUser;
+  let bob: SignedInTestUser;
 
   beforeAll(async () => {
     server = await startAuthServer(dialect);
     alice = await signUpUser(server, users.alice);
+    bob = await signUpUser(server, users.bob);
   });
   afterAll(() => server.close());
 
@@ -84,6 +86,39 @@ describe.each(testDialects)('monitoring retention on %s', (dialect) => {
     const snapshots = await db.kysely.selectFrom('database_health').select('at').execute();
     expect(snapshots.map((s) => s.at)).toContain(new Date(now - 29 * 24 * hour).toISOString());
     expect(snapshots.map((s) => s.at)).not.toContain(new Date(now - 31 * 24 * hour).toISOString());
+  });
+
+  it('thins a long history to at most 720 points, keeping the worst minute of each stretch', async () => {
+    const { db } = server.app.basalt;
+    const start = Date.UTC(2026, 2, 1, 0, 0);
+    const rows = Array.from({ length: 1000 }, (_, i) => ({
+      at: new Date(start + i * 60_000).toISOString(),
+      node: 'test',
+      status: i === 500 ? 'CRITICAL' : 'HEALTHY',
+      reason: i === 500 ? 'The database did not answer' : null,
+      latency_ms: i === 500 ? null : 1,
+      cpu_percent: 1,
+      rss_bytes: 1,
+      heap_used_bytes: 1,
+      active_connections: 1,
+      max_connections: 1,
+    }));
+    for (let i = 0; i < rows.length; i += 100)
+      await db.kysely
+        .insertInto('database_health')
+        .values(rows.slice(i, i + 100))
+        .execute();
+    const from = new Date(start).toISOString();
+    const to = new Date(start + 1000 * 60_000).toISOString();
+    const res = await server.request('GET', `/api/health/database/history?from=${from}&to=${to}`, {
+      headers: bob.headers,
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.snapshots.length).toBeLessThanOrEqual(720);
+    expect(res.body.snapshots.length).toBeGreaterThan(400);
+    const critical = res.body.snapshots.filter((s: { status: string }) => s.status === 'CRITICAL');
+    expect(critical).toHaveLength(1);
+    expect(critical[0].reason).toBe('The database did not answer');
   });
 
   it("forgets a deleted account's metrics", async () => {
