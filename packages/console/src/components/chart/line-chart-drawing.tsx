@@ -12,6 +12,8 @@ export default function LineChartDrawing({ rows, x, series, bands = [], tick, va
   const first = rows[0]?.[x];
   const last = rows.at(-1)?.[x];
   const tone = (t: ChartTone) => colours[t];
+  // A line needs two neighbouring points; a series of scattered points shows them as dots.
+  const sparse = (key: string) => rows.filter((row) => row[key] !== null && row[key] !== undefined).length <= 12;
   return (
     <ResponsiveContainer width="100%" height="100%" initialDimension={{ width: 320, height: 144 }}>
       <AreaChart data={[...rows]} margin={{ top: 6, right: 4, bottom: 0, left: 0 }}>
@@ -37,7 +39,7 @@ export default function LineChartDrawing({ rows, x, series, bands = [], tick, va
           height={18}
         />
         <YAxis
-          width={44}
+          width={48}
           tickCount={3}
           allowDecimals={false}
           tickFormatter={(v: number) => (value ? value(v) : String(v))}
@@ -61,7 +63,7 @@ export default function LineChartDrawing({ rows, x, series, bands = [], tick, va
             fill={tone(s.tone)}
             fillOpacity={0.12}
             connectNulls={false}
-            dot={false}
+            dot={sparse(s.key) ? { r: 2.5, fill: tone(s.tone), strokeWidth: 0 } : false}
             isAnimationActive={false}
           />
         ))}

@@ -68,7 +68,7 @@ export function HealthHistoryCard({ range }: { range: MetricRange }) {
           series={[{ key: 'latency', label: 'Latency', tone: 'primary' }]}
           bands={statusBands(snapshots)}
           tick={tickOf(range)}
-          value={(v) => `${v} ms`}
+          value={(v) => `${v}\u00a0ms`}
           listLabel="Database latency"
           describe={(row) =>
             `${whenOf(String(row.at))}: ${row.status}, ${row.latency === null ? 'no answer' : formatMs(Number(row.latency))}`

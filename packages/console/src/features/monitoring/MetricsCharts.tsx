@@ -71,7 +71,7 @@ export function MetricsCharts({
           x="at"
           series={[{ key: 'p95', label: 'p95 latency', tone: 'primary' }]}
           tick={tick}
-          value={(v) => `${v} ms`}
+          value={(v) => `${v}\u00a0ms`}
           listLabel="p95 latency"
           describe={(row) =>
             `${whenOf(String(row.at))}: ${row.p95 === null ? 'no requests' : `p95 ${formatMs(Number(row.p95))}`}`

@@ -2,6 +2,7 @@ import type { MetricsReport, RouteMetrics } from '@basalt/shared';
 import { Link } from 'react-router';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { cn } from '@/lib/cn';
 import { formatCount, formatMs, formatRate, logSearchOf } from './metric-format';
 
 // The tables under the charts: requests per API family, the slowest routes, and the routes with the most errors
@@ -30,9 +31,19 @@ function RouteCell({ route }: { route: RouteMetrics }) {
   );
 }
 
-function Panel({ title, empty, children }: { title: string; empty: string | null; children: React.ReactNode }) {
+function Panel({
+  title,
+  empty,
+  className,
+  children,
+}: {
+  title: string;
+  empty: string | null;
+  className?: string;
+  children: React.ReactNode;
+}) {
   return (
-    <Card className="min-w-0">
+    <Card className={cn('min-w-0', className)}>
       <CardHeader>
         <CardTitle>{title}</CardTitle>
       </CardHeader>
@@ -47,7 +58,31 @@ function Panel({ title, empty, children }: { title: string; empty: string | null
 export function RouteTables({ report }: { report: MetricsReport }) {
   const none = report.totals.requests === 0 ? 'No requests in this range' : null;
   return (
-    <div className="grid grid-cols-1 gap-4 xl:grid-cols-3">
+    <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
+      <Panel title="Slowest routes" empty={none} className="lg:col-span-2">
+        <Table aria-label="Slowest routes" className="table-fixed">
+          <TableHeader>
+            <TableRow className="hover:bg-transparent">
+              <TableHead>Route</TableHead>
+              <TableHead className="hidden w-24 text-right sm:table-cell">Requests</TableHead>
+              <TableHead className="w-20 text-right">p95</TableHead>
+              <TableHead className="w-20 text-right">p99</TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {report.slowest.map((r) => (
+              <TableRow key={r.route}>
+                <RouteCell route={r} />
+                <TableCell className="hidden whitespace-nowrap text-right tabular-nums sm:table-cell">
+                  {formatCount(r.requests)}
+                </TableCell>
+                <TableCell className="whitespace-nowrap text-right tabular-nums">{formatMs(r.p95Ms)}</TableCell>
+                <TableCell className="whitespace-nowrap text-right tabular-nums">{formatMs(r.p99Ms)}</TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </Panel>
       <Panel title="By API" empty={none}>
         <Table aria-label="Requests by API">
           <TableHeader>
@@ -62,29 +97,9 @@ export function RouteTables({ report }: { report: MetricsReport }) {
             {report.families.map((f) => (
               <TableRow key={f.family}>
                 <TableCell>{familyName(f.family)}</TableCell>
-                <TableCell className="text-right tabular-nums">{formatCount(f.requests)}</TableCell>
-                <TableCell className="text-right tabular-nums">{formatRate(f.errorRate)}</TableCell>
-                <TableCell className="text-right tabular-nums">{formatMs(f.p95Ms)}</TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-      </Panel>
-      <Panel title="Slowest routes" empty={none}>
-        <Table aria-label="Slowest routes" className="table-fixed">
-          <TableHeader>
-            <TableRow className="hover:bg-transparent">
-              <TableHead>Route</TableHead>
-              <TableHead className="w-20 text-right">p95</TableHead>
-              <TableHead className="w-20 text-right">p99</TableHead>
-            </TableRow>
-          </TableHeader>
-          <TableBody>
-            {report.slowest.map((r) => (
-              <TableRow key={r.route}>
-                <RouteCell route={r} />
-                <TableCell className="text-right tabular-nums">{formatMs(r.p95Ms)}</TableCell>
-                <TableCell className="text-right tabular-nums">{formatMs(r.p99Ms)}</TableCell>
+                <TableCell className="whitespace-nowrap text-right tabular-nums">{formatCount(f.requests)}</TableCell>
+                <TableCell className="whitespace-nowrap text-right tabular-nums">{formatRate(f.errorRate)}</TableCell>
+                <TableCell className="whitespace-nowrap text-right tabular-nums">{formatMs(f.p95Ms)}</TableCell>
               </TableRow>
             ))}
           </TableBody>
@@ -106,8 +121,8 @@ export function RouteTables({ report }: { report: MetricsReport }) {
             {report.topErrors.map((r) => (
               <TableRow key={r.route}>
                 <RouteCell route={r} />
-                <TableCell className="text-right tabular-nums">{formatCount(r.errors4xx)}</TableCell>
-                <TableCell className="text-right tabular-nums">{formatCount(r.errors5xx)}</TableCell>
+                <TableCell className="whitespace-nowrap text-right tabular-nums">{formatCount(r.errors4xx)}</TableCell>
+                <TableCell className="whitespace-nowrap text-right tabular-nums">{formatCount(r.errors5xx)}</TableCell>
                 <TableCell className="text-right">
                   <Link
                     className="text-xs font-medium text-primary underline-offset-4 hover:underline"

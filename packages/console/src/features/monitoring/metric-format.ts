@@ -24,14 +24,12 @@ export function formatRate(rate: number): string {
 /** formatCount writes a count with thousands separators. */
 export const formatCount = (n: number) => n.toLocaleString('en-US');
 
-/** tickOf writes a bucket's start under a chart: the time of day for 24 hours, the date for longer ranges. */
+/** tickOf writes a bucket's start under a chart: the day and time for 24 hours, the date for longer ranges. */
 export function tickOf(range: MetricRange): (iso: string) => string {
   return (iso) => {
     const date = new Date(iso);
     if (Number.isNaN(date.getTime())) return iso;
-    return range === '24h'
-      ? date.toLocaleTimeString('en-US', { hour: '2-digit', minute: '2-digit', hour12: false })
-      : date.toLocaleDateString('en-US', { month: 'short', day: 'numeric' });
+    return range === '24h' ? whenOf(iso) : date.toLocaleDateString('en-US', { month: 'short', day: 'numeric' });
   };
 }
 
