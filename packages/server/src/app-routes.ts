@@ -11,6 +11,7 @@ import { checkpointsRoutes } from './features/history/checkpoints.routes.js';
 import { historyRoutes } from './features/history/history.routes.js';
 import { keysRoutes } from './features/keys/keys.routes.js';
 import { logsRoutes } from './features/logs/logs.routes.js';
+import { monitoringRoutes } from './features/monitoring/monitoring.routes.js';
 import { openapiRoutes } from './features/openapi/openapi.routes.js';
 import { portabilityRoutes } from './features/portability/portability.routes.js';
 import { projectsRoutes } from './features/projects/projects.routes.js';
@@ -48,6 +49,7 @@ export function routeTable(ctx: AppContext, _services: { csrf: CsrfTokens }): Ro
     ...keysRoutes(ctx),
     ...appsRoutes(ctx),
     ...logsRoutes(ctx),
+    ...monitoringRoutes(ctx),
     ...openapiRoutes(ctx, () => table),
     ...secretsRoutes(ctx),
     ...billingRoutes(ctx),

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import os from 'node:os';
 import fastifyCookie from '@fastify/cookie';
 import fastifyCors from '@fastify/cors';
 import fastifyMultipart from '@fastify/multipart';
@@ -30,6 +31,9 @@ import { apiKeyLookupOf } from './features/keys/keys.lookup.js';
 import { recordUnexpectedError } from './features/logs/log-events.js';
 import { createLogWriter } from './features/logs/log-writer.js';
 import { createRequestLog } from './features/logs/request-log.js';
+import { createHealthRecorder } from './features/monitoring/health-history.js';
+import { createMonitoring } from './features/monitoring/metrics-writer.js';
+import { createPrometheus } from './features/monitoring/prometheus.js';
 import { createSchemaRooms } from './features/projects/schema-room.js';
 import { createKeyRateLimiter } from './features/public-api/public-api-rate-limit.js';
 import { createRealtimeHub } from './features/realtime/realtime-hub.js';
@@ -227,6 +231,12 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     keyLimiter,
     vault,
     health: createDatabaseHealth(db),
+    monitoring: createMonitoring(db, {
+      countRequests: config.requestMetrics,
+      prometheus: config.metricsToken === null ? null : createPrometheus(db),
+      onError: (error) => app.log.warn({ err: error }, 'request metrics could not be stored; tried again later'),
+    }),
+    healthHistory: createHealthRecorder(db, config.dataDir, `${os.hostname()}:${process.pid}`),
     functions: createRuntimeHandle({ app, db, config, logs, log: app.log, vault }),
     rooms: createSchemaRooms(db, {
       onError: (error) => app.log.warn({ err: error }, 'schema editor room: an update could not be handled'),
@@ -243,6 +253,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     logs,
     logLevel: config.logLevel,
     stored: { everyRequest: config.logRequests === 'all' },
+    observers: ctx.monitoring.observing ? [ctx.monitoring.observe] : [],
   });
   app.addHook('onResponse', (request, reply, done) => {
     requestLog.fastify(request, reply);

@@ -48,6 +48,10 @@ export interface Config {
   logRetentionMaxRows: number;
   /** How successful requests reach the system log: one entry each ('all') or per-route summaries ('summary'). */
   logRequests: 'all' | 'summary';
+  /** REQUEST_METRICS: off stops counting requests for the Monitoring screen (features/monitoring). */
+  requestMetrics: boolean;
+  /** METRICS_TOKEN: the bearer token of the Prometheus endpoint GET /metrics; null: the endpoint is off. */
+  metricsToken: string | null;
   /** FAST_READS: off answers every request through Fastify, none early (http/routes/early-runner.ts). */
   fastReads: boolean;
   /** Edge functions' runtime limits and pool (features/functions/runtime, docs/functions.md). */
@@ -269,6 +273,13 @@ const envSchema = z.object({
     .default(1_000_000),
   LOG_REQUESTS: z.enum(['summary', 'all'], { error: "LOG_REQUESTS must be 'summary' or 'all'" }).default('summary'),
   FAST_READS: z.enum(['on', 'off'], { error: "FAST_READS must be 'on' or 'off'" }).default('on'),
+  REQUEST_METRICS: z.enum(['on', 'off'], { error: "REQUEST_METRICS must be 'on' or 'off'" }).default('on'),
+  METRICS_TOKEN: z
+    .string()
+    .trim()
+    .min(16, 'METRICS_TOKEN must be at least 16 characters')
+    .max(512, 'METRICS_TOKEN must be at most 512 characters')
+    .optional(),
   FUNCTIONS_MEMORY_MB: wholeNumber('FUNCTIONS_MEMORY_MB', 16, 150),
   FUNCTIONS_CPU_MS: wholeNumber('FUNCTIONS_CPU_MS', 10, 2000),
   FUNCTIONS_WALL_CLOCK_MS: wholeNumber('FUNCTIONS_WALL_CLOCK_MS', 100, 150_000),
@@ -413,6 +424,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     logRetentionMaxRows: e.LOG_RETENTION_MAX_ROWS,
     logRequests: e.LOG_REQUESTS,
     fastReads: e.FAST_READS === 'on',
+    requestMetrics: e.REQUEST_METRICS === 'on',
+    metricsToken: e.METRICS_TOKEN ?? null,
     functions: {
       memoryMb: e.FUNCTIONS_MEMORY_MB,
       cpuMs: e.FUNCTIONS_CPU_MS,
