@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasPgBouncer, type PgBouncer, startPgBouncer } from './testing/pgbouncer.js';
+import { hasPgBouncer, type PgBouncer, startPgBouncer } from '../../../scripts/pgbouncer.mjs';
 import { callNode, type ServerProcess, startServerProcess } from './testing/server-process.js';
 import { createTestDatabase } from './testing/test-server.js';
 
@@ -31,8 +31,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL || !hasPgBouncer())('Basalt behin
       AUTH_RATE_LIMIT: '1000',
       API_RATE_LIMIT: '1000000',
     };
-    a = await startServerProcess(env);
-    b = await startServerProcess(env);
+    // Generous: a hang guard for a loaded machine, not a measure.
+    a = await startServerProcess(env, 90_000);
+    b = await startServerProcess(env, 90_000);
     const anonKey = (await callNode(a.url, 'GET', '/api/config', {})).body.anonKey;
     const signUp = await callNode(
       a.url,
@@ -43,7 +44,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL || !hasPgBouncer())('Basalt behin
     );
     expect(signUp.status).toBe(200);
     headers = { apikey: anonKey, authorization: `Bearer ${signUp.body.access_token}` };
-  }, 90_000);
+  }, 240_000);
 
   afterAll(async () => {
     await a?.stop();
