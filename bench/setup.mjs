@@ -63,7 +63,7 @@ export function startProcess(args, { env = {}, pattern, logFile, nodeOptions = [
  * startBasalt builds the server and starts it with the benchmark's limits: on SQLite in dataDir, or on the
  * PostgreSQL database `databaseUrl` names.
  */
-export async function startBasalt(dataDir, nodeOptions = [], { databaseUrl = '' } = {}) {
+export async function startBasalt(dataDir, nodeOptions = [], { databaseUrl = '', env = {} } = {}) {
   const { buildServer } = await import('../scripts/build.mjs');
   await buildServer();
   return startProcess(['packages/server/dist/main.js', 'serve', '--port', '0'], {
@@ -76,6 +76,7 @@ export async function startBasalt(dataDir, nodeOptions = [], { databaseUrl = '' 
       API_RATE_LIMIT: '100000000',
       // Metering stays on (its cost is part of every API call); no plan's cap cuts a run short, since an instance
       // without Stripe enforces none (QUOTAS).
+      ...env,
     },
     pattern: /Server listening at http:\/\/127\.0\.0\.1:(\d+)/,
     nodeOptions,
