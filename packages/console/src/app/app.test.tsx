@@ -127,7 +127,41 @@ describe('/auth', () => {
     await user.type(await screen.findByLabelText('Email'), 'ada@example.com');
     await user.click(screen.getByRole('button', { name: 'Forgot password?' }));
     expect(await screen.findByText('Check your email')).toBeInTheDocument();
-    expect(auth.resetPasswordForEmail).toHaveBeenCalledWith('ada@example.com');
+    // The link comes back to the page that sets the new password.
+    expect(auth.resetPasswordForEmail).toHaveBeenCalledWith('ada@example.com', {
+      redirectTo: `${window.location.origin}/reset-password`,
+    });
+  });
+});
+
+describe('password reset', () => {
+  it('sets the new password of a recovery session without the current one, then opens the Dashboard', async () => {
+    const { auth } = signedIn();
+    const user = userEvent.setup();
+    const { router } = renderApp('/reset-password');
+    const form = await screen.findByRole('form', { name: 'Set a new password' });
+    expect(within(form).queryByLabelText('Current password')).toBeNull();
+    await user.type(within(form).getByLabelText('New password'), 'Analytical#1852');
+    await user.type(within(form).getByLabelText('Confirm new password'), 'Analytical#1852');
+    await user.click(within(form).getByRole('button', { name: 'Set password' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    expect(auth.updateUser).toHaveBeenCalledWith({ password: 'Analytical#1852' });
+    expect(await screen.findByText('Password updated')).toBeInTheDocument();
+  });
+
+  it('goes to the reset page when supabase-js announces PASSWORD_RECOVERY', async () => {
+    const { emit } = signedIn();
+    const { router } = renderApp('/');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Dashboard' })).toBeInTheDocument();
+    act(() => emit('PASSWORD_RECOVERY', fakeSession()));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/reset-password'));
+  });
+
+  it('says a link without a session cannot be used and leads back to sign in', async () => {
+    signedOut();
+    renderApp('/reset-password');
+    expect(await screen.findByText('This password-reset link cannot be used.')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Back to sign in' })).toHaveAttribute('href', '/auth');
   });
 });
 
