@@ -130,6 +130,7 @@ export async function createAuthDeps(
     anonymousSignIns: false,
     mfaEnabled: true,
     passwordReauthentication: false,
+    passwordPolicy: null,
     providers: config.oauthProviders.map(({ clientSecret, ...provider }) => ({
       ...provider,
       clientSecret: async () => clientSecret,

@@ -40,7 +40,7 @@ export async function authSignupRoutes(app: FastifyInstance, { pools }: { pools:
     if (!deps.pool.settings.signupsAllowed)
       throw featureDisabled('signup_disabled', 'Signups not allowed for this instance');
     if (!body.password) throw validationFailed('Signup requires a valid password');
-    const weakness = passwordWeakness(body.password);
+    const weakness = passwordWeakness(body.password, deps.pool.settings.passwordPolicy);
     if (weakness) throw weakPassword(weakness);
     const userMetadata = body.data ?? {};
     checkMetadataUsername(userMetadata);
