@@ -26,6 +26,7 @@ import { meterSteps } from './features/billing/usage-metering.js';
 import { createUsageWarnings } from './features/billing/usage-warnings.js';
 import { createRuntimeHandle } from './features/functions/runtime/functions-runtime.js';
 import { createDatabaseHealth } from './features/health/database-health.service.js';
+import { instanceSettingsOf } from './features/instance/instance-settings.js';
 import { apiKeyLookupOf } from './features/keys/keys.lookup.js';
 import { recordUnexpectedError } from './features/logs/log-events.js';
 import { createLogWriter } from './features/logs/log-writer.js';
@@ -224,6 +225,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     keyLimiter,
     vault,
     health: createDatabaseHealth(db),
+    instance: instanceSettingsOf(db),
     functions: createRuntimeHandle({ app, db, config, logs, log: app.log, vault }),
     rooms: createSchemaRooms(db, {
       onError: (error) => app.log.warn({ err: error }, 'schema editor room: an update could not be handled'),

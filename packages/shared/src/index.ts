@@ -8,6 +8,7 @@ export * from './constants.js';
 export * from './functions.schemas.js';
 export * from './health.js';
 export * from './history.js';
+export * from './instance.schemas.js';
 export * from './keys.schemas.js';
 export * from './logs.js';
 export * from './password-policy.js';

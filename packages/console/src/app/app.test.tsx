@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AuthClient } from '@/features/auth/auth-actions';
 import { ONBOARDING_STORAGE_KEY } from '@/features/onboarding/onboarding-storage';
 import { createFakeAuth, fakeSession } from '@/test/fake-auth';
-import { renderApp } from '@/test/render-app';
+import { renderApp, testConfig } from '@/test/render-app';
 
 // The routed console end to end in happy-dom: guard, auth page, shell, placeholders, 404 and titles.
 
@@ -52,11 +52,28 @@ describe('route guard', () => {
 
   it('shows /terms to anyone, signed in or not', async () => {
     signedOut();
-    const { router } = renderApp('/terms');
+    const { router } = renderApp('/terms', { ...testConfig, termsUrl: null });
     expect(await screen.findByRole('heading', { name: 'Terms and conditions' })).toBeInTheDocument();
     expect(screen.getByText(/have not been published yet/)).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/terms');
     await waitFor(() => expect(document.title).toBe('Terms and conditions | Basalt'));
+  });
+
+  it("links /terms to the operator's terms when they are set", async () => {
+    signedOut();
+    renderApp('/terms');
+    expect(await screen.findByRole('link', { name: 'https://example.com/terms' })).toHaveAttribute(
+      'href',
+      'https://example.com/terms',
+    );
+  });
+
+  it('offers no registration when an administrator closed sign-ups, and no terms checkbox without terms', async () => {
+    signedOut();
+    renderApp('/auth?tab=register', { ...testConfig, signupsAllowed: false });
+    expect(await screen.findByText(/Sign-ups are closed on this instance/)).toBeInTheDocument();
+    expect(screen.queryByRole('tab', { name: 'Register' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Sign in' })).toBeInTheDocument();
   });
 
   it('sends a signed-in user away from /auth to the dashboard', async () => {

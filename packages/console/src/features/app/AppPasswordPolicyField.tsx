@@ -23,7 +23,7 @@ export function AppPasswordPolicyField({
   onChange: (change: Partial<PasswordPolicyDraft>) => void;
 }) {
   return (
-    <div className="grid gap-4 sm:grid-cols-[10rem_1fr]">
+    <div className="grid gap-4 sm:grid-cols-[14rem_1fr]">
       <FormField
         id="app-password-min"
         label="Minimum password length"
