@@ -222,11 +222,20 @@ describe('shell', () => {
     expect(within(nav).getByRole('link', { name: 'Authentication' })).not.toHaveAttribute('aria-current');
   });
 
+  it("opens New Project from the top bar's New Project button", async () => {
+    signedIn();
+    const user = userEvent.setup();
+    const { router } = renderApp('/');
+    await user.click(await screen.findByRole('link', { name: 'New Project' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/projects/new'));
+  });
+
   it('answers an unknown path with the 404 page', async () => {
     signedIn();
     renderApp('/no/such/page');
     expect(await screen.findByRole('heading', { name: '404 Page Not Found' })).toBeInTheDocument();
-    expect(screen.getByText('Did you forget to add the page to the router?')).toBeInTheDocument();
+    expect(screen.getByText(/There is no page at this address/)).toBeInTheDocument();
+    expect(screen.queryByText(/router/)).toBeNull();
   });
 
   it.each([
