@@ -162,7 +162,11 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   // database closes. Warnings at 80 % and 100 % of a cap become notifications, and mails with SMTP.
   const warnings = createUsageWarnings(db, {
     mailer: config.smtpUrl
-      ? createMailer({ smtpUrl: config.smtpUrl, from: config.smtpFrom ?? mailFromAddress('Basalt', config.siteUrl), log: app.log })
+      ? createMailer({
+          smtpUrl: config.smtpUrl,
+          from: config.smtpFrom ?? mailFromAddress('Basalt', config.siteUrl),
+          log: app.log,
+        })
       : null,
     siteUrl: config.siteUrl,
     onError: (error) => app.log.warn({ err: error }, 'could not give a usage warning'),

@@ -41,6 +41,19 @@ function parseStored(text: string | null): InstanceSettings {
   return settings;
 }
 
+/**
+ * writeInstanceSettings applies a validated patch in the scope's transaction and tells every node; returns the
+ * settings. The command line uses it too (no actor there: whoever runs it runs the instance).
+ */
+export async function writeInstanceSettings(db: Db, patch: Partial<InstanceSettings>): Promise<InstanceSettings> {
+  return db.transaction(async (scope) => {
+    const next = { ...parseStored(await readSetting(scope.kysely, KEY)), ...patch };
+    await writeSetting(scope.kysely, KEY, JSON.stringify(next));
+    scope.publish('instance.changed', {});
+    return next;
+  });
+}
+
 /** instanceSettingsOf makes this process's instance settings over one open database. */
 export function instanceSettingsOf(db: Db): InstanceSettingsService {
   const cache = busCache(db, {
@@ -55,14 +68,12 @@ export function instanceSettingsOf(db: Db): InstanceSettingsService {
       if (!actor.admin) throw forbidden('Only an administrator can change the instance settings', 'not_admin');
       const patch = parseInput(instanceSettingsPatchSchema, input);
       return db.transaction(async (scope) => {
-        const next = { ...parseStored(await readSetting(scope.kysely, KEY)), ...patch };
-        await writeSetting(scope.kysely, KEY, JSON.stringify(next));
+        const next = await writeInstanceSettings(scope, patch);
         await recordActivity(
           scope.kysely,
           { accountId: actor.accountId, action: 'UPDATE', resource: 'instance', details: { ...patch } },
           new Date(),
         );
-        scope.publish('instance.changed', {});
         return next;
       });
     },
