@@ -70,13 +70,15 @@ describe.skipIf(skip)('Edge functions in Chromium', () => {
     await toast(page, 'Edge function created');
 
     const card = page.getByRole('article', { name: 'Edge function my-function' });
-    await visible(card.getByText('Active', { exact: true }));
+    // Not deployed yet: its route is a 404, and the card says so rather than "Active".
+    await visible(card.getByText('Not deployed', { exact: true }));
     await visible(card.getByText('/api/edge/my-function'));
     await visible(card.getByText('Last deployed: Never'));
 
     await card.getByRole('button', { name: 'Deploy' }).click();
     await toast(page, 'Edge function deployed');
     await visible(card.getByText(/Last deployed: (?!Never)/));
+    await visible(card.getByText('Active', { exact: true }));
     await shot(page, 'edge-functions-desktop');
 
     // curl-style HTTP, and supabase-js's functions.invoke.

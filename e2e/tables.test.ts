@@ -284,7 +284,7 @@ describe.skipIf(skip)('tables and records in Chromium', () => {
     const confirm = page.getByRole('alertdialog', { name: 'Are you sure?' });
     await visible(confirm);
     await visible(
-      confirm.getByText('This action cannot be undone. This will permanently delete the table and all its data.'),
+      confirm.getByText('The table and all its records are deleted. Database History keeps them: revert the deletion there to bring the table back.'),
     );
     await shot(page, 'delete-table-desktop');
     await confirm.getByRole('button', { name: 'Cancel' }).click();

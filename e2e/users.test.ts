@@ -69,7 +69,7 @@ describe.skipIf(skip)('the Users page in Chromium', () => {
     await add.getByRole('button', { name: 'Add User' }).click();
     await visible(add.getByText('Username must be at least 3 characters'));
     await visible(add.getByText('Invalid email address'));
-    await visible(add.getByText('Password must be at least 8 characters'));
+    await visible(add.getByText('Password must be at least 6 characters'));
     await visible(add.getByText("Passwords don't match"));
     await shot(page, 'users-add-errors-desktop');
     await add.getByLabel('Username').fill('grace');

@@ -7,6 +7,7 @@ import type { UsageMeter } from './features/billing/usage-meter.js';
 import type { MeterSteps } from './features/billing/usage-metering.js';
 import type { RuntimeHandle } from './features/functions/runtime/functions-runtime.js';
 import type { DatabaseHealthService } from './features/health/database-health.service.js';
+import type { InstanceSettingsService } from './features/instance/instance-settings.js';
 import type { LogWriter } from './features/logs/log-writer.js';
 import type { HealthRecorder } from './features/monitoring/health-history.js';
 import type { Monitoring } from './features/monitoring/metrics-writer.js';
@@ -48,4 +49,6 @@ export interface AppContext {
   realtime: RealtimeHub;
   /** keyLimiter counts the public record API's requests per key and minute (API_RATE_LIMIT). */
   keyLimiter: KeyRateLimiter;
+  /** instance holds the settings administrators change for the whole instance (console sign-ups, terms). */
+  instance: InstanceSettingsService;
 }

@@ -9,6 +9,7 @@ import { functionInvokeRoutes } from './features/functions/invoke.routes.js';
 import { healthRoutes } from './features/health/health.routes.js';
 import { checkpointsRoutes } from './features/history/checkpoints.routes.js';
 import { historyRoutes } from './features/history/history.routes.js';
+import { instanceRoutes } from './features/instance/instance.routes.js';
 import { keysRoutes } from './features/keys/keys.routes.js';
 import { logsRoutes } from './features/logs/logs.routes.js';
 import { monitoringRoutes } from './features/monitoring/monitoring.routes.js';
@@ -36,6 +37,7 @@ export function routeTable(ctx: AppContext, _services: { csrf: CsrfTokens }): Ro
   const table: Route[] = [
     ...healthRoutes(ctx),
     ...configRoutes(ctx),
+    ...instanceRoutes(ctx),
     ...statsRoutes(ctx),
     ...activityRoutes(ctx),
     ...tablesRoutes(ctx),

@@ -27,6 +27,7 @@ import { meterSteps } from './features/billing/usage-metering.js';
 import { createUsageWarnings } from './features/billing/usage-warnings.js';
 import { createRuntimeHandle } from './features/functions/runtime/functions-runtime.js';
 import { createDatabaseHealth } from './features/health/database-health.service.js';
+import { instanceSettingsOf } from './features/instance/instance-settings.js';
 import { apiKeyLookupOf } from './features/keys/keys.lookup.js';
 import { recordUnexpectedError } from './features/logs/log-events.js';
 import { createLogWriter } from './features/logs/log-writer.js';
@@ -168,7 +169,11 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   // database closes. Warnings at 80 % and 100 % of a cap become notifications, and mails with SMTP.
   const warnings = createUsageWarnings(db, {
     mailer: config.smtpUrl
-      ? createMailer({ smtpUrl: config.smtpUrl, from: mailFromAddress('Basalt', config.siteUrl), log: app.log })
+      ? createMailer({
+          smtpUrl: config.smtpUrl,
+          from: config.smtpFrom ?? mailFromAddress('Basalt', config.siteUrl),
+          log: app.log,
+        })
       : null,
     siteUrl: config.siteUrl,
     onError: (error) => app.log.warn({ err: error }, 'could not give a usage warning'),
@@ -237,6 +242,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
       onError: (error) => app.log.warn({ err: error }, 'request metrics could not be stored; tried again later'),
     }),
     healthHistory: createHealthRecorder(db, config.dataDir, `${os.hostname()}:${process.pid}`),
+    instance: instanceSettingsOf(db),
     functions: createRuntimeHandle({ app, db, config, logs, log: app.log, vault }),
     rooms: createSchemaRooms(db, {
       onError: (error) => app.log.warn({ err: error }, 'schema editor room: an update could not be handled'),

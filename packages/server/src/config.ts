@@ -19,6 +19,8 @@ export interface Config {
    */
   siteUrlConfigured: boolean;
   smtpUrl: string | null;
+  /** SMTP_FROM: the From of every mail; null: `Basalt <no-reply@<SITE_URL's host>>`. */
+  smtpFrom: string | null;
   logLevel: string;
   /**
    * Per 5 minutes: wrong passwords allowed per IP over all emails, and sign-up, recover and verify attempts per IP
@@ -223,6 +225,17 @@ const envSchema = z.object({
     .regex(/^smtps?:\/\//, 'SMTP_URL must be an smtp:// or smtps:// URL')
     .optional()
     .or(z.literal('').transform(() => undefined)),
+  // An address, optionally with a display name ("Acme <auth@acme.example>"); never a line break (header injection).
+  SMTP_FROM: z
+    .string()
+    .trim()
+    .max(320, 'SMTP_FROM is too long')
+    .regex(
+      /^(?:[^\r\n<>]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/,
+      'SMTP_FROM must be an address, e.g. auth@example.com or "Acme <auth@example.com>"',
+    )
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   AUTH_RATE_LIMIT: z.coerce.number().int().min(1).default(30),
   API_RATE_LIMIT: z.coerce.number().int().min(1).default(300_000),
@@ -409,6 +422,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     siteUrl: (e.SITE_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
     siteUrlConfigured: e.SITE_URL !== undefined,
     smtpUrl: e.SMTP_URL ?? null,
+    smtpFrom: e.SMTP_FROM ?? null,
     logLevel: e.LOG_LEVEL,
     authRateLimit: e.AUTH_RATE_LIMIT,
     apiRateLimit: e.API_RATE_LIMIT,

@@ -15,6 +15,9 @@ Commands:
   serve           Serve the console and the APIs (default)
   migrate         Run pending database migrations and exit
   create-admin    Create an instance administrator: --email, --password, [--username]
+  accounts        List the console accounts (email, username, created, admin / unconfirmed)
+  reset-password  Set a console account's password and end its sessions: --email, --password
+  signups <open|close>  Open or close console sign-ups (Settings → Instance)
   keys            Print the instance's anon and service keys; with --app <username>, that account's app keys
   recount         Count every table's rows again (after rows were loaded into the database outside Basalt)
   backup          Back the instance up into the backups folder; --out <file> also copies the archive there
@@ -142,6 +145,18 @@ async function main(argv: string[]): Promise<number> {
     case 'create-admin': {
       const { createAdminFromCli } = await import('./features/auth/admin-cli.js');
       return withDatabase(config, (db) => createAdminFromCli(db, config, values));
+    }
+    case 'accounts': {
+      const { listAccountsFromCli } = await import('./features/auth/accounts-cli.js');
+      return withDatabase(config, (db) => listAccountsFromCli(db));
+    }
+    case 'reset-password': {
+      const { resetPasswordFromCli } = await import('./features/auth/accounts-cli.js');
+      return withDatabase(config, (db) => resetPasswordFromCli(db, values));
+    }
+    case 'signups': {
+      const { signupsFromCli } = await import('./features/auth/accounts-cli.js');
+      return withDatabase(config, (db) => signupsFromCli(db, positionals[1]));
     }
     default:
       console.error(`Unknown command "${command}".\n\n${USAGE}`);

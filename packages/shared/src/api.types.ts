@@ -43,6 +43,10 @@ export const consoleConfigSchema = z.object({
   databaseType: z.enum(['sqlite', 'postgres']),
   mailConfigured: z.boolean(),
   version: z.string(),
+  /** People may create console accounts themselves (an administrator may close sign-ups). */
+  signupsAllowed: z.boolean(),
+  /** Where the instance's terms are published; null: none, and registration asks to accept nothing. */
+  termsUrl: z.string().nullable(),
 });
 export type ConsoleConfig = z.infer<typeof consoleConfigSchema>;
 

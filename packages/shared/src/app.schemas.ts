@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { passwordCharactersSchema, passwordMinLengthSchema } from './password-policy.js';
 
 // The app of an account (issue "Apps with their own users"): its keys, its auth settings and its end users.
 // Every account owns one app; its end users sign in through /auth/v1 with the app's keys and are not console
@@ -98,6 +99,10 @@ export const appSettingsSchema = z.object({
   mfaEnabled: z.boolean(),
   /** A password change needs the code of GET /auth/v1/reauthenticate once a session is a day old. */
   passwordReauthentication: z.boolean(),
+  /** End users' passwords have at least this many characters (Supabase's password_min_length). */
+  passwordMinLength: z.number(),
+  /** The kinds of characters end users' passwords must contain (Supabase's password_required_characters). */
+  passwordRequiredCharacters: passwordCharactersSchema,
   /** "Sign in with …" providers. */
   providers: z.array(oauthProviderInfoSchema),
 });
@@ -121,6 +126,8 @@ export const appSettingsPatchSchema = z
       anonymousSignIns: z.boolean({ error: 'Anonymous sign-ins must be true or false' }),
       mfaEnabled: z.boolean({ error: 'Two-factor authentication must be true or false' }),
       passwordReauthentication: z.boolean({ error: 'Password reauthentication must be true or false' }),
+      passwordMinLength: passwordMinLengthSchema,
+      passwordRequiredCharacters: passwordCharactersSchema,
       providers: z
         .array(oauthProviderInputSchema, { error: 'Providers must be a list' })
         .max(APP_LIMITS.providersMax, `At most ${APP_LIMITS.providersMax} providers`),
@@ -151,7 +158,8 @@ export const END_USER_LIMITS = {
   usernameMin: 3,
   usernameMax: 50,
   emailMax: 100,
-  passwordMin: 8,
+  /** Supabase's floor; the app's own password policy (its settings) may ask for more. */
+  passwordMin: 6,
   passwordMax: 100,
   /** GET /api/users pages: default and largest page size. */
   pageSizeDefault: 20,
@@ -177,8 +185,8 @@ export const createEndUserSchema = z.object({
   username: endUserUsernameSchema,
   email: endUserEmailSchema,
   password: z
-    .string({ error: 'Password must be at least 8 characters' })
-    .min(END_USER_LIMITS.passwordMin, 'Password must be at least 8 characters')
+    .string({ error: 'Password must be at least 6 characters' })
+    .min(END_USER_LIMITS.passwordMin, 'Password must be at least 6 characters')
     .max(END_USER_LIMITS.passwordMax, 'Password is too long'),
 });
 export type CreateEndUserInput = z.infer<typeof createEndUserSchema>;

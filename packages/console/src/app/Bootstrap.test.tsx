@@ -15,6 +15,8 @@ const config = {
   databaseType: 'sqlite',
   mailConfigured: false,
   version: '0.1.0',
+  signupsAllowed: true,
+  termsUrl: null,
 };
 
 afterEach(() => vi.unstubAllGlobals());

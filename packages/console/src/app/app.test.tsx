@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AuthClient } from '@/features/auth/auth-actions';
 import { ONBOARDING_STORAGE_KEY } from '@/features/onboarding/onboarding-storage';
 import { createFakeAuth, fakeSession } from '@/test/fake-auth';
-import { renderApp } from '@/test/render-app';
+import { renderApp, testConfig } from '@/test/render-app';
 
 // The routed console end to end in happy-dom: guard, auth page, shell, placeholders, 404 and titles.
 
@@ -52,11 +52,28 @@ describe('route guard', () => {
 
   it('shows /terms to anyone, signed in or not', async () => {
     signedOut();
-    const { router } = renderApp('/terms');
+    const { router } = renderApp('/terms', { ...testConfig, termsUrl: null });
     expect(await screen.findByRole('heading', { name: 'Terms and conditions' })).toBeInTheDocument();
     expect(screen.getByText(/have not been published yet/)).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/terms');
     await waitFor(() => expect(document.title).toBe('Terms and conditions | Basalt'));
+  });
+
+  it("links /terms to the operator's terms when they are set", async () => {
+    signedOut();
+    renderApp('/terms');
+    expect(await screen.findByRole('link', { name: 'https://example.com/terms' })).toHaveAttribute(
+      'href',
+      'https://example.com/terms',
+    );
+  });
+
+  it('offers no registration when an administrator closed sign-ups, and no terms checkbox without terms', async () => {
+    signedOut();
+    renderApp('/auth?tab=register', { ...testConfig, signupsAllowed: false });
+    expect(await screen.findByText(/Sign-ups are closed on this instance/)).toBeInTheDocument();
+    expect(screen.queryByRole('tab', { name: 'Register' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Sign in' })).toBeInTheDocument();
   });
 
   it('sends a signed-in user away from /auth to the dashboard', async () => {
@@ -127,7 +144,41 @@ describe('/auth', () => {
     await user.type(await screen.findByLabelText('Email'), 'ada@example.com');
     await user.click(screen.getByRole('button', { name: 'Forgot password?' }));
     expect(await screen.findByText('Check your email')).toBeInTheDocument();
-    expect(auth.resetPasswordForEmail).toHaveBeenCalledWith('ada@example.com');
+    // The link comes back to the page that sets the new password.
+    expect(auth.resetPasswordForEmail).toHaveBeenCalledWith('ada@example.com', {
+      redirectTo: `${window.location.origin}/reset-password`,
+    });
+  });
+});
+
+describe('password reset', () => {
+  it('sets the new password of a recovery session without the current one, then opens the Dashboard', async () => {
+    const { auth } = signedIn();
+    const user = userEvent.setup();
+    const { router } = renderApp('/reset-password');
+    const form = await screen.findByRole('form', { name: 'Set a new password' });
+    expect(within(form).queryByLabelText('Current password')).toBeNull();
+    await user.type(within(form).getByLabelText('New password'), 'Analytical#1852');
+    await user.type(within(form).getByLabelText('Confirm new password'), 'Analytical#1852');
+    await user.click(within(form).getByRole('button', { name: 'Set password' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    expect(auth.updateUser).toHaveBeenCalledWith({ password: 'Analytical#1852' });
+    expect(await screen.findByText('Password updated')).toBeInTheDocument();
+  });
+
+  it('goes to the reset page when supabase-js announces PASSWORD_RECOVERY', async () => {
+    const { emit } = signedIn();
+    const { router } = renderApp('/');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Dashboard' })).toBeInTheDocument();
+    act(() => emit('PASSWORD_RECOVERY', fakeSession()));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/reset-password'));
+  });
+
+  it('says a link without a session cannot be used and leads back to sign in', async () => {
+    signedOut();
+    renderApp('/reset-password');
+    expect(await screen.findByText('This password-reset link cannot be used.')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Back to sign in' })).toHaveAttribute('href', '/auth');
   });
 });
 
@@ -171,11 +222,20 @@ describe('shell', () => {
     expect(within(nav).getByRole('link', { name: 'Authentication' })).not.toHaveAttribute('aria-current');
   });
 
+  it("opens New Project from the top bar's New Project button", async () => {
+    signedIn();
+    const user = userEvent.setup();
+    const { router } = renderApp('/');
+    await user.click(await screen.findByRole('link', { name: 'New Project' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/projects/new'));
+  });
+
   it('answers an unknown path with the 404 page', async () => {
     signedIn();
     renderApp('/no/such/page');
     expect(await screen.findByRole('heading', { name: '404 Page Not Found' })).toBeInTheDocument();
-    expect(screen.getByText('Did you forget to add the page to the router?')).toBeInTheDocument();
+    expect(screen.getByText(/There is no page at this address/)).toBeInTheDocument();
+    expect(screen.queryByText(/router/)).toBeNull();
   });
 
   it.each([

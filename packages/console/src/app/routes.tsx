@@ -158,6 +158,11 @@ export const routes: RouteObject[] = [
         lazy: lazyPage(async () => (await import('@/features/auth/AuthRoute')).AuthRoute),
       },
       {
+        path: 'reset-password',
+        handle: { title: 'Set a new password' } satisfies RouteHandle,
+        lazy: lazyPage(async () => (await import('@/features/auth/ResetPasswordPage')).ResetPasswordPage),
+      },
+      {
         path: 'terms',
         handle: { title: 'Terms and conditions' } satisfies RouteHandle,
         lazy: lazyPage(async () => (await import('@/features/auth/TermsPage')).TermsPage),

@@ -6,8 +6,24 @@ import { fetchReportingLoss } from './network-signals';
 
 let client: SupabaseClient | null = null;
 
+// Must match RESET_PASSWORD_PATH (features/auth): lib does not import from features.
+const RESET_PASSWORD_PATH = '/reset-password';
+
+/**
+ * A reset link lands wherever the server sent it (its SITE_URL when this origin is not its own). Before the
+ * client reads the session from the URL, a recovery landing moves to the reset page: supabase-js announces
+ * PASSWORD_RECOVERY once, possibly before the console listens, and the person must not end on the Dashboard.
+ */
+function routeRecoveryLanding(): void {
+  const fragment = new URLSearchParams(window.location.hash.slice(1));
+  if (fragment.get('type') === 'recovery' && window.location.pathname !== RESET_PASSWORD_PATH) {
+    window.history.replaceState(window.history.state, '', `${RESET_PASSWORD_PATH}${window.location.hash}`);
+  }
+}
+
 /** initSupabase creates the client for this origin with the instance's anon key. */
 export function initSupabase(anonKey: string): SupabaseClient {
+  routeRecoveryLanding();
   // Default auth options: session in localStorage, automatic refresh, session detected in the URL. Its
   // requests tell the connection monitor when they cannot reach the server, as the console API's do.
   client = createClient(window.location.origin, anonKey, { global: { fetch: fetchReportingLoss } });

@@ -1,4 +1,4 @@
-import type { AuthChangeEvent, Session, User } from '@supabase/supabase-js';
+import { type AuthChangeEvent, AuthError, type Session, type User } from '@supabase/supabase-js';
 import { vi } from 'vitest';
 import type { AuthClient } from '@/features/auth/auth-actions';
 
@@ -65,9 +65,21 @@ export function createFakeAuth(initial: Session | null = null) {
       return { error: null };
     },
     resetPasswordForEmail: async () => ({ data: {}, error: null }),
+    updateUser: async () => {
+      if (!session) return { data: { user: null }, error: new AuthError('Auth session missing!', 400) };
+      emit('USER_UPDATED', session);
+      return { data: { user: session.user }, error: null };
+    },
   };
 
-  for (const method of ['getSession', 'signInWithPassword', 'signUp', 'signOut', 'resetPasswordForEmail'] as const) {
+  for (const method of [
+    'getSession',
+    'signInWithPassword',
+    'signUp',
+    'signOut',
+    'resetPasswordForEmail',
+    'updateUser',
+  ] as const) {
     vi.spyOn(auth, method);
   }
   return { auth, emit };

@@ -17,6 +17,8 @@ export const testConfig: ConsoleConfig = {
   databaseType: 'sqlite',
   mailConfigured: false,
   version: '0.1.0',
+  signupsAllowed: true,
+  termsUrl: 'https://example.com/terms',
 };
 
 /** renderApp renders the console's real route tree at `path` in memory, with the app's providers. */

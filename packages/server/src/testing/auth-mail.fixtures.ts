@@ -4,6 +4,8 @@ import { SMTPServer } from 'smtp-server';
 /** ReceivedMail is one message the test SMTP server accepted, with its text decoded. */
 export interface ReceivedMail {
   to: string[];
+  /** The From header as sent. */
+  from: string;
   subject: string;
   text: string;
   /** The verification link in the mail. */
@@ -32,6 +34,7 @@ function parseMail(raw: string, to: string[]): ReceivedMail {
   const text = decodeQuotedPrintable(raw);
   return {
     to,
+    from: /^From: (.*)$/m.exec(raw)?.[1]?.trim() ?? '',
     subject: /^Subject: (.*)$/m.exec(raw)?.[1]?.trim() ?? '',
     text,
     link: /(https?:\/\/\S+\/auth\/v1\/verify\?\S+)/.exec(text)?.[1] ?? '',

@@ -13,7 +13,9 @@ export function NotFoundPage() {
             <CircleAlert aria-hidden className="size-6 text-destructive" />
             <h1 className="text-2xl font-bold">404 Page Not Found</h1>
           </div>
-          <p className="text-sm text-muted-foreground">Did you forget to add the page to the router?</p>
+          <p className="text-sm text-muted-foreground">
+            There is no page at this address. It may have moved, or the link may be mistyped.
+          </p>
           <Button asChild variant="outline" className="mt-2 w-fit">
             <Link to="/">Go to the dashboard</Link>
           </Button>

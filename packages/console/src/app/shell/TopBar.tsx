@@ -72,7 +72,7 @@ function TopBarRow({ onOpenSidebar }: { onOpenSidebar: () => void }) {
       <div className="ml-auto flex items-center gap-1 sm:gap-2">
         <ThemeToggle />
         <Button asChild size="sm" className="h-8">
-          <Link to="/tables/new" aria-label="New Project">
+          <Link to="/projects/new" aria-label="New Project">
             <Plus />
             <span className="hidden sm:inline">New Project</span>
           </Link>

@@ -8,6 +8,7 @@ import { Label } from '@/components/ui/label';
 import { Switch } from '@/components/ui/switch';
 import { Textarea } from '@/components/ui/textarea';
 import { useConsoleConfig } from '@/lib/config';
+import { AppPasswordPolicyField, type PasswordPolicyDraft } from './AppPasswordPolicyField';
 import { AppProvidersField, type ProviderDraft, providerDraftOf, providerInputOf } from './AppProvidersField';
 import { useAppQuery, useUpdateAppSettingsMutation } from './app.queries';
 
@@ -20,6 +21,8 @@ interface Draft {
   anonymousSignIns: boolean;
   mfaEnabled: boolean;
   passwordReauthentication: boolean;
+  passwordMinLength: string;
+  passwordRequiredCharacters: PasswordPolicyDraft['passwordRequiredCharacters'];
   providers: ProviderDraft[];
 }
 
@@ -32,6 +35,8 @@ const draftOf = (settings: AppSettings): Draft => ({
   anonymousSignIns: settings.anonymousSignIns,
   mfaEnabled: settings.mfaEnabled,
   passwordReauthentication: settings.passwordReauthentication,
+  passwordMinLength: String(settings.passwordMinLength),
+  passwordRequiredCharacters: settings.passwordRequiredCharacters,
   providers: settings.providers.map(providerDraftOf),
 });
 
@@ -47,6 +52,8 @@ const settingsOf = (draft: Draft) => ({
   anonymousSignIns: draft.anonymousSignIns,
   mfaEnabled: draft.mfaEnabled,
   passwordReauthentication: draft.passwordReauthentication,
+  passwordMinLength: Number(draft.passwordMinLength),
+  passwordRequiredCharacters: draft.passwordRequiredCharacters,
   providers: draft.providers.map(providerInputOf),
 });
 
@@ -163,6 +170,11 @@ function SettingsForm({ app }: { app: AppInfo }) {
             onChange={(e) => set('accessTokenLifetime', e.target.value)}
           />
         </FormField>
+        <AppPasswordPolicyField
+          draft={draft}
+          errors={errors}
+          onChange={(change) => setDraft((current) => ({ ...current, ...change }))}
+        />
         <Toggle
           id="app-anonymous"
           label="Allow anonymous sign-ins"
@@ -202,7 +214,7 @@ function SettingsForm({ app }: { app: AppInfo }) {
 
 /**
  * AppSettingsCard edits the app's auth settings: sign-ups, confirmation, site and redirect URLs, token lifetime,
- * anonymous sign-ins, two-factor authentication, reauthentication and the sign-in providers.
+ * the end users' password policy, anonymous sign-ins, two-factor authentication, reauthentication and the sign-in providers.
  */
 export function AppSettingsCard() {
   const app = useAppQuery();

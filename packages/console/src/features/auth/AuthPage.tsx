@@ -5,6 +5,7 @@ import { BrandMark } from '@/components/brand-mark';
 import { Button } from '@/components/ui/button';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { ToastRoom } from '@/components/ui/toaster';
+import { useConsoleConfig } from '@/lib/config';
 import { AuthMarketingPanel } from './AuthMarketingPanel';
 import { useLoginMutation, usePasswordResetMutation, useRegisterMutation } from './auth.queries';
 import { useAuth } from './auth-context';
@@ -18,13 +19,15 @@ type AuthTab = 'login' | 'register';
 /** AuthPage is /auth: sign-in and registration tabs beside the feature panel. */
 export function AuthPage() {
   const [params, setParams] = useSearchParams();
-  const tab: AuthTab = params.get('tab') === 'register' ? 'register' : 'login';
+  const { signupsAllowed: open } = useConsoleConfig();
+  const tab: AuthTab = open && params.get('tab') === 'register' ? 'register' : 'login';
   const setTab = (next: AuthTab) => setParams(next === 'register' ? { tab: next } : {}, { replace: true });
   const [registeredEmail, setRegisteredEmail] = useState('');
   const login = useLoginMutation();
   const register = useRegisterMutation();
   const reset = usePasswordResetMutation();
   const { needsMfa } = useAuth();
+  const { termsUrl } = useConsoleConfig();
 
   return (
     <div className="grid min-h-dvh grid-rows-[auto_1fr] bg-background lg:grid-cols-2">
@@ -43,10 +46,12 @@ export function AuthPage() {
             <MfaChallengeForm />
           ) : (
             <Tabs value={tab} onValueChange={(v) => setTab(v === 'register' ? 'register' : 'login')}>
-              <TabsList className="mb-6 grid w-full grid-cols-2">
-                <TabsTrigger value="login">Login</TabsTrigger>
-                <TabsTrigger value="register">Register</TabsTrigger>
-              </TabsList>
+              {open && (
+                <TabsList className="mb-6 grid w-full grid-cols-2">
+                  <TabsTrigger value="login">Login</TabsTrigger>
+                  <TabsTrigger value="register">Register</TabsTrigger>
+                </TabsList>
+              )}
               <TabsContent value="login">
                 <LoginForm
                   key={registeredEmail}
@@ -57,15 +62,22 @@ export function AuthPage() {
                   onForgotPassword={(email) => reset.mutate(email)}
                 />
                 <ProviderButtons />
-                <p className="mt-6 text-center text-sm text-muted-foreground">
-                  Don&apos;t have an account?{' '}
-                  <Button variant="link" className="text-sm" onClick={() => setTab('register')}>
-                    Register
-                  </Button>
-                </p>
+                {open ? (
+                  <p className="mt-6 text-center text-sm text-muted-foreground">
+                    Don&apos;t have an account?{' '}
+                    <Button variant="link" className="text-sm" onClick={() => setTab('register')}>
+                      Register
+                    </Button>
+                  </p>
+                ) : (
+                  <p className="mt-6 text-center text-sm text-muted-foreground">
+                    Sign-ups are closed on this instance. Ask its administrator for an account.
+                  </p>
+                )}
               </TabsContent>
               <TabsContent value="register">
                 <RegisterForm
+                  termsUrl={termsUrl}
                   isPending={register.isPending}
                   onSubmit={(values) =>
                     register.mutate(values, {

@@ -4,9 +4,8 @@ import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { clearCsrfToken } from '@/lib/api';
 import { getSupabase } from '@/lib/supabase';
-import { showToast } from '@/lib/toast';
 import { useMeQuery } from './auth.queries';
-import type { AuthClient } from './auth-actions';
+import { type AuthClient, RESET_PASSWORD_PATH } from './auth-actions';
 import { AuthContext, type AuthContextValue } from './auth-context';
 import { mapSupabaseUser, sessionNeedsMfa } from './auth-user';
 
@@ -39,12 +38,9 @@ export function AuthProvider({ client, children }: { client?: AuthClient; childr
         clearCsrfToken();
       }
       if (event === 'PASSWORD_RECOVERY') {
-        // The user followed a reset link and is signed in by it: send them to where the password changes.
+        // The user followed a reset link and is signed in by it: the new password is set on its own page.
         // Deferred: supabase-js holds its lock while it runs this callback.
-        setTimeout(() => {
-          navigate('/settings?tab=account');
-          showToast({ title: 'Set a new password', description: 'Choose a new password in your account settings.' });
-        }, 0);
+        setTimeout(() => navigate(RESET_PASSWORD_PATH), 0);
       }
     });
     return () => {

@@ -6,7 +6,7 @@ import { RegisterForm } from './RegisterForm';
 function setup() {
   const onSubmit = vi.fn();
   const user = userEvent.setup();
-  render(<RegisterForm isPending={false} onSubmit={onSubmit} />);
+  render(<RegisterForm isPending={false} onSubmit={onSubmit} termsUrl="https://example.com/terms" />);
   const fill = async (fields: Partial<Record<'Username' | 'Email' | 'Password' | 'Confirm Password', string>>) => {
     for (const [label, value] of Object.entries(fields)) {
       const input = screen.getByLabelText(label);
@@ -100,14 +100,28 @@ describe('RegisterForm validation', () => {
     expect(onSubmit).not.toHaveBeenCalled();
   });
 
-  it('links the terms beside the checkbox: a real link to /terms, in a new tab so the form keeps its input', () => {
+  it("links the operator's terms beside the checkbox, in a new tab so the form keeps its input", () => {
     setup();
     const link = screen.getByRole('link', { name: 'terms and conditions' });
-    expect(link).toHaveAttribute('href', '/terms');
+    expect(link).toHaveAttribute('href', 'https://example.com/terms');
     expect(link).toHaveAttribute('target', '_blank');
     expect(link).toHaveAttribute('rel', 'noopener');
     expect(screen.queryByRole('button', { name: 'terms and conditions' })).not.toBeInTheDocument();
     expect(screen.getByRole('checkbox', { name: 'I accept the terms and conditions' })).not.toBeChecked();
+  });
+
+  it('asks to accept nothing when the instance has no terms', async () => {
+    const onSubmit = vi.fn();
+    const user = userEvent.setup();
+    render(<RegisterForm isPending={false} onSubmit={onSubmit} termsUrl={null} />);
+    expect(screen.queryByRole('checkbox')).toBeNull();
+    expect(screen.queryByRole('link', { name: 'terms and conditions' })).toBeNull();
+    await user.type(screen.getByLabelText('Username'), 'ada_l');
+    await user.type(screen.getByLabelText('Email'), 'ada@example.com');
+    await user.type(screen.getByLabelText('Password'), 'Secr3t!pass');
+    await user.type(screen.getByLabelText('Confirm Password'), 'Secr3t!pass');
+    await user.click(screen.getByRole('button', { name: 'Create account' }));
+    expect(onSubmit).toHaveBeenCalledWith({ username: 'ada_l', email: 'ada@example.com', password: 'Secr3t!pass' });
   });
 
   it('submits username, email and password only when everything is valid', async () => {
@@ -126,7 +140,7 @@ describe('RegisterForm validation', () => {
   });
 
   it('labels the submit button while pending', () => {
-    render(<RegisterForm isPending onSubmit={vi.fn()} />);
+    render(<RegisterForm isPending onSubmit={vi.fn()} termsUrl={null} />);
     expect(screen.getByRole('button', { name: 'Creating account...' })).toBeDisabled();
   });
 });

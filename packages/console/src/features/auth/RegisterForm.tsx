@@ -15,15 +15,17 @@ export interface RegisterFormProps {
   isPending: boolean;
   /** onSubmit receives {username, email, password}; the confirmation and terms stay in the form. */
   onSubmit: (values: RegisterRequest) => void;
+  /** Where the instance's terms are published; null: there are none, and nothing is asked to accept. */
+  termsUrl: string | null;
 }
 
 /** RegisterForm is the Register tab, validated by the shared registration schema. */
-export function RegisterForm({ isPending, onSubmit }: RegisterFormProps) {
+export function RegisterForm({ isPending, onSubmit, termsUrl }: RegisterFormProps) {
   const form = useForm({
     resolver: zodResolver(registerFormSchema),
     // Validate on submit, then live: validating on blur moves the submit button under the pointer.
     mode: 'onSubmit',
-    defaultValues: { username: '', email: '', password: '', confirmPassword: '', acceptTerms: false },
+    defaultValues: { username: '', email: '', password: '', confirmPassword: '', acceptTerms: termsUrl === null },
   });
   const { errors } = form.formState;
   const password = useWatch({ control: form.control, name: 'password' });
@@ -73,38 +75,40 @@ export function RegisterForm({ isPending, onSubmit }: RegisterFormProps) {
           {...form.register('confirmPassword')}
         />
       </FormField>
-      <div className="grid gap-2">
-        <div className="flex items-start gap-2">
-          <Controller
-            control={form.control}
-            name="acceptTerms"
-            render={({ field }) => (
-              <Checkbox
-                id="register-terms"
-                // Named by its label and the terms link beside it: "I accept the terms and conditions".
-                aria-labelledby="register-terms-label register-terms-link"
-                className="mt-0.5"
-                checked={field.value === true}
-                onCheckedChange={(checked) => field.onChange(checked === true)}
-                onBlur={field.onBlur}
-                aria-invalid={errors.acceptTerms ? true : undefined}
-                aria-describedby={errors.acceptTerms ? 'register-terms-error' : undefined}
-              />
-            )}
-          />
-          <p className="text-sm leading-snug text-muted-foreground">
-            <Label id="register-terms-label" htmlFor="register-terms" className="leading-snug font-normal">
-              I accept the
-            </Label>{' '}
-            <TermsLink id="register-terms-link" />
-          </p>
+      {termsUrl !== null && (
+        <div className="grid gap-2">
+          <div className="flex items-start gap-2">
+            <Controller
+              control={form.control}
+              name="acceptTerms"
+              render={({ field }) => (
+                <Checkbox
+                  id="register-terms"
+                  // Named by its label and the terms link beside it: "I accept the terms and conditions".
+                  aria-labelledby="register-terms-label register-terms-link"
+                  className="mt-0.5"
+                  checked={field.value === true}
+                  onCheckedChange={(checked) => field.onChange(checked === true)}
+                  onBlur={field.onBlur}
+                  aria-invalid={errors.acceptTerms ? true : undefined}
+                  aria-describedby={errors.acceptTerms ? 'register-terms-error' : undefined}
+                />
+              )}
+            />
+            <p className="text-sm leading-snug text-muted-foreground">
+              <Label id="register-terms-label" htmlFor="register-terms" className="leading-snug font-normal">
+                I accept the
+              </Label>{' '}
+              <TermsLink id="register-terms-link" href={termsUrl} />
+            </p>
+          </div>
+          {errors.acceptTerms?.message && (
+            <p id="register-terms-error" role="alert" className="text-[13px] font-medium text-destructive">
+              {errors.acceptTerms.message}
+            </p>
+          )}
         </div>
-        {errors.acceptTerms?.message && (
-          <p id="register-terms-error" role="alert" className="text-[13px] font-medium text-destructive">
-            {errors.acceptTerms.message}
-          </p>
-        )}
-      </div>
+      )}
       <Button type="submit" className="w-full" disabled={isPending}>
         {isPending ? 'Creating account...' : 'Create account'}
       </Button>

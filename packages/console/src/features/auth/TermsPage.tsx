@@ -1,12 +1,13 @@
 import { SITE_NAME } from '@basalt/shared';
 import { FileText } from 'lucide-react';
 import { Card, CardContent } from '@/components/ui/card';
+import { useConsoleConfig } from '@/lib/config';
 
 /**
- * TermsPage is /terms, where the register form's "terms and conditions" link leads (in a new tab, so the form
- * keeps what was typed). No terms are published yet, so it says so.
+ * TermsPage is /terms: where the instance's terms are published (Settings → Instance), or that there are none.
  */
 export function TermsPage() {
+  const { termsUrl } = useConsoleConfig();
   return (
     <main className="flex min-h-dvh items-center justify-center bg-background p-4">
       <Card className="w-full max-w-lg">
@@ -15,10 +16,20 @@ export function TermsPage() {
             <FileText aria-hidden className="size-6 text-primary" />
             <h1 className="text-2xl font-bold">Terms and conditions</h1>
           </div>
-          <p className="text-sm text-muted-foreground">
-            The terms of this {SITE_NAME} instance have not been published yet. Ask the person who runs it for them
-            before you rely on it.
-          </p>
+          {termsUrl ? (
+            <p className="text-sm text-muted-foreground">
+              The terms of this {SITE_NAME} instance are published at{' '}
+              <a href={termsUrl} className="break-all font-medium text-primary underline-offset-4 hover:underline">
+                {termsUrl}
+              </a>
+              .
+            </p>
+          ) : (
+            <p className="text-sm text-muted-foreground">
+              The terms of this {SITE_NAME} instance have not been published yet. Ask the person who runs it for them
+              before you rely on it.
+            </p>
+          )}
         </CardContent>
       </Card>
     </main>

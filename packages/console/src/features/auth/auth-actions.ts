@@ -8,8 +8,17 @@ import { mapSupabaseUser } from './auth-user';
 /** AuthClient is the part of supabase-js the console's auth uses. */
 export type AuthClient = Pick<
   SupabaseClient['auth'],
-  'signInWithPassword' | 'signUp' | 'signOut' | 'resetPasswordForEmail' | 'getSession' | 'onAuthStateChange'
+  | 'signInWithPassword'
+  | 'signUp'
+  | 'signOut'
+  | 'resetPasswordForEmail'
+  | 'getSession'
+  | 'onAuthStateChange'
+  | 'updateUser'
 >;
+
+/** RESET_PASSWORD_PATH is the page a reset link opens: it sets the new password of the recovery session. */
+export const RESET_PASSWORD_PATH = '/reset-password';
 
 /** signIn signs in with email and password and returns the application user. */
 export async function signIn(auth: AuthClient, { email, password }: LoginRequest): Promise<AppUser> {
@@ -44,8 +53,19 @@ export async function signOut(auth: AuthClient): Promise<void> {
   if (error) throw error;
 }
 
-/** requestPasswordReset asks the server to mail a password-reset link. */
+/**
+ * requestPasswordReset asks the server to mail a password-reset link; the link leads back to this console's
+ * reset page (the server falls back to its SITE_URL when this origin is not its own).
+ */
 export async function requestPasswordReset(auth: AuthClient, email: string): Promise<void> {
-  const { error } = await auth.resetPasswordForEmail(email);
+  const { error } = await auth.resetPasswordForEmail(email, {
+    redirectTo: `${window.location.origin}${RESET_PASSWORD_PATH}`,
+  });
+  if (error) throw error;
+}
+
+/** setNewPassword stores the new password of the signed-in (recovery) session, GoTrue's way: no current password. */
+export async function setNewPassword(auth: AuthClient, password: string): Promise<void> {
+  const { error } = await auth.updateUser({ password });
   if (error) throw error;
 }

@@ -28,7 +28,14 @@ export function FunctionCard({
     <Card role="article" className="flex min-w-0 flex-col gap-3 p-4" aria-label={`Edge function ${fn.name}`}>
       <div className="flex items-start justify-between gap-2">
         <h2 className="min-w-0 font-semibold break-all">{fn.name}</h2>
-        <Badge variant={fn.isActive ? 'default' : 'secondary'}>{fn.isActive ? 'Active' : 'Inactive'}</Badge>
+        {/* An active function answers only once deployed: before that its route is a 404. */}
+        {fn.isActive && !fn.lastDeployed ? (
+          <Badge variant="warning" title="Deploy it to make its route answer">
+            Not deployed
+          </Badge>
+        ) : (
+          <Badge variant={fn.isActive ? 'default' : 'secondary'}>{fn.isActive ? 'Active' : 'Inactive'}</Badge>
+        )}
       </div>
       <code className="truncate font-mono text-xs text-muted-foreground" title={fn.route}>
         {fn.route}

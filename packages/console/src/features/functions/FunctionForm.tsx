@@ -3,6 +3,7 @@ import {
   createEdgeFunctionSchema,
   DEFAULT_FUNCTION_CODE,
   DEFAULT_FUNCTION_ROUTE,
+  EDGE_ROUTE_PREFIX,
   type EdgeFunction,
 } from '@basalt/shared';
 import { javascript } from '@codemirror/lang-javascript';
@@ -15,14 +16,23 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Switch } from '@/components/ui/switch';
 
-// The fields of a function (created with the default template, route /api/edge/my-function and active on; a
-// name is required, and "Function code is required"), validated with the server's own schema.
+// The fields of a function (created with the default template, a route from its name and active on; a name is
+// required, and "Function code is required"), validated with the server's own schema.
 
 // One language value for every editor: a new one would reconfigure the editor on each render.
 const TYPESCRIPT = javascript({ typescript: true });
 
 /** FunctionFormValues are the form's fields. */
 export type FunctionFormValues = CreateEdgeFunctionInput;
+
+/** routeOf is a new function's route from its name: `/api/edge/<name>`, the characters a route may hold. */
+export function routeOf(name: string): string {
+  const slug = name
+    .trim()
+    .replace(/[^A-Za-z0-9_-]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  return slug ? `${EDGE_ROUTE_PREFIX}${slug}` : DEFAULT_FUNCTION_ROUTE;
+}
 
 function defaultsOf(fn: EdgeFunction | null): FunctionFormValues {
   return fn
@@ -88,7 +98,13 @@ export function FunctionForm({
             {...fieldAria('function-name', errors.name?.message)}
             placeholder="my-function"
             autoComplete="off"
-            {...form.register('name')}
+            {...form.register('name', {
+              // A new function's route follows its name until the person edits the route: two functions made
+              // one after the other do not both claim /api/edge/my-function.
+              onChange: (e) => {
+                if (!fn && !form.getFieldState('route').isDirty) form.setValue('route', routeOf(e.target.value));
+              },
+            })}
           />
         </FormField>
         <FormField id="function-route" label="Route" error={errors.route?.message}>

@@ -44,11 +44,22 @@ describe('Edge Functions page', () => {
   });
 
   it('shows cards under All Functions, Active and Inactive, and the empty text', async () => {
-    serve({ 'GET /api/edge-functions': () => json(200, [active, inactive]) });
+    const deployed = {
+      ...active,
+      id: 3,
+      name: 'live',
+      route: '/api/edge/live',
+      lastDeployed: '2026-03-05T11:00:00.000Z',
+    };
+    serve({ 'GET /api/edge-functions': () => json(200, [active, inactive, deployed]) });
     const user = userEvent.setup();
     renderApp('/edge-functions');
     const card = await screen.findByRole('article', { name: 'Edge function hello' });
-    expect(within(card).getByText('Active')).toBeInTheDocument();
+    // Active but never deployed: its route answers 404 until Deploy, and the badge says so.
+    expect(within(card).getByText('Not deployed')).toBeInTheDocument();
+    expect(within(card).queryByText('Active')).toBeNull();
+    const live = screen.getByRole('article', { name: 'Edge function live' });
+    expect(within(live).getByText('Active')).toBeInTheDocument();
     expect(within(card).getByText('/api/edge/hello')).toBeInTheDocument();
     expect(within(card).getByText('Last deployed: Never')).toBeInTheDocument();
     expect(['Edit', 'Deploy', 'Delete hello'].every((name) => within(card).getByRole('button', { name }))).toBe(true);

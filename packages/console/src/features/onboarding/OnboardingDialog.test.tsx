@@ -61,7 +61,7 @@ describe('onboarding guide', () => {
     await user.click(screen.getByRole('button', { name: 'Next' }));
     expect(title()).toBe('Create your first table');
     expect(screen.getByText('+ New Table')).toBeInTheDocument();
-    for (const column of ['username', 'email', 'joined_date', 'is_active']) {
+    for (const column of ['name', 'email', 'joined_date', 'is_active']) {
       expect(screen.getByText(column)).toBeInTheDocument();
     }
     expect(screen.getByRole('button', { name: 'Previous' })).toBeEnabled();

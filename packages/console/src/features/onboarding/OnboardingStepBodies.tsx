@@ -34,14 +34,20 @@ export function WelcomeStepBody() {
   );
 }
 
-const EXAMPLE_COLUMNS = [
-  { name: 'username', type: 'text' },
+/**
+ * EXAMPLE_TABLE is the table the steps show: a name a table may take (`users` is Basalt's own route), with
+ * columns of real types, so following the steps as written works.
+ */
+export const EXAMPLE_TABLE = { name: 'customers', title: 'Customers', singular: 'customer' } as const;
+
+export const EXAMPLE_COLUMNS = [
+  { name: 'name', type: 'text' },
   { name: 'email', type: 'text' },
   { name: 'joined_date', type: 'date' },
   { name: 'is_active', type: 'boolean' },
 ] as const;
 
-/** TablesStepBody explains tables with the example "Users" table. */
+/** TablesStepBody explains tables with the example table. */
 export function TablesStepBody() {
   return (
     <div className="grid gap-4 text-sm">
@@ -51,7 +57,7 @@ export function TablesStepBody() {
       </p>
       <figure className="overflow-hidden rounded-lg border">
         <figcaption className="border-b bg-muted/50 px-3 py-2 text-xs font-medium">
-          Example table: <span className="font-semibold">Users</span>
+          Example table: <span className="font-semibold">{EXAMPLE_TABLE.title}</span>
         </figcaption>
         <table className="w-full text-left text-sm">
           <thead className="text-xs text-muted-foreground">
@@ -77,21 +83,23 @@ export function TablesStepBody() {
   );
 }
 
-const ENDPOINTS = [
-  { method: 'GET', path: '/api/users', does: 'List all users' },
-  { method: 'POST', path: '/api/users', does: 'Add a user' },
-  { method: 'GET', path: '/api/users/{id}', does: 'Read one user' },
-  { method: 'PATCH', path: '/api/users/{id}', does: 'Update a user' },
-  { method: 'DELETE', path: '/api/users/{id}', does: 'Delete a user' },
+const base = `/api/${EXAMPLE_TABLE.name}`;
+const one = EXAMPLE_TABLE.singular;
+export const EXAMPLE_ENDPOINTS = [
+  { method: 'GET', path: base, does: `List all ${EXAMPLE_TABLE.name}` },
+  { method: 'POST', path: base, does: `Add a ${one}` },
+  { method: 'GET', path: `${base}/{id}`, does: `Read one ${one}` },
+  { method: 'PATCH', path: `${base}/{id}`, does: `Update a ${one}` },
+  { method: 'DELETE', path: `${base}/{id}`, does: `Delete a ${one}` },
 ] as const;
 
 /** ApiStepBody lists the generated endpoints of the example table. */
 export function ApiStepBody() {
   return (
     <div className="grid gap-4 text-sm">
-      <p>As soon as the Users table exists, your app can use these endpoints:</p>
+      <p>As soon as the {EXAMPLE_TABLE.title} table exists, your app can use these endpoints:</p>
       <ul className="divide-y overflow-hidden rounded-lg border font-mono text-xs">
-        {ENDPOINTS.map((e) => (
+        {EXAMPLE_ENDPOINTS.map((e) => (
           <li key={`${e.method} ${e.path}`} className="flex flex-wrap items-center gap-x-3 gap-y-1 px-3 py-2">
             <span className="w-14 font-semibold text-primary">{e.method}</span>
             <span className="flex-1">{e.path}</span>

@@ -41,7 +41,7 @@ export const GLOSSARY: readonly GlossaryEntry[] = [
     title: 'REST',
     simple: 'A common style of web API built on URLs and HTTP verbs.',
     details:
-      'REST APIs use GET to read, POST to create, PATCH or PUT to update and DELETE to remove, each on a URL such as /api/users/42. Basalt creates these for every table.',
+      'REST APIs use GET to read, POST to create, PATCH or PUT to update and DELETE to remove, each on a URL such as /api/customers/42. Basalt creates these for every table.',
   },
   {
     id: 'authentication',
@@ -69,7 +69,7 @@ export const GLOSSARY: readonly GlossaryEntry[] = [
     title: 'Endpoint',
     simple: 'One address of an API that does one job.',
     details:
-      'An endpoint is a URL plus an HTTP method, for example GET /api/users to list users or POST /api/users to add one.',
+      'An endpoint is a URL plus an HTTP method, for example GET /api/customers to list customers or POST /api/customers to add one.',
   },
   {
     id: 'webhook',

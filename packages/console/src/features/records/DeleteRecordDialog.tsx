@@ -17,7 +17,7 @@ export function DeleteRecordDialog({
     <ConfirmDialog
       open={record !== null}
       title={`Delete record ${record?.id}?`}
-      description={`This action cannot be undone. Record ${record?.id} will be permanently deleted from ${table.name}.`}
+      description={`Record ${record?.id} is deleted from ${table.name}. Database History keeps it: revert the deletion there to bring it back.`}
       onConfirm={() => record && deletion.mutate(record)}
       onClose={onClose}
     />

@@ -150,7 +150,16 @@ describe('validateRecordValues', () => {
       price: '"price" must be a number',
       tags: '"tags" must be a JSON array',
     });
-    expect(validateRecordValues(schema, { ...empty, title: 'ok', meta: 'raw text is fine', tags: '[]' })).toEqual({});
+    expect(validateRecordValues(schema, { ...empty, title: 'ok', meta: '{"a": [1, null]}', tags: '[]' })).toEqual({});
+    expect(validateRecordValues(schema, { ...empty, title: 'ok', meta: '"a JSON string"' })).toEqual({});
+  });
+
+  it('refuses text a json column cannot hold as JSON, instead of storing it as a string', () => {
+    for (const meta of ['{"a":', 'raw text', "{'a': 1}", '[1,]']) {
+      expect(validateRecordValues(schema, { ...empty, title: 'ok', meta })).toEqual({
+        meta: '"meta" must be valid JSON',
+      });
+    }
   });
 });
 

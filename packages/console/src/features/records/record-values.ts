@@ -3,7 +3,7 @@ import { type ColumnDefinition, type ColumnType, isSystemColumnName, type TableS
 // What the Add Record and Edit Record form send, and how records read in the grid:
 // - the id field (and the other system columns) is skipped;
 // - number input becomes a number, the True/False select a boolean, a date input its YYYY-MM-DD text;
-// - json and array input is parsed as JSON, and the raw text is kept when it does not parse;
+// - json and array input is parsed as JSON; text that does not parse is refused with the field's message;
 // - on create, empty fields are left out and text wrapped in braces or brackets is parsed into a structure
 //   (kept as text when it does not parse). Text columns keep exactly what was typed: the server stores them
 //   as text, and "[draft]" or "{name}" are ordinary titles.
@@ -43,6 +43,16 @@ export function parseJsonOrKeep(text: string): unknown {
     return JSON.parse(text);
   } catch {
     return text;
+  }
+}
+
+/** isJsonText tells whether text parses as JSON. */
+function isJsonText(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
   }
 }
 
@@ -116,6 +126,8 @@ export function validateRecordValues(schema: TableSchema, values: RecordFormValu
     const value = fromFormValue(type, raw);
     if (type === 'number' && typeof value !== 'number') errors[name] = `"${name}" must be a number`;
     if (type === 'array' && !Array.isArray(value)) errors[name] = `"${name}" must be a JSON array`;
+    // Text that does not parse would be stored as a JSON string of itself ('{"a":' as "{\"a\":"): refused.
+    if (type === 'json' && !isJsonText(raw)) errors[name] = `"${name}" must be valid JSON`;
   }
   return errors;
 }

@@ -7,6 +7,7 @@ import { AccountTab } from './AccountTab';
 import { AppearanceTab } from './AppearanceTab';
 import { BackupsTab } from './BackupsTab';
 import { DatabaseTab } from './DatabaseTab';
+import { InstanceTab } from './InstanceTab';
 import { ProfileTab } from './ProfileTab';
 
 const TABS = [
@@ -16,10 +17,14 @@ const TABS = [
   { value: 'database', label: 'Database' },
   { value: 'logs', label: 'Logs' },
   { value: 'backups', label: 'Backups', adminOnly: true },
+  { value: 'instance', label: 'Instance', adminOnly: true },
 ] as const;
 type Tab = (typeof TABS)[number]['value'];
 
-/** SettingsPage is /settings: Profile, Account, Appearance, Database and Logs tabs, and Backups for administrators. */
+/**
+ * SettingsPage is /settings: Profile, Account, Appearance, Database and Logs tabs, and Backups and Instance for
+ * administrators.
+ */
 export function SettingsPage() {
   const { user } = useAuth();
   const [params, setParams] = useSearchParams();
@@ -60,6 +65,11 @@ export function SettingsPage() {
         {user?.isAdmin && (
           <TabsContent value="backups">
             <BackupsTab />
+          </TabsContent>
+        )}
+        {user?.isAdmin && (
+          <TabsContent value="instance">
+            <InstanceTab />
           </TabsContent>
         )}
       </Tabs>

@@ -20,7 +20,7 @@ export function DeleteTableDialog({
     <ConfirmDialog
       open={table !== null}
       title="Are you sure?"
-      description="This action cannot be undone. This will permanently delete the table and all its data."
+      description="The table and all its records are deleted. Database History keeps them: revert the deletion there to bring the table back."
       onConfirm={() => table && deletion.mutate(table, { onSuccess: () => onDeleted?.() })}
       onClose={onClose}
     />

@@ -84,7 +84,7 @@ describe('/tables', () => {
     const dialog = await screen.findByRole('alertdialog', { name: 'Are you sure?' });
     expect(
       within(dialog).getByText(
-        'This action cannot be undone. This will permanently delete the table and all its data.',
+        'The table and all its records are deleted. Database History keeps them: revert the deletion there to bring the table back.',
       ),
     ).toBeInTheDocument();
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));

@@ -11,6 +11,7 @@ import { countOf, Pager } from '@/components/ui/pager';
 import { formatDateTime } from '@/components/ui/relative-time';
 import { SkeletonTableRows } from '@/components/ui/skeleton-table-rows';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { EmailText } from './EmailText';
 import { useListSearch } from './useListSearch';
 import {
   useConsoleAccountsQuery,
@@ -74,7 +75,9 @@ export function ConsoleAccountsTab({ selfId }: { selfId: string }) {
                       {account.email}
                     </span>
                   </TableCell>
-                  <TableCell className="hidden [overflow-wrap:anywhere] sm:table-cell">{account.email}</TableCell>
+                  <TableCell className="hidden sm:table-cell">
+                    <EmailText email={account.email} />
+                  </TableCell>
                   <TableCell className="hidden whitespace-nowrap text-muted-foreground sm:table-cell">
                     {formatDateTime(account.createdAt)}
                   </TableCell>

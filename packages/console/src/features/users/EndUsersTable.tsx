@@ -3,6 +3,7 @@ import { Badge } from '@/components/ui/badge';
 import { formatDateTime, formatRelativeTime } from '@/components/ui/relative-time';
 import { SkeletonTableRows } from '@/components/ui/skeleton-table-rows';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { EmailText } from './EmailText';
 import { isBanned, UserActionsMenu } from './UserActionsMenu';
 
 const SKELETON_CELLS = [
@@ -62,11 +63,13 @@ export function EndUsersTable({
                 </div>
                 {/* On phones the email and the date sit under the name: three narrow columns would not fit. */}
                 <div className="mt-0.5 grid text-xs text-muted-foreground sm:hidden">
-                  <span className="[overflow-wrap:anywhere]">{user.email}</span>
+                  <EmailText email={user.email} />
                   <span>Created {formatDateTime(user.createdAt)}</span>
                 </div>
               </TableCell>
-              <TableCell className="hidden [overflow-wrap:anywhere] sm:table-cell">{user.email}</TableCell>
+              <TableCell className="hidden sm:table-cell">
+                <EmailText email={user.email} />
+              </TableCell>
               <TableCell className="hidden whitespace-nowrap text-muted-foreground sm:table-cell">
                 <span title={formatRelativeTime(user.createdAt)}>{formatDateTime(user.createdAt)}</span>
               </TableCell>

@@ -84,7 +84,7 @@ describe('/users', { timeout: 20_000 }, () => {
     await user.click(within(dialog).getByRole('button', { name: 'Add User' }));
     expect(await within(dialog).findByText('Username must be at least 3 characters')).toBeInTheDocument();
     expect(within(dialog).getByText('Invalid email address')).toBeInTheDocument();
-    expect(within(dialog).getByText('Password must be at least 8 characters')).toBeInTheDocument();
+    expect(within(dialog).getByText('Password must be at least 6 characters')).toBeInTheDocument();
     expect(within(dialog).getByText("Passwords don't match")).toBeInTheDocument();
     expect(backend.find('POST', '/api/users')).toHaveLength(0);
 

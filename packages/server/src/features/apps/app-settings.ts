@@ -1,4 +1,13 @@
-import { type AppSettings, OAUTH_PROVIDER_KINDS, type OAuthProviderInfo, type OAuthProviderKind } from '@basalt/shared';
+import {
+  type AppSettings,
+  DEFAULT_APP_PASSWORD_POLICY,
+  OAUTH_PROVIDER_KINDS,
+  type OAuthProviderInfo,
+  type OAuthProviderKind,
+  PASSWORD_CHARACTER_RULE_IDS,
+  PASSWORD_POLICY_LIMITS,
+  type PasswordPolicy,
+} from '@basalt/shared';
 
 // An app's auth settings as stored (only what was set) and as used (every setting, defaults filled in).
 
@@ -18,8 +27,15 @@ export function defaultAppSettings({ mailDelivers }: SettingsDefaults): AppSetti
     anonymousSignIns: false,
     mfaEnabled: true,
     passwordReauthentication: false,
+    passwordMinLength: DEFAULT_APP_PASSWORD_POLICY.minLength,
+    passwordRequiredCharacters: DEFAULT_APP_PASSWORD_POLICY.requiredCharacters,
     providers: [],
   };
+}
+
+/** appPasswordPolicy is the password rule an app's settings give its end users. */
+export function appPasswordPolicy(settings: AppSettings): PasswordPolicy {
+  return { minLength: settings.passwordMinLength, requiredCharacters: settings.passwordRequiredCharacters };
 }
 
 /** StoredProvider is a provider as an app's settings keep it: its client secret sealed (features/secrets). */
@@ -86,6 +102,13 @@ export function readAppSettings(text: string, defaults: SettingsDefaults): AppSe
   for (const flag of ['anonymousSignIns', 'mfaEnabled', 'passwordReauthentication'] as const) {
     if (typeof stored[flag] === 'boolean') settings[flag] = stored[flag];
   }
+  const { minLengthFloor, minLengthCeiling } = PASSWORD_POLICY_LIMITS;
+  const minLength = stored.passwordMinLength;
+  if (typeof minLength === 'number' && Number.isInteger(minLength) && minLength >= minLengthFloor) {
+    settings.passwordMinLength = Math.min(minLength, minLengthCeiling);
+  }
+  const characters = PASSWORD_CHARACTER_RULE_IDS.find((id) => id === stored.passwordRequiredCharacters);
+  if (characters) settings.passwordRequiredCharacters = characters;
   settings.providers = readStoredProviders(text).map(providerInfo);
   return settings;
 }

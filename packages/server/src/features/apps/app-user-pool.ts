@@ -8,7 +8,7 @@ import type { AuthPools } from '../auth/auth-gateway.js';
 import { serializeMetadata } from '../auth/metadata-limits.js';
 import { APP_TABLES, anonymousEmail, type UserPool, type UserStore } from '../auth/user-pool.js';
 import { type AppRecord, appLookupOf } from './app-lookup.js';
-import { allowedRedirect } from './app-settings.js';
+import { allowedRedirect, appPasswordPolicy } from './app-settings.js';
 import {
   type AppUserRow,
   countAppUsers,
@@ -96,6 +96,7 @@ export function appUserPool(db: Db, app: AppRecord): UserPool<AppUserRow> {
       anonymousSignIns: app.settings.anonymousSignIns,
       mfaEnabled: app.settings.mfaEnabled,
       passwordReauthentication: app.settings.passwordReauthentication,
+      passwordPolicy: appPasswordPolicy(app.settings),
       providers: app.providers.map(({ clientSecretSealed, ...provider }) => ({
         ...provider,
         clientSecret: async () => {

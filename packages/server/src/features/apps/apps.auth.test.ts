@@ -64,6 +64,8 @@ describe.each(testDialects)("an app's end users on /auth/v1 on %s", (dialect) =>
       anonymousSignIns: false,
       mfaEnabled: true,
       passwordReauthentication: false,
+      passwordMinLength: 6,
+      passwordRequiredCharacters: 'none',
       providers: [],
     });
     const settings = await server.request('GET', '/auth/v1/settings', { headers: appKeyHeaders(dev.app.anonKey) });

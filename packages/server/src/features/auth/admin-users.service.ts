@@ -1,3 +1,4 @@
+import type { PasswordPolicy } from '@basalt/shared';
 import type { z } from 'zod';
 import { ApiError } from '../../http/errors.js';
 import { recordActivity } from '../activity/activity.service.js';
@@ -34,14 +35,14 @@ function bannedUntilOf(duration: string, now: Date): string | null {
 }
 
 // The password columns from either a clear password (policy-checked) or an argon2 hash.
-async function passwordHashOf(body: AdminUserBody): Promise<string | undefined> {
+async function passwordHashOf(body: AdminUserBody, policy: PasswordPolicy | null): Promise<string | undefined> {
   if (body.password && body.password_hash) throw validationFailed('Send either password or password_hash, not both');
   if (body.password_hash) {
     if (!body.password_hash.startsWith('$argon2')) throw validationFailed('password_hash must be an argon2 hash');
     return body.password_hash;
   }
   if (!body.password) return undefined;
-  const weakness = passwordWeakness(body.password);
+  const weakness = passwordWeakness(body.password, policy);
   if (weakness) throw weakPassword(weakness);
   return hashPassword(body.password);
 }
@@ -79,7 +80,7 @@ export async function createUserAsAdmin<R extends UserRow>(deps: AuthDeps<R>, bo
   }
   const userMetadata = body.user_metadata ?? {};
   checkMetadataUsername(userMetadata);
-  const passwordHash = (await passwordHashOf(body)) ?? null;
+  const passwordHash = (await passwordHashOf(body, deps.pool.settings.passwordPolicy)) ?? null;
   const now = deps.now();
   const bannedUntil = body.ban_duration ? bannedUntilOf(body.ban_duration, now) : null;
   return deps.ctx.db
@@ -139,7 +140,7 @@ export async function updateUserAsAdmin<R extends UserRow>(
   }
   if (body.app_metadata) changes.appMetadata = mergeMetadata(parseMetadata(account.app_metadata), body.app_metadata);
   if (body.ban_duration) changes.banned_until = bannedUntilOf(body.ban_duration, now);
-  const passwordHash = await passwordHashOf(body);
+  const passwordHash = await passwordHashOf(body, deps.pool.settings.passwordPolicy);
   if (passwordHash) changes.password_hash = passwordHash;
   return deps.ctx.db
     .transaction(async (scope) => {

@@ -107,7 +107,7 @@ export async function createAuthDeps(
     (await writeSettingOnce(db.kysely, 'refresh_token_secret', randomToken(32)));
   const mailer = createMailer({
     smtpUrl: config.smtpUrl,
-    from: mailFromAddress(SITE_NAME, config.siteUrl),
+    from: config.smtpFrom ?? mailFromAddress(SITE_NAME, config.siteUrl),
     log: ctx.log,
   });
   const base: AuthBase = {
@@ -130,6 +130,7 @@ export async function createAuthDeps(
     anonymousSignIns: false,
     mfaEnabled: true,
     passwordReauthentication: false,
+    passwordPolicy: null,
     providers: config.oauthProviders.map(({ clientSecret, ...provider }) => ({
       ...provider,
       clientSecret: async () => clientSecret,

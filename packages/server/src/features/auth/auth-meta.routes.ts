@@ -1,6 +1,7 @@
 import { BASALT_VERSION, SITE_NAME } from '@basalt/shared';
 import type { FastifyInstance } from 'fastify';
 import { type AuthPools, depsOf } from './auth-gateway.js';
+import { signupsOpen } from './signups-open.js';
 
 // GoTrue's provider names, each reported under `external` (true when configured).
 const GOTRUE_PROVIDERS = [
@@ -42,7 +43,8 @@ export async function authMetaRoutes(app: FastifyInstance, { pools }: { pools: A
   // Exactly what the request's pool offers. Basalt adds `mfa_enabled` and `providers` (id and button label of
   // every configured provider, custom OpenID Connect ones included), which GoTrue's clients ignore.
   app.get('/auth/v1/settings', async (request) => {
-    const { pool, autoconfirm } = depsOf(request, pools);
+    const deps = depsOf(request, pools);
+    const { pool, autoconfirm } = deps;
     const { settings } = pool;
     const configured = new Set(settings.providers.map((p) => p.id));
     const external: Record<string, boolean> = { anonymous_users: settings.anonymousSignIns };
@@ -50,7 +52,7 @@ export async function authMetaRoutes(app: FastifyInstance, { pools }: { pools: A
     Object.assign(external, { email: true, phone: false });
     return {
       external,
-      disable_signup: !settings.signupsAllowed,
+      disable_signup: !(await signupsOpen(deps)),
       mailer_autoconfirm: autoconfirm,
       phone_autoconfirm: false,
       sms_provider: '',

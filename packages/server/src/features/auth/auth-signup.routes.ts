@@ -9,6 +9,7 @@ import { fakeGoTrueUser } from './gotrue-user.js';
 import { passwordWeakness } from './passwords.js';
 import { pkceParamsOf, startFlow } from './pkce.service.js';
 import { signUp, signUpAnonymously } from './registration.service.js';
+import { signupsOpen } from './signups-open.js';
 import { goTrueSessionOf, goTrueUserOf } from './user-view.js';
 
 /** authSignupRoutes serves POST /auth/v1/signup. */
@@ -23,7 +24,7 @@ export async function authSignupRoutes(app: FastifyInstance, { pools }: { pools:
         throw featureDisabled('anonymous_provider_disabled', 'Anonymous sign-ins are disabled');
       }
       await deps.limits.attempt('anonymous', { ip: client.ip });
-      if (!deps.pool.settings.signupsAllowed) {
+      if (!(await signupsOpen(deps))) {
         throw featureDisabled('signup_disabled', 'Signups not allowed for this instance');
       }
       const userMetadata = body.data ?? {};
@@ -37,10 +38,9 @@ export async function authSignupRoutes(app: FastifyInstance, { pools }: { pools:
     if (!body.email) throw new ApiError(400, 'phone_provider_disabled', 'Phone signups are disabled');
     const pkce = pkceParamsOf(body.code_challenge, body.code_challenge_method);
     const email = gotrueEmail(body.email);
-    if (!deps.pool.settings.signupsAllowed)
-      throw featureDisabled('signup_disabled', 'Signups not allowed for this instance');
+    if (!(await signupsOpen(deps))) throw featureDisabled('signup_disabled', 'Signups not allowed for this instance');
     if (!body.password) throw validationFailed('Signup requires a valid password');
-    const weakness = passwordWeakness(body.password);
+    const weakness = passwordWeakness(body.password, deps.pool.settings.passwordPolicy);
     if (weakness) throw weakPassword(weakness);
     const userMetadata = body.data ?? {};
     checkMetadataUsername(userMetadata);

@@ -10,6 +10,7 @@ import { type AuthDeps, clientOf } from './auth-deps.js';
 import { requireConsoleUser } from './auth-guards.js';
 import { signUp } from './registration.service.js';
 import { SignInRefused, signInWithPassword } from './sign-in.service.js';
+import { signupsOpen } from './signups-open.js';
 import { goTrueSessionOf } from './user-view.js';
 
 // The console cookie lives as long as a remembered browser session would; the server session it names
@@ -28,6 +29,9 @@ const REFUSALS = {
   user_banned: () => new ApiError(403, 'user_banned', 'This account is banned.'),
 };
 
+const signupsClosed = () =>
+  new ApiError(403, 'signup_disabled', 'Sign-ups are closed on this instance. Ask its administrator for an account.');
+
 function setSessionCookie(request: FastifyRequest, reply: FastifyReply, deps: AuthDeps, value: string): void {
   reply.setCookie(SESSION_COOKIE, value, {
     ...cookieOptions(request, deps.ctx.config.siteUrl),
@@ -41,6 +45,7 @@ export async function consoleAuthRoutes(app: FastifyInstance, { deps }: { deps: 
     const input = parseInput(registerRequestSchema, request.body);
     const client = clientOf(request);
     await deps.limits.attempt('signup', { ip: client.ip, email: input.email });
+    if (!(await signupsOpen(deps))) throw signupsClosed();
     const outcome = await signUp(deps, {
       email: input.email,
       password: input.password,

@@ -101,7 +101,7 @@ export async function generateLink<R extends UserRow>(
       if (user?.email_confirmed_at) throw emailExists();
       let passwordHash: string | null = null;
       if (body.password) {
-        const weakness = passwordWeakness(body.password);
+        const weakness = passwordWeakness(body.password, deps.pool.settings.passwordPolicy);
         if (weakness) throw weakPassword(weakness);
         passwordHash = await hashPassword(body.password);
       } else if (body.type === 'signup') {

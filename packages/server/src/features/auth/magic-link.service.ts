@@ -6,6 +6,7 @@ import type { AuthDeps, ClientInfo } from './auth-deps.js';
 import { createUserWithIdentity } from './identities.service.js';
 import { type PkceParams, startFlow } from './pkce.service.js';
 import { isBanned } from './sessions.service.js';
+import { signupsOpen } from './signups-open.js';
 import type { UserRow } from './user-pool.js';
 import type { MailKind } from './verification.service.js';
 
@@ -57,7 +58,7 @@ export async function sendMagicLink<R extends UserRow>(deps: AuthDeps<R>, input:
     return;
   }
   // No mail, and the limit a confirmed account's magic link would have: the answer tells nothing.
-  if (!input.createUser || !deps.pool.settings.signupsAllowed) {
+  if (!input.createUser || !(await signupsOpen(deps))) {
     await deps.limits.unsentMail(input.email, 'recovery');
     return;
   }

@@ -14,6 +14,7 @@ import { oauthProvider } from './oauth-providers.js';
 import { issueAuthCode, type PkceParams, providerVerifier, startFlow } from './pkce.service.js';
 import { isBanned } from './sessions.service.js';
 import { startSignedInSession } from './sign-in.service.js';
+import { signupsOpen } from './signups-open.js';
 import type { UserRow } from './user-pool.js';
 
 // "Sign in with …" as GoTrue does it. GET /authorize records a flow (its id is the OAuth `state`, its nonce and
@@ -153,7 +154,7 @@ export async function userOfProfile<R extends UserRow>(
       return { user: await refreshProviders(deps, trx, updated, now), created: false };
     }
 
-    if (!deps.pool.settings.signupsAllowed) throw fail('signup_disabled', 'Signups not allowed for this instance');
+    if (!(await signupsOpen(deps))) throw fail('signup_disabled', 'Signups not allowed for this instance');
     const confirmed = profile.emailVerified || deps.autoconfirm;
     const user = await createUserWithIdentity(
       deps,

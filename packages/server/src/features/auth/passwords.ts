@@ -1,4 +1,4 @@
-import { passwordPolicyFailures, passwordRules } from '@basalt/shared';
+import { appPasswordFailures, type PasswordPolicy, passwordPolicyFailures, passwordRules } from '@basalt/shared';
 import { hash, verify } from '@node-rs/argon2';
 
 // argon2id (the library's default algorithm) with OWASP's recommended minimum: 19 MiB, 2 passes.
@@ -37,8 +37,15 @@ const LENGTH_MESSAGES = new Set<string>([
   'Password is too long',
 ]);
 
-/** passwordWeakness checks the shared registration policy; null when the password meets it. */
-export function passwordWeakness(password: string): PasswordWeakness | null {
+/**
+ * passwordWeakness checks a password against an app's policy, or, without one (console accounts), the shared
+ * registration policy; null when the password meets it.
+ */
+export function passwordWeakness(password: string, policy: PasswordPolicy | null = null): PasswordWeakness | null {
+  if (policy) {
+    const failure = appPasswordFailures(password, policy);
+    return failure && { reasons: failure.reasons, message: failure.messages.join(' ') };
+  }
   const failures = passwordPolicyFailures(password);
   if (failures.length === 0) return null;
   const reasons: PasswordWeakness['reasons'] = [];

@@ -24,6 +24,7 @@ describe.each(testDialects)('createSessionService on %s', (dialect) => {
       anonymousSignIns: false,
       mfaEnabled: true,
       passwordReauthentication: false,
+      passwordPolicy: null,
       providers: [],
     });
     sessions = createSessionService({ db, pool, tokens, refreshSecret: 'test-secret', now: () => new Date(clock.ms) });

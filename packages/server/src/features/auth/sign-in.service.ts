@@ -86,5 +86,5 @@ export async function signInWithPassword<R extends UserRow>(
     client: input.client,
     withCookie: input.withCookie,
   });
-  return { ...signedIn, weakness: passwordWeakness(input.password) };
+  return { ...signedIn, weakness: passwordWeakness(input.password, deps.pool.settings.passwordPolicy) };
 }

@@ -1,3 +1,4 @@
+import type { PasswordPolicy } from '@basalt/shared';
 import type { Kysely } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { AccountsTable, AppUsersTable, SystemDatabase } from '../../db/schema.js';
@@ -106,6 +107,8 @@ export interface PoolSettings {
   /** passwordReauthentication: a password change needs the nonce of GET /reauthenticate (GoTrue's
    * SECURITY_UPDATE_PASSWORD_REQUIRE_REAUTHENTICATION) unless the session is younger than 24 hours. */
   passwordReauthentication: boolean;
+  /** passwordPolicy: an app's rule for new passwords; null for console accounts (the shared sign-up rules). */
+  passwordPolicy: PasswordPolicy | null;
   /** providers are the OAuth/OIDC providers users may sign in with (oauth-providers.ts). */
   providers: readonly OAuthProviderConfig[];
 }

@@ -68,7 +68,7 @@ export async function updateUser<R extends UserRow>(
     changes.userMetadata = mergeMetadata(parseMetadata(account.user_metadata), body.data);
   }
   if (newPassword && body.password) {
-    const weakness = passwordWeakness(body.password);
+    const weakness = passwordWeakness(body.password, deps.pool.settings.passwordPolicy);
     if (weakness) throw weakPassword(weakness);
     if (await verifyPassword(account.password_hash, body.password)) throw samePassword();
     changes.password_hash = await hashPassword(body.password);

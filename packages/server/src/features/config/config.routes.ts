@@ -10,13 +10,16 @@ export function configRoutes(ctx: AppContext): Route[] {
       url: '/api/config',
       family: 'console',
       admit: [],
-      handler: () => {
+      handler: async () => {
+        const instance = await ctx.instance.get();
         const config: ConsoleConfig = {
           siteName: SITE_NAME,
           anonKey: ctx.tokens.anonKey,
           databaseType: ctx.db.dialect.name,
           mailConfigured: ctx.config.smtpUrl !== null,
           version: BASALT_VERSION,
+          signupsAllowed: instance.signupsAllowed,
+          termsUrl: instance.termsUrl,
         };
         return answer(config, { headers: { 'Cache-Control': 'no-cache' } });
       },

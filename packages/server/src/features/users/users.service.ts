@@ -6,16 +6,17 @@ import {
   userListQuerySchema,
 } from '@basalt/shared';
 import type { Db } from '../../db/database.js';
-import { conflict, notFound } from '../../http/errors.js';
+import { conflict, invalid, notFound } from '../../http/errors.js';
 import { parseInput } from '../../http/validation.js';
 import type { Actor } from '../../lib/actor/actor.js';
 import { recordActivity } from '../activity/activity.service.js';
+import { appPasswordPolicy } from '../apps/app-settings.js';
 import { appIdentitiesOf, appOfAccount, appUsersOf } from '../apps/apps.service.js';
 import { mergeMetadata, parseMetadata, UniqueViolation, usernameOf } from '../auth/accounts.service.js';
 import type { AuthDeps } from '../auth/auth-deps.js';
 import { UUID_PATTERN } from '../auth/gotrue-input.js';
 import { storeEmailIdentity } from '../auth/identities.service.js';
-import { hashPassword } from '../auth/passwords.js';
+import { hashPassword, passwordWeakness } from '../auth/passwords.js';
 import type { UserRow } from '../auth/user-pool.js';
 
 // The Users page: the end users of the caller's app, searched and paged
@@ -78,7 +79,10 @@ export async function findEndUser(db: Db, actor: Actor, id: string): Promise<Use
 /** createEndUser is POST /api/users: a confirmed user of the caller's app; 409 for a taken email or username. */
 export async function createEndUser(db: Db, actor: Actor, input: unknown): Promise<EndUserSummary> {
   const { username, email, password } = parseInput(createEndUserSchema, input);
-  await appOfAccount(db, actor.accountId);
+  const app = await appOfAccount(db, actor.accountId);
+  // The app's own password policy, as its users' sign-ups meet it.
+  const weakness = passwordWeakness(password, appPasswordPolicy(app.settings));
+  if (weakness) throw invalid({ password: [weakness.message] }, 'weak_password');
   const passwordHash = await hashPassword(password);
   const users = appUsersOf(actor.accountId);
   try {

@@ -75,7 +75,7 @@ describe.each(testDialects)('/api/users on %s', (dialect) => {
         validationErrors: {
           username: ['Username must be at least 3 characters'],
           email: ['Invalid email address'],
-          password: ['Password must be at least 8 characters'],
+          password: ['Password must be at least 6 characters'],
         },
       },
     },
