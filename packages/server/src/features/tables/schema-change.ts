@@ -103,6 +103,9 @@ async function applyStep(db: Executor, dialect: SqlDialect, before: Table, after
       if (step.definition.required) await changeRequired(db, dialect, after, step.column);
       if (step.definition.unique) await uniqueIndexSql(before.id, step.column).execute(db);
       return;
+    case 'setReference':
+      // The index of a reference is kept by the tables service (syncReferenceIndexes), after every change.
+      return;
   }
 }
 

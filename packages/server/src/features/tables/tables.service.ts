@@ -110,7 +110,12 @@ export async function createTable(db: Db, actor: Actor, input: unknown): Promise
 
 /** listTables lists the actor's tables, newest first. */
 export async function listTables(db: Db, actor: Actor): Promise<TableResponse[]> {
-  return (await listTableDefinitions(db.kysely, actor.accountId)).map(toTableResponse);
+  return (await listTableDefinitionsOf(db, actor)).map(toTableResponse);
+}
+
+/** listTableDefinitionsOf lists the actor's definitions (the data API's many-to-many search reads them). */
+export function listTableDefinitionsOf(db: Db, actor: Actor): Promise<TableDefinition[]> {
+  return listTableDefinitions(db.kysely, actor.accountId);
 }
 
 /**
