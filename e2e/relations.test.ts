@@ -58,7 +58,7 @@ describe.skipIf(skip)('reference columns in Chromium', () => {
       headers: json,
       body: JSON.stringify({ name: 'Ada' }),
     });
-    const [{ id }] = (await author.json()) as Array<{ id: number }>;
+    const id = ((await author.json()) as Array<{ id: number }>)[0]?.id;
     await fetch(`${session.server.url}/rest/v1/posts`, {
       method: 'POST',
       headers: json,
