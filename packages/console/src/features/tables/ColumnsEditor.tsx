@@ -29,10 +29,11 @@ function ReferenceChoice({
   const names = [...new Set([...tableNames, ...(selfName ? [selfName] : []), ...(target ? [target] : [])])].sort();
   return (
     <div className="col-span-full flex flex-wrap items-center gap-x-3 gap-y-2 text-sm" data-testid="column-reference">
-      <label className="flex items-center gap-2 whitespace-nowrap text-muted-foreground">
+      <div className="flex items-center gap-2 whitespace-nowrap text-muted-foreground">
         <Link2 className="size-4" aria-hidden />
-        References
+        <label htmlFor={`column-${index}-references`}>References</label>
         <NativeSelect
+          id={`column-${index}-references`}
           aria-label={`Column ${index + 1} references`}
           defaultValue={target}
           {...form.register(`columns.${index}.referencesTable`)}
@@ -44,18 +45,22 @@ function ReferenceChoice({
             </option>
           ))}
         </NativeSelect>
-      </label>
+      </div>
       {target && (
-        <label className="flex items-center gap-2 whitespace-nowrap text-muted-foreground">
-          On delete
-          <NativeSelect aria-label={`Column ${index + 1} on delete`} {...form.register(`columns.${index}.onDelete`)}>
+        <div className="flex items-center gap-2 whitespace-nowrap text-muted-foreground">
+          <label htmlFor={`column-${index}-on-delete`}>On delete</label>
+          <NativeSelect
+            id={`column-${index}-on-delete`}
+            aria-label={`Column ${index + 1} on delete`}
+            {...form.register(`columns.${index}.onDelete`)}
+          >
             {Object.entries(ON_DELETE_LABELS).map(([value, label]) => (
               <option key={value} value={value}>
                 {label}
               </option>
             ))}
           </NativeSelect>
-        </label>
+        </div>
       )}
     </div>
   );
