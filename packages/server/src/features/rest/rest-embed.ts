@@ -21,6 +21,7 @@ import { checkSelect, type EmbedValueOf, embedName, projectRow } from './rest-se
 type Row = Record<string, unknown>;
 
 const KEYS_PER_STATEMENT = 500;
+const ID_ORDER: OrderTerm[] = [{ column: 'id', direction: 'asc' }];
 const NO_PARAMS: EmbedParams = { filters: [], logic: [], order: [], limit: null, offset: 0 };
 
 interface PlannedEmbed {
@@ -201,7 +202,10 @@ class Planner {
     for (let at = 0; at < keys.length; at += KEYS_PER_STATEMENT) {
       const values = keys.slice(at, at + KEYS_PER_STATEMENT) as number[];
       const where = allConditions([{ kind: 'in', column, values }, ...(embed?.where ? [embed.where] : [])]);
-      const order = ordered && embed ? embed.order : [];
+      // Led by the key column, the order is the key's index order (rows are grouped by it anyway): an engine then
+      // reads the index instead of walking the whole table in id order to find a page's few rows.
+      const within = ordered && embed && embed.order.length > 0 ? embed.order : ID_ORDER;
+      const order: OrderTerm[] = column === 'id' ? within : [{ column, direction: 'asc' }, ...within];
       rows.push(...(await listRecords(this.db, this.actor, table, { ...(where ? { where } : {}), order })));
     }
     return rows;
