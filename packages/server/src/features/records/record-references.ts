@@ -4,9 +4,7 @@ import { existingIds, referringRows } from '../../db/references.js';
 import type { Condition, TableDefinition } from '../../db/user-tables.js';
 import { ApiError } from '../../http/errors.js';
 import type { Actor } from '../../lib/actor/actor.js';
-import { type BusCache, busCache } from '../../lib/cache/bus-cache.js';
 import { listTableDefinitions } from '../tables/tables.store.js';
-import '../tables/table-events.js';
 
 // Reference columns kept true by the one records path, on both engines alike: a write may point only at rows that
 // exist (409 23503, PostgreSQL's foreign-key violation, naming the value sent), and deleting rows applies each
@@ -15,9 +13,9 @@ import '../tables/table-events.js';
 // takes is recorded in history with the same actor and event. As in PostgreSQL, the rule runs whatever the
 // caller may see of the referring rows (rules never hide a row from a foreign key).
 //
-// Which columns refer to which table is read from the account's definitions, kept per process in a bus cache
-// (forgotten on every node when any table of the account changes): a write to a table nothing refers to, and
-// that refers to nothing, costs no statement.
+// Which columns refer to which table is read from the account's definitions in the write's transaction: an insert
+// or update of a table without reference columns costs nothing more; a delete costs one read of the account's
+// definitions.
 
 /** Referrer is a reference column of a table, pointing at another (or the same) table. */
 interface Referrer {
@@ -31,8 +29,6 @@ interface AccountReferences {
   /** Referrers by the lower-cased name of the table they point at. */
   referrers: Map<string, Referrer[]>;
 }
-
-const REFERENCES = Symbol('account references');
 
 function indexed(tables: TableDefinition[]): AccountReferences {
   const byName = new Map(tables.map((t) => [t.name.toLowerCase(), t]));
@@ -48,23 +44,10 @@ function indexed(tables: TableDefinition[]): AccountReferences {
   return { byName, referrers };
 }
 
-async function referencesOf(db: Db, accountId: string): Promise<AccountReferences> {
-  // Inside a transaction the definitions are read as it sees them (a schema change may be under way).
-  if (db.inTransaction) return indexed(await listTableDefinitions(db.kysely, accountId));
-  const cache = db.state(
-    REFERENCES,
-    (): BusCache<AccountReferences> =>
-      busCache(db, {
-        load: async (key) => indexed(await listTableDefinitions(db.kysely, key)),
-        invalidatedBy: {
-          'table.changed': ({ accountId: id }) => ({ keys: [id] }),
-          'account.deleted': ({ accountId: id }) => ({ keys: [id] }),
-        },
-        ttlMs: db.dialect.userTables.definitionCacheTtlMs,
-        maxEntries: 5_000,
-      }),
-  );
-  return cache.get(accountId);
+// Read in the write's own transaction, never from a cache: a reference added a moment ago on another node must
+// hold here at once (a stale cache would let a delete leave rows pointing nowhere).
+async function referencesOf(scope: Db, accountId: string): Promise<AccountReferences> {
+  return indexed(await listTableDefinitions(scope.kysely, accountId));
 }
 
 const hasReferences = (table: TableDefinition) => Object.values(table.schema).some((c) => c.references);

@@ -160,6 +160,28 @@ describe.each(testDialects)('reference columns on %s', (dialect) => {
     expect((await api('DELETE', `/api/tables/${id}`)).status).toBeLessThan(300);
   });
 
+  it('records adding a reference in history and reverts it; a revert that would dangle is refused', async () => {
+    const id = await createAppTable(server, dev, { name: 'reviews', schema: { post_id: { type: 'number' } } });
+    const added = await api('PATCH', `/api/tables/${id}`, { schema: { post_id: ref('posts', 'cascade') } });
+    expect(added.status).toBe(200);
+    const history = await api('GET', `/api/history?tableId=${id}`);
+    const [latest] = history.body.data;
+    expect(latest).toMatchObject({ changeType: 'SCHEMA_UPDATE' });
+    expect(latest.newState.schema.post_id.references).toEqual({ table: 'posts', onDelete: 'cascade' });
+    const reverted = await api('POST', `/api/history/${latest.id}/revert`);
+    expect(reverted.status).toBe(200);
+    expect((await api('GET', `/api/tables/${id}`)).body.schema.post_id.references).toBeUndefined();
+    // Without the reference a value may point nowhere; reverting the revert (adding it again) is then refused.
+    await dev.client.from('reviews').insert({ post_id: 987_654 });
+    const again = await api('GET', `/api/history?tableId=${id}`);
+    const [undo] = again.body.data.filter((e: { changeType: string }) => e.changeType === 'SCHEMA_UPDATE');
+    const redo = await api('POST', `/api/history/${undo.id}/revert`);
+    expect(redo.status).toBe(409);
+    expect((await api('GET', `/api/tables/${id}`)).body.schema.post_id.references).toBeUndefined();
+    await dev.client.from('reviews').delete().eq('post_id', 987_654);
+    expect((await api('DELETE', `/api/tables/${id}`)).status).toBeLessThan(300);
+  });
+
   it('refuses to drop or rename a referenced table, naming who refers to it', async () => {
     const drop = await api('DELETE', `/api/tables/${tableIds.authors}`);
     expect(drop.status).toBe(409);
