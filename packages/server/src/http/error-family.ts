@@ -39,7 +39,8 @@ export function formatError(family: ErrorFamily, error: ApiError): Record<string
     case 'rest':
       return {
         code: error.code,
-        details: typeof details.details === 'string' ? details.details : null,
+        // A sentence, or (PGRST201's candidates) a list.
+        details: typeof details.details === 'string' || Array.isArray(details.details) ? details.details : null,
         hint: details.hint ?? null,
         message: error.message,
       };

@@ -2,6 +2,7 @@ import type { AppContext } from '../../app-context.js';
 import { answer, type Route } from '../../http/routes/route.js';
 import { listTables } from '../tables/tables.service.js';
 import { buildOpenApiDocument } from './openapi.service.js';
+import { buildTypeScriptTypes } from './typescript-types.js';
 
 // GET /api/openapi.json: the OpenAPI 3.1 document of the actor's public record API, made at each request from
 // their tables and the route table's public routes. A signed-in user (bearer token or session cookie) or an API
@@ -19,6 +20,23 @@ export function openapiRoutes(ctx: AppContext, table: () => readonly Route[]): R
         const tables = await listTables(ctx.db, call.actor);
         const document = buildOpenApiDocument(tables, { serverUrl: ctx.config.siteUrl, routes: table() });
         return answer(document, { headers: { 'Cache-Control': 'private, no-store' } });
+      },
+    },
+    {
+      // The `Database` type for supabase-js, from the same tables (typescript-types.ts).
+      method: 'GET',
+      url: '/api/types.ts',
+      family: 'console',
+      admit: [ctx.callers.account],
+      handler: async (call) => {
+        const text = buildTypeScriptTypes(await listTables(ctx.db, call.actor));
+        return answer(text, {
+          headers: {
+            'Content-Type': 'text/plain; charset=utf-8',
+            'Content-Disposition': 'attachment; filename="database.types.ts"',
+            'Cache-Control': 'private, no-store',
+          },
+        });
       },
     },
   ];
