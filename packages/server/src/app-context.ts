@@ -12,6 +12,7 @@ import type { SchemaRooms } from './features/projects/schema-room.js';
 import type { KeyRateLimiter } from './features/public-api/public-api-rate-limit.js';
 import type { RealtimeHub } from './features/realtime/realtime-hub.js';
 import type { Vault } from './features/secrets/secrets-vault.js';
+import type { Storage } from './features/storage/storage-context.js';
 import type { Callers } from './http/caller.js';
 
 /** AppContext is what every feature is built from: made once in buildApp, passed to each feature's routes. */
@@ -42,4 +43,6 @@ export interface AppContext {
   realtime: RealtimeHub;
   /** keyLimiter counts the public record API's requests per key and minute (API_RATE_LIMIT). */
   keyLimiter: KeyRateLimiter;
+  /** storage is file storage's blob store, signer and bucket cache (features/storage). */
+  storage: Storage;
 }

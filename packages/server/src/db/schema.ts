@@ -51,6 +51,7 @@ import type {
   SchemaLayoutVersionsTable,
   TableProjectsTable,
 } from './schema/project-tables.js';
+import type { StorageBucketsTable, StorageObjectsTable } from './schema/storage-tables.js';
 
 export type {
   AccountsTable,
@@ -156,4 +157,6 @@ export interface SystemDatabase {
   database_backups: DatabaseBackupsTable;
   backup_settings: BackupSettingsTable;
   backup_leases: BackupLeasesTable;
+  storage_buckets: StorageBucketsTable;
+  storage_objects: StorageObjectsTable;
 }
