@@ -66,6 +66,7 @@ describe.each(testDialects)('storage refusals on %s', (dialect) => {
     alice = await signUpRestUser(server, users.alice);
     bob = await signUpRestUser(server, users.bob);
     await alice.client.storage.createBucket('avatars', {
+      public: false,
       fileSizeLimit: 1024,
       allowedMimeTypes: ['image/*', 'text/plain'],
     });
