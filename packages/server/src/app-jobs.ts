@@ -4,6 +4,7 @@ import { PROBE_WINDOW } from './features/health/probe-timings.js';
 import { HISTORY_RETENTION_RHYTHM, runHistoryRetention } from './features/history/history-retention.js';
 import { LOG_RETENTION_RHYTHM, runLogRetention } from './features/logs/log-retention.js';
 import { REALTIME_RHYTHMS } from './features/realtime/realtime-hub.js';
+import { storageArchivePart } from './features/storage/storage-archive.js';
 import { every, type Job } from './lib/jobs/job.js';
 
 // Every piece of background work of a server, in one list: started once the server is ready, stopped when it
@@ -48,7 +49,7 @@ export function backgroundJobs(ctx: AppContext): Job[] {
     // The system log beyond LOG_RETENTION_DAYS and LOG_RETENTION_MAX_ROWS.
     every('log retention', LOG_RETENTION_RHYTHM, () => runLogRetention(ctx), failed('log retention')),
     // Scheduled backups, the watch of restores on other nodes, and the clean-up after one that died.
-    { name: 'backups', start: () => startBackupJobs(ctx) },
+    { name: 'backups', start: () => startBackupJobs(ctx, [storageArchivePart(ctx.storage)]) },
     // The database health's window of recent probe timings.
     every(
       'database health probes',

@@ -23,6 +23,7 @@ import { secretsRoutes } from './features/secrets/secrets.routes.js';
 import { sqlRoutes } from './features/sql/sql.routes.js';
 import { statsRoutes } from './features/stats/stats.routes.js';
 import { storageRoutes } from './features/storage/storage.routes.js';
+import { storageArchivePart } from './features/storage/storage-archive.js';
 import { storageObjectRoutes } from './features/storage/storage-objects.routes.js';
 import { tableRecordsRoutes } from './features/tables/table-records.routes.js';
 import { tablesRoutes } from './features/tables/tables.routes.js';
@@ -54,7 +55,7 @@ export function routeTable(ctx: AppContext, _services: { csrf: CsrfTokens }): Ro
     ...secretsRoutes(ctx),
     ...billingRoutes(ctx),
     ...functionsRoutes(ctx),
-    ...backupsRoutes(ctx),
+    ...backupsRoutes(ctx, [storageArchivePart(ctx.storage)]),
     ...portabilityRoutes(ctx),
     ...functionInvokeRoutes(ctx),
     ...restRoutes(ctx),

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { Actor } from '../../lib/actor/actor.js';
 import { type BucketRow, findObject, insertObject, type ObjectRow, replaceObject } from './storage.store.js';
-import { type BlobStore, BlobTooLarge, type ByteRange } from './storage-blobs.js';
+import { BlobMissing, type BlobStore, BlobTooLarge, type ByteRange } from './storage-blobs.js';
 import { findBucketOf } from './storage-buckets.service.js';
 import type { Storage } from './storage-context.js';
 import {
@@ -211,6 +211,16 @@ export function parseRange(header: unknown, size: number): ByteRange | 'unsatisf
   return { start, end };
 }
 
+// A row whose bytes are gone (restored without its files, or removed by hand) is reported as missing.
+async function openBlob(storage: Storage, row: ObjectRow, range?: ByteRange): Promise<Readable> {
+  try {
+    return await storage.blobs.get(blobKeyOf(row), range);
+  } catch (error) {
+    if (error instanceof BlobMissing) throw objectNotFound();
+    throw error;
+  }
+}
+
 /** download opens an object for a GET or HEAD: ranges (206), ETag and If-None-Match (304). */
 export async function download(
   storage: Storage,
@@ -241,8 +251,8 @@ export async function download(
   if (range) {
     headers['Content-Range'] = `bytes ${range.start}-${range.end}/${size}`;
     headers['Content-Length'] = String(range.end - range.start + 1);
-    return { status: 206, headers, stream: request.head ? null : await storage.blobs.get(blobKeyOf(row), range) };
+    return { status: 206, headers, stream: request.head ? null : await openBlob(storage, row, range) };
   }
   headers['Content-Length'] = String(size);
-  return { status: 200, headers, stream: request.head || size === 0 ? null : await storage.blobs.get(blobKeyOf(row)) };
+  return { status: 200, headers, stream: request.head || size === 0 ? null : await openBlob(storage, row) };
 }
