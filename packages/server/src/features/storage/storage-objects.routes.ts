@@ -1,12 +1,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context.js';
-import type { Call, Method, Route } from '../../http/routes/route.js';
+import type { Call, FastifyRoute, Method, Route } from '../../http/routes/route.js';
 import { type Actor, accountActor } from '../../lib/actor/actor.js';
-import { findPublicBuckets } from './storage.store.js';
+import { type BucketRow, findPublicBuckets } from './storage.store.js';
 import { findBucketOf } from './storage-buckets.service.js';
 import { actorOfCall, maybeActorOfCall, storageAdmission } from './storage-caller.js';
 import type { Storage } from './storage-context.js';
 import { bucketNotFound, objectNotFound } from './storage-errors.js';
+import { transformImage, transformOf } from './storage-images.js';
 import { listObjects } from './storage-listing.js';
 import { download, objectInfo, readableObject, type UploadMode, uploadObject } from './storage-objects.service.js';
 import { copyObject, moveObject, removeObjects, signObject, signObjects, signUpload } from './storage-transfer.js';
@@ -18,6 +19,7 @@ import { uploadSourceOf } from './storage-upload-source.js';
 // (`*`), checked by storage-names.ts.
 
 const V1 = '/storage/v1/object';
+const RENDER = '/storage/v1/render/image';
 
 const pathOf = (call: Call) => call.params['*'] ?? '';
 
@@ -40,22 +42,47 @@ export function storageObjectRoutes(ctx: AppContext, storage: Storage): Route[] 
       const source = await uploadSourceOf(storage, bucket, request);
       return uploadObject(storage, actor, bucket.name, pathOf(call), source, mode(call));
     };
-  const serve = async (
-    call: Call,
-    reply: FastifyReply,
-    bucket: Awaited<ReturnType<typeof findBucketOf>>,
-    actor: Actor | null,
-  ) => {
+  const serve = async (call: Call, reply: FastifyReply, bucket: BucketRow, actor: Actor | null, render: boolean) => {
     const row = await readableObject(storage, actor, bucket, pathOf(call));
+    const transform = transformOf(call.query, render);
+    if (transform) {
+      const image = await transformImage(storage, row, transform, call.headers['if-none-match']);
+      return reply
+        .code(image.status)
+        .headers(image.headers)
+        .send(image.body ?? '');
+    }
     const attachment = typeof call.query.download === 'string' ? call.query.download : null;
     const out = await download(storage, row, { headers: call.headers, head: call.method === 'HEAD', attachment });
     reply.code(out.status).headers(out.headers);
     return reply.send(out.stream ?? '');
   };
-  const authenticated = async (call: Call, _request: FastifyRequest, reply: FastifyReply) => {
+  const authenticated = (render: boolean) => async (call: Call, _request: FastifyRequest, reply: FastifyReply) => {
     const actor = actorOfCall(call);
-    return serve(call, reply, await findBucketOf(storage, actor.accountId, call.params.bucket), actor);
+    return serve(call, reply, await findBucketOf(storage, actor.accountId, call.params.bucket), actor, render);
   };
+  const publicly = (render: boolean) => async (call: Call, _request: FastifyRequest, reply: FastifyReply) => {
+    const actor = maybeActorOfCall(call);
+    // With a key, the bucket is the account's; without one, the one public bucket of that name.
+    if (actor)
+      return serve(call, reply, await findBucketOf(storage, actor.accountId, call.params.bucket), null, render);
+    const found = await findPublicBuckets(storage.db.kysely, call.params.bucket ?? '');
+    if (found.length !== 1 || !found[0]) throw bucketNotFound();
+    return serve(call, reply, found[0], null, render);
+  };
+  const signed = (render: boolean) => async (call: Call, _request: FastifyRequest, reply: FastifyReply) => {
+    const bucketName = call.params.bucket ?? '';
+    const claims = await storage.signer.verify(call.query.token, bucketName, pathOf(call).normalize('NFC'), false);
+    const bucket = await findBucketOf(storage, claims.a, bucketName);
+    return serve(call, reply, bucket, accountActor(claims.a), render);
+  };
+  const get = (url: string, handler: FastifyRoute['handler'], keyless = false): Route => ({
+    method: ['GET', 'HEAD'],
+    url,
+    family: 'storage',
+    admit: keyless ? [] : admit,
+    handler,
+  });
   return [
     {
       method: 'POST',
@@ -73,34 +100,13 @@ export function storageObjectRoutes(ctx: AppContext, storage: Storage): Route[] 
       body: 'stream',
       handler: upload(() => 'replace'),
     },
-    { method: ['GET', 'HEAD'], url: `${V1}/:bucket/*`, family: 'storage', admit, handler: authenticated },
-    { method: ['GET', 'HEAD'], url: `${V1}/authenticated/:bucket/*`, family: 'storage', admit, handler: authenticated },
-    {
-      method: ['GET', 'HEAD'],
-      url: `${V1}/public/:bucket/*`,
-      family: 'storage',
-      admit,
-      handler: async (call, _request, reply) => {
-        const actor = maybeActorOfCall(call);
-        // With a key, the bucket is the account's; without one, the one public bucket of that name.
-        if (actor) return serve(call, reply, await findBucketOf(storage, actor.accountId, call.params.bucket), null);
-        const found = await findPublicBuckets(storage.db.kysely, call.params.bucket ?? '');
-        if (found.length !== 1 || !found[0]) throw bucketNotFound();
-        return serve(call, reply, found[0], null);
-      },
-    },
-    {
-      method: ['GET', 'HEAD'],
-      url: `${V1}/sign/:bucket/*`,
-      family: 'storage',
-      admit: [],
-      handler: async (call, _request, reply) => {
-        const bucketName = call.params.bucket ?? '';
-        const claims = await storage.signer.verify(call.query.token, bucketName, pathOf(call).normalize('NFC'), false);
-        const bucket = await findBucketOf(storage, claims.a, bucketName);
-        return serve(call, reply, bucket, accountActor(claims.a));
-      },
-    },
+    get(`${V1}/:bucket/*`, authenticated(false)),
+    get(`${V1}/authenticated/:bucket/*`, authenticated(false)),
+    get(`${V1}/public/:bucket/*`, publicly(false)),
+    get(`${V1}/sign/:bucket/*`, signed(false), true),
+    get(`${RENDER}/authenticated/:bucket/*`, authenticated(true)),
+    get(`${RENDER}/public/:bucket/*`, publicly(true)),
+    get(`${RENDER}/sign/:bucket/*`, signed(true), true),
     {
       method: 'PUT',
       url: `${V1}/upload/sign/:bucket/*`,
