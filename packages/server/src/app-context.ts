@@ -15,6 +15,7 @@ import type { SchemaRooms } from './features/projects/schema-room.js';
 import type { KeyRateLimiter } from './features/public-api/public-api-rate-limit.js';
 import type { RealtimeHub } from './features/realtime/realtime-hub.js';
 import type { Vault } from './features/secrets/secrets-vault.js';
+import type { Storage } from './features/storage/storage-context.js';
 import type { Callers } from './http/caller.js';
 
 /** AppContext is what every feature is built from: made once in buildApp, passed to each feature's routes. */
@@ -51,4 +52,6 @@ export interface AppContext {
   keyLimiter: KeyRateLimiter;
   /** instance holds the settings administrators change for the whole instance (console sign-ups, terms). */
   instance: InstanceSettingsService;
+  /** storage is file storage's blob store, signer and bucket cache (features/storage). */
+  storage: Storage;
 }

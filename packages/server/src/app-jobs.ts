@@ -6,6 +6,7 @@ import { LOG_RETENTION_RHYTHM, runLogRetention } from './features/logs/log-reten
 import { MONITORING_RHYTHMS, runMonitoringRetention } from './features/monitoring/monitoring-jobs.js';
 import { SCHEMA_PRESENCE_RHYTHM } from './features/projects/schema-room.js';
 import { REALTIME_RHYTHMS } from './features/realtime/realtime-hub.js';
+import { storageArchivePart } from './features/storage/storage-archive.js';
 import { every, type Job } from './lib/jobs/job.js';
 
 // Every piece of background work of a server, in one list: started once the server is ready, stopped when it
@@ -76,7 +77,7 @@ export function backgroundJobs(ctx: AppContext): Job[] {
           ),
         ]),
     // Scheduled backups, the watch of restores on other nodes, and the clean-up after one that died.
-    { name: 'backups', start: () => startBackupJobs(ctx) },
+    { name: 'backups', start: () => startBackupJobs(ctx, [storageArchivePart(ctx.storage)]) },
     // The database health's window of recent probe timings.
     every(
       'database health probes',

@@ -24,6 +24,9 @@ import { restRoutes } from './features/rest/rest.routes.js';
 import { secretsRoutes } from './features/secrets/secrets.routes.js';
 import { sqlRoutes } from './features/sql/sql.routes.js';
 import { statsRoutes } from './features/stats/stats.routes.js';
+import { storageRoutes } from './features/storage/storage.routes.js';
+import { storageArchivePart } from './features/storage/storage-archive.js';
+import { storageObjectRoutes } from './features/storage/storage-objects.routes.js';
 import { tableRecordsRoutes } from './features/tables/table-records.routes.js';
 import { tablesRoutes } from './features/tables/tables.routes.js';
 import type { CsrfTokens } from './http/csrf.js';
@@ -56,11 +59,13 @@ export function routeTable(ctx: AppContext, _services: { csrf: CsrfTokens }): Ro
     ...secretsRoutes(ctx),
     ...billingRoutes(ctx),
     ...functionsRoutes(ctx),
-    ...backupsRoutes(ctx),
+    ...backupsRoutes(ctx, [storageArchivePart(ctx.storage)]),
     ...portabilityRoutes(ctx),
     ...functionInvokeRoutes(ctx),
     ...restRoutes(ctx),
     ...realtimeRoutes(ctx),
+    ...storageRoutes(ctx, ctx.storage),
+    ...storageObjectRoutes(ctx, ctx.storage),
     // Last: its short form /api/:name takes only what no route above claims.
     ...publicApiRoutes(ctx),
   ];

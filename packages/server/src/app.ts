@@ -40,6 +40,7 @@ import { createKeyRateLimiter } from './features/public-api/public-api-rate-limi
 import { createRealtimeHub } from './features/realtime/realtime-hub.js';
 import { createVault, rewrapDataKeys } from './features/secrets/secrets-vault.js';
 import { resealConnectionSecrets } from './features/sql/connection-secrets.js';
+import { createStorage } from './features/storage/storage-context.js';
 import {
   apiHeadersFor,
   CORS_EXPOSED_HEADERS,
@@ -250,6 +251,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     realtime: createRealtimeHub(db, callers, config.realtime, (error) =>
       app.log.warn({ err: error }, 'realtime: a change could not be delivered'),
     ),
+    storage: createStorage(db, config),
   };
   app.decorate('basalt', ctx);
   app.decorate('earlyRunner', early);

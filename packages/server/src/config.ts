@@ -72,6 +72,23 @@ export interface Config {
   redisUrl: string | null;
   /** Realtime's limits (features/realtime, docs/realtime.md). */
   realtime: RealtimeConfig;
+  /** File storage's backend and limits (features/storage, docs/storage.md). */
+  storage: StorageConfig;
+}
+
+/** StorageConfig says where stored files' bytes live (STORAGE_*): the data dir, or an S3-compatible service. */
+export interface StorageConfig {
+  /** STORAGE_MAX_FILE_SIZE: the largest object any bucket accepts, in bytes. */
+  maxFileSize: number;
+  /** STORAGE_S3_*: an S3-compatible service, or null for `<data>/storage`. */
+  s3: {
+    endpoint: string | null;
+    region: string;
+    bucket: string;
+    accessKeyId: string;
+    secretAccessKey: string;
+    forcePathStyle: boolean;
+  } | null;
 }
 
 /** BackupsConfig says where archives live and how the database is written into them. */
@@ -336,6 +353,13 @@ const envSchema = z.object({
   BACKUP_FORMAT: z.enum(['auto', 'logical'], { error: "BACKUP_FORMAT must be 'auto' or 'logical'" }).default('auto'),
   BACKUP_UPLOAD_MAX_BYTES: wholeNumber('BACKUP_UPLOAD_MAX_BYTES', 1024, 64 * 1024 * 1024 * 1024),
   BACKUP_SCHEDULER: z.enum(['on', 'off'], { error: "BACKUP_SCHEDULER must be 'on' or 'off'" }).default('on'),
+  STORAGE_MAX_FILE_SIZE: wholeNumber('STORAGE_MAX_FILE_SIZE', 1, 50 * 1024 * 1024),
+  STORAGE_S3_BUCKET: z.string().optional(),
+  STORAGE_S3_ENDPOINT: z.string().optional(),
+  STORAGE_S3_REGION: z.string().default('us-east-1'),
+  STORAGE_S3_ACCESS_KEY_ID: z.string().default(''),
+  STORAGE_S3_SECRET_ACCESS_KEY: z.string().default(''),
+  STORAGE_S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('true'),
 });
 
 const limitField = z.number().int().min(0).nullable().optional();
@@ -473,6 +497,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       maxChannels: e.REALTIME_MAX_CHANNELS,
       maxMessagesPerSecond: e.REALTIME_MAX_MESSAGES_PER_SECOND,
       maxPayloadBytes: e.REALTIME_MAX_PAYLOAD_BYTES,
+    },
+    storage: {
+      maxFileSize: e.STORAGE_MAX_FILE_SIZE,
+      s3: e.STORAGE_S3_BUCKET
+        ? {
+            endpoint: e.STORAGE_S3_ENDPOINT || null,
+            region: e.STORAGE_S3_REGION,
+            bucket: e.STORAGE_S3_BUCKET,
+            accessKeyId: e.STORAGE_S3_ACCESS_KEY_ID,
+            secretAccessKey: e.STORAGE_S3_SECRET_ACCESS_KEY,
+            forcePathStyle: e.STORAGE_S3_FORCE_PATH_STYLE === 'true',
+          }
+        : null,
     },
     ...overrides,
   };

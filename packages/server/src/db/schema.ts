@@ -56,6 +56,7 @@ import type {
   SchemaLayoutVersionsTable,
   TableProjectsTable,
 } from './schema/project-tables.js';
+import type { StorageBucketsTable, StorageObjectsTable } from './schema/storage-tables.js';
 
 export type {
   AccountsTable,
@@ -164,4 +165,6 @@ export interface SystemDatabase {
   request_metrics: RequestMetricsTable;
   request_metric_batches: RequestMetricBatchesTable;
   database_health: DatabaseHealthTable;
+  storage_buckets: StorageBucketsTable;
+  storage_objects: StorageObjectsTable;
 }

@@ -1,0 +1,131 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { type Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+
+// Where objects' bytes live: a folder under the data dir, or an S3-compatible service (storage-s3.ts). Keys are
+// made by Basalt (`<account>/<version>`), never by a client, so no object name can reach a file outside the store.
+// A put streams: it never holds an object in memory, stops at its size limit, and leaves nothing behind when the
+// body is cut or too large (a temporary file renamed once complete).
+
+/** ByteRange is an inclusive range of bytes of a stored object. */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+/** BlobStore keeps objects' bytes under keys Basalt made. */
+export interface BlobStore {
+  /** put stores a stream; past maxBytes it stores nothing and throws BlobTooLarge. Returns the size and MD5. */
+  put(key: string, data: Readable, maxBytes: number): Promise<{ size: number; md5: string }>;
+  /** get opens stored bytes (a range of them) as a stream, or throws BlobMissing. */
+  get(key: string, range?: ByteRange): Promise<Readable>;
+  /** delete removes stored bytes; missing ones are not an error. */
+  delete(keys: string[]): Promise<void>;
+  /** keys lists every stored key (for backups). */
+  keys(): AsyncIterable<string>;
+}
+
+/** BlobTooLarge is a put that went past its limit. */
+export class BlobTooLarge extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`The object exceeded the maximum allowed size of ${maxBytes} bytes`);
+    this.name = 'BlobTooLarge';
+  }
+}
+
+/** BlobMissing is a get of a key that holds nothing. */
+export class BlobMissing extends Error {
+  constructor(key: string) {
+    super(`No stored bytes under ${key}`);
+    this.name = 'BlobMissing';
+  }
+}
+
+const KEY = /^[A-Za-z0-9-]{1,64}\/[A-Za-z0-9-]{1,64}$/;
+
+/** checkKey refuses a key Basalt would not have made. */
+export function checkKey(key: string): string {
+  if (!KEY.test(key)) throw new Error(`Invalid storage key ${key}`);
+  return key;
+}
+
+/** meteredStream counts and hashes what passes, and fails past maxBytes. */
+export function meteredStream(maxBytes: number): Transform & { size: () => number; md5: () => string } {
+  const hash = createHash('md5');
+  let size = 0;
+  const meter = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      size += chunk.length;
+      if (size > maxBytes) {
+        done(new BlobTooLarge(maxBytes));
+        return;
+      }
+      hash.update(chunk);
+      done(null, chunk);
+    },
+  });
+  let digest: string | null = null;
+  return Object.assign(meter, {
+    size: () => size,
+    md5: () => {
+      digest ??= hash.digest('hex');
+      return digest;
+    },
+  });
+}
+
+/** diskBlobs keeps bytes under `root/<account>/<version>`, written to `root/.partial/` and renamed when complete. */
+export function diskBlobs(root: string): BlobStore {
+  const partials = path.join(root, '.partial');
+  const fileOf = (key: string) => path.join(root, checkKey(key));
+  return {
+    async put(key, data, maxBytes) {
+      const file = fileOf(key);
+      await fs.mkdir(path.dirname(file), { recursive: true });
+      await fs.mkdir(partials, { recursive: true });
+      const partial = path.join(partials, randomUUID());
+      const meter = meteredStream(maxBytes);
+      const out = createWriteStream(partial, { mode: 0o600 });
+      try {
+        await pipeline(data, meter, out);
+        await fs.rename(partial, file);
+      } catch (error) {
+        // The write stream opens its file on its own time: removed before it closed, the file could reappear.
+        if (!out.closed) await new Promise((closed) => out.once('close', closed));
+        await fs.rm(partial, { force: true });
+        throw error;
+      }
+      return { size: meter.size(), md5: meter.md5() };
+    },
+    async get(key, range) {
+      const file = fileOf(key);
+      try {
+        await fs.access(file);
+      } catch {
+        throw new BlobMissing(key);
+      }
+      return createReadStream(file, range ? { start: range.start, end: range.end } : {});
+    },
+    async delete(keys) {
+      await Promise.all(keys.map((key) => fs.rm(fileOf(key), { force: true })));
+    },
+    async *keys() {
+      let accounts: string[];
+      try {
+        accounts = await fs.readdir(root);
+      } catch {
+        return;
+      }
+      for (const account of accounts) {
+        if (account === '.partial') continue;
+        for (const version of await fs.readdir(path.join(root, account)).catch(() => [] as string[])) {
+          const key = `${account}/${version}`;
+          if (KEY.test(key)) yield key;
+        }
+      }
+    },
+  };
+}

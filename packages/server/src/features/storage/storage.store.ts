@@ -1,0 +1,145 @@
+import { type Kysely, type Selectable, sql } from 'kysely';
+import type { StorageBucketsTable, StorageObjectsTable } from '../../db/schema/storage-tables.js';
+import type { SystemDatabase } from '../../db/schema.js';
+
+// The SQL of buckets and objects. Every query names the account: a bucket of another account is not found.
+
+type Db = Kysely<SystemDatabase>;
+
+/** BucketRow is a stored bucket. */
+export type BucketRow = Selectable<StorageBucketsTable>;
+/** ObjectRow is a stored object's metadata. */
+export type ObjectRow = Selectable<StorageObjectsTable>;
+
+/** findBucket reads an account's bucket by name. */
+export function findBucket(db: Db, accountId: string, name: string): Promise<BucketRow | undefined> {
+  return db
+    .selectFrom('storage_buckets')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('name', '=', name)
+    .executeTakeFirst();
+}
+
+/** findPublicBuckets reads the public buckets of a name, of every account (at most two: one is the answer). */
+export function findPublicBuckets(db: Db, name: string): Promise<BucketRow[]> {
+  return db
+    .selectFrom('storage_buckets')
+    .selectAll()
+    .where('name', '=', name)
+    .where('public', '=', 1)
+    .limit(2)
+    .execute();
+}
+
+/** listBuckets lists an account's buckets by name. */
+export function listBuckets(db: Db, accountId: string): Promise<BucketRow[]> {
+  return db.selectFrom('storage_buckets').selectAll().where('account_id', '=', accountId).orderBy('name').execute();
+}
+
+/** insertBucket stores a new bucket. */
+export async function insertBucket(db: Db, row: BucketRow): Promise<void> {
+  await db.insertInto('storage_buckets').values(row).execute();
+}
+
+/** updateBucket changes a bucket's settings. */
+export async function updateBucket(
+  db: Db,
+  id: string,
+  set: Partial<Pick<BucketRow, 'public' | 'file_size_limit' | 'allowed_mime_types' | 'access' | 'updated_at'>>,
+): Promise<void> {
+  await db.updateTable('storage_buckets').set(set).where('id', '=', id).execute();
+}
+
+/** deleteBucket removes a bucket (its objects' rows go with it). */
+export async function deleteBucket(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('storage_buckets').where('id', '=', id).execute();
+}
+
+/** countObjects counts a bucket's objects. */
+export async function countObjects(db: Db, bucketId: string): Promise<number> {
+  const row = await db
+    .selectFrom('storage_objects')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('bucket_id', '=', bucketId)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/** findObject reads an object of a bucket by name. */
+export function findObject(db: Db, bucketId: string, name: string): Promise<ObjectRow | undefined> {
+  return db
+    .selectFrom('storage_objects')
+    .selectAll()
+    .where('bucket_id', '=', bucketId)
+    .where('name', '=', name)
+    .executeTakeFirst();
+}
+
+/** findObjects reads the objects of a bucket among names. */
+export function findObjects(db: Db, bucketId: string, names: string[]): Promise<ObjectRow[]> {
+  if (names.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('storage_objects')
+    .selectAll()
+    .where('bucket_id', '=', bucketId)
+    .where('name', 'in', names)
+    .execute();
+}
+
+/** objectsUnder reads a bucket's objects whose names start with a prefix, in name order, from `after` on. */
+export function objectsUnder(
+  db: Db,
+  bucketId: string,
+  prefix: string,
+  options: { after?: string; limit: number },
+): Promise<ObjectRow[]> {
+  let query = db.selectFrom('storage_objects').selectAll().where('bucket_id', '=', bucketId);
+  // Not LIKE: names may hold `%` and `_`; the same on both engines whatever their collation.
+  if (prefix) query = query.where(sql<boolean>`substr(name, 1, ${[...prefix].length}) = ${prefix}`);
+  if (options.after) query = query.where('name', '>', options.after);
+  return query.orderBy('name').limit(options.limit).execute();
+}
+
+/** allObjectsOf reads every object of a bucket (emptying it). */
+export function allObjectsOf(db: Db, bucketId: string): Promise<Pick<ObjectRow, 'id' | 'version' | 'account_id'>[]> {
+  return db
+    .selectFrom('storage_objects')
+    .select(['id', 'version', 'account_id'])
+    .where('bucket_id', '=', bucketId)
+    .execute();
+}
+
+/** insertObject stores an object's metadata. */
+export async function insertObject(db: Db, row: ObjectRow): Promise<void> {
+  await db.insertInto('storage_objects').values(row).execute();
+}
+
+/** replaceObject points an existing object at new bytes. */
+export async function replaceObject(
+  db: Db,
+  id: string,
+  set: Omit<ObjectRow, 'id' | 'bucket_id' | 'account_id' | 'name' | 'created_at'>,
+): Promise<void> {
+  await db.updateTable('storage_objects').set(set).where('id', '=', id).execute();
+}
+
+/** renameObject moves an object to another bucket or name. */
+export async function renameObject(db: Db, id: string, bucketId: string, name: string, now: string): Promise<void> {
+  await db
+    .updateTable('storage_objects')
+    .set({ bucket_id: bucketId, name, updated_at: now })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** deleteObjects removes objects' metadata by id. */
+export async function deleteObjects(db: Db, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.deleteFrom('storage_objects').where('id', 'in', ids).execute();
+}
+
+/** allVersions lists every object's bytes key (backups, recovery). */
+export function allVersions(db: Db): Promise<Pick<ObjectRow, 'account_id' | 'version'>[]> {
+  return db.selectFrom('storage_objects').select(['account_id', 'version']).execute();
+}
