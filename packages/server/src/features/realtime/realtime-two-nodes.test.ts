@@ -106,6 +106,14 @@ describe.skipIf(!process.env.TEST_DATABASE_URL).each(['notify', 'redis'] as cons
         callNode(a.url, 'PATCH', `/api/tables/${memos}`, dev.headers, { access: rules(select) });
       expect((await patch('nobody')).status).toBe(200);
       await write('hidden');
+      // B decides each change in commit order, with the rule it reads then: once B has delivered a later change
+      // of another table, it has decided 'hidden' under `nobody`, and the rule may change back.
+      const probes = await notesOf(onB.client, `probe-${transport}`);
+      await onA
+        .from('notes')
+        .insert({ body: `probe ${transport}` })
+        .throwOnError();
+      await probes.next((p) => (p.new as { body: string }).body === `probe ${transport}`);
       expect((await patch('authenticated')).status).toBe(200);
       await write('seen again');
       expect(body(await heard.next())).toBe('seen again');
