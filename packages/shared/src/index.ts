@@ -10,7 +10,6 @@ export * from './health.js';
 export * from './history.js';
 export * from './keys.schemas.js';
 export * from './logs.js';
-export * from './monitoring.js';
 export * from './projects.schemas.js';
 export * from './records.schemas.js';
 export * from './schema-layout.schemas.js';

@@ -1,4 +1,4 @@
-import { API_FAMILIES, type ApiFamily } from '@basalt/shared';
+import { API_FAMILIES, type ApiFamily } from '@basalt/shared/monitoring';
 import { Gauge } from 'lucide-react';
 import { useSearchParams } from 'react-router';
 import { EmptyState, LoadErrorState } from '@/components/ui/empty-state';
@@ -18,7 +18,7 @@ const isFamily = (value: unknown): value is ApiFamily =>
   typeof value === 'string' && (API_FAMILIES as readonly string[]).includes(value);
 
 /** MonitoringView is the Monitoring tab of the System Logs page. */
-export default function MonitoringView() {
+export function MonitoringView() {
   const [params, setParams] = useSearchParams();
   const rangeParam = params.get('range');
   const familyParam = params.get('api');

@@ -13,8 +13,8 @@ import { RangeTabs } from './RangeTabs';
 // The dashboard's API traffic: requests, error rate and p95 latency over 24 hours, 7 or 30 days, and the storage
 // of each day of the billing period; the Monitoring view has the same charts per API and route.
 
-/** TrafficPanel is the dashboard's charts panel; its charts load lazily, after the page. */
-export default function TrafficPanel() {
+/** TrafficPanel is the dashboard's charts panel; Recharts loads lazily, after the page (components/chart). */
+export function TrafficPanel() {
   const [range, setRange] = useState<MetricRange>('24h');
   const metrics = useMetricsQuery(range);
   const usage = useUsageHistoryQuery();

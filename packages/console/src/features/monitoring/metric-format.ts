@@ -1,4 +1,4 @@
-import type { HealthSnapshot, MetricPoint } from '@basalt/shared';
+import type { HealthSnapshot, MetricPoint } from '@basalt/shared/monitoring';
 import type { ChartBand } from '@/components/chart/line-chart';
 import { formatBytes } from '@/features/settings/health-status';
 import type { MetricRange } from './monitoring.queries';

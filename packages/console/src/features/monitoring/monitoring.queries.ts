@@ -1,4 +1,4 @@
-import { type ApiFamily, healthHistorySchema, metricsReportSchema } from '@basalt/shared';
+import { type ApiFamily, healthHistorySchema, metricsReportSchema } from '@basalt/shared/monitoring';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { apiJson, buildQueryUrl } from '@/lib/api';
 

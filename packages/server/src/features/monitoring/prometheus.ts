@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ApiFamily } from '@basalt/shared';
+import type { ApiFamily } from '@basalt/shared/monitoring';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { Db } from '../../db/database.js';
 import { LATENCY_BOUNDS_MS } from './request-metrics.js';

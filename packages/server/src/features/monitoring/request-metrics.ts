@@ -1,4 +1,4 @@
-import type { ApiFamily } from '@basalt/shared';
+import type { ApiFamily } from '@basalt/shared/monitoring';
 import { type AnsweredRequest, routeWithParams } from '../logs/log-events.js';
 
 // Every answered API request is added, in memory, to its minute's counts for its account, family and route; the
