@@ -1,5 +1,5 @@
 import { API_FAMILIES, type ApiFamily } from '@basalt/shared/monitoring';
-import { Gauge } from 'lucide-react';
+import { Activity } from 'lucide-react';
 import { useSearchParams } from 'react-router';
 import { EmptyState, LoadErrorState } from '@/components/ui/empty-state';
 import { NativeSelect } from '@/components/ui/native-select';
@@ -46,7 +46,7 @@ export function MonitoringView() {
   } else if (metrics.data.totals.requests === 0 && family === null) {
     body = (
       <EmptyState
-        icon={Gauge}
+        icon={Activity}
         title="No API requests yet"
         description="Charts appear here as your apps and the console call the API."
       />
