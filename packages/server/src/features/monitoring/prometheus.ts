@@ -117,9 +117,11 @@ export function createPrometheus(db: Db): Prometheus {
     ),
   ];
   for (const metric of custom) registry.registerMetric(metric as never);
+  // One series per other node, from its first beat on (none on a single node).
   const busLag = new Gauge({
     name: 'basalt_bus_lag_seconds',
-    help: "How late the last beat of another node arrived over the bus (nodes' clocks must agree)",
+    help: "How late each other node's last beat arrived over the bus (the nodes' clocks must agree)",
+    labelNames: ['node'] as const,
     registers: [registry],
   });
   new Gauge({
@@ -144,7 +146,7 @@ export function createPrometheus(db: Db): Prometheus {
     },
   });
   const unsubscribe = db.bus.subscribe('monitoring.beat', (beat, origin) => {
-    if (!origin.local && beat.node !== node) busLag.set(Math.max(0, Date.now() - beat.at) / 1000);
+    if (!origin.local && beat.node !== node) busLag.set({ node: beat.node }, Math.max(0, Date.now() - beat.at) / 1000);
   });
 
   return {
