@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../config.js';
 import { signUpEndUser, startDeveloper } from '../../testing/apps.fixtures.js';
 import { type SignedInTestUser, signUpUser, startAuthServer, tamper, users } from '../../testing/auth.fixtures.js';
 import { type TestServer, testDialects } from '../../testing/test-server.js';
@@ -170,6 +171,14 @@ describe.each(testDialects)('monitoring on %s', (dialect) => {
     expect(res.text).toContain('basalt_nodejs_heap_size_used_bytes');
     expect(res.text).toMatch(/basalt_db_connections\{state="max"\} \d+/);
     expect(res.text).not.toContain(TOKEN);
+  });
+});
+
+describe('METRICS_TOKEN', () => {
+  it('is unset when empty, and refused when short', () => {
+    expect(loadConfig({ METRICS_TOKEN: '' }).metricsToken).toBeNull();
+    expect(loadConfig({ METRICS_TOKEN: TOKEN }).metricsToken).toBe(TOKEN);
+    expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN must be at least 16 characters/);
   });
 });
 
