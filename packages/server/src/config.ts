@@ -304,11 +304,16 @@ const envSchema = z.object({
   LOG_REQUESTS: z.enum(['summary', 'all'], { error: "LOG_REQUESTS must be 'summary' or 'all'" }).default('summary'),
   FAST_READS: z.enum(['on', 'off'], { error: "FAST_READS must be 'on' or 'off'" }).default('on'),
   REQUEST_METRICS: z.enum(['on', 'off'], { error: "REQUEST_METRICS must be 'on' or 'off'" }).default('on'),
+  // Empty: unset, as in an env file that lists every variable.
   METRICS_TOKEN: z
-    .string()
-    .trim()
-    .min(16, 'METRICS_TOKEN must be at least 16 characters')
-    .max(512, 'METRICS_TOKEN must be at most 512 characters')
+    .union([
+      z.literal(''),
+      z
+        .string()
+        .trim()
+        .min(16, 'METRICS_TOKEN must be at least 16 characters')
+        .max(512, 'METRICS_TOKEN must be at most 512 characters'),
+    ])
     .optional(),
   FUNCTIONS_MEMORY_MB: wholeNumber('FUNCTIONS_MEMORY_MB', 16, 150),
   FUNCTIONS_CPU_MS: wholeNumber('FUNCTIONS_CPU_MS', 10, 2000),
@@ -463,7 +468,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     logRequests: e.LOG_REQUESTS,
     fastReads: e.FAST_READS === 'on',
     requestMetrics: e.REQUEST_METRICS === 'on',
-    metricsToken: e.METRICS_TOKEN ?? null,
+    metricsToken: e.METRICS_TOKEN || null,
     functions: {
       memoryMb: e.FUNCTIONS_MEMORY_MB,
       cpuMs: e.FUNCTIONS_CPU_MS,

@@ -16,13 +16,20 @@ export const METRIC_BUCKETS = {
 /** MetricBucket is a bucket size. */
 export type MetricBucket = keyof typeof METRIC_BUCKETS;
 
+// A real calendar date (JavaScript's Date turns 2026-02-30 into March 2nd), optionally with a time and an offset.
+function isIsoTime(text: string): boolean {
+  const match = /^(\d{4})-(\d\d)-(\d\d)(T[\d:.]+(Z|[+-]\d\d:?\d\d)?)?$/.exec(text);
+  if (!match || Number.isNaN(Date.parse(text))) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
 const isoTime = (field: string) =>
   z
     .string({ error: `${field} must be a date and time (ISO 8601)` })
     .max(40, `${field} must be a date and time (ISO 8601)`)
-    .refine((text) => /^\d{4}-\d\d-\d\d(T[\d:.]+(Z|[+-]\d\d:?\d\d)?)?$/.test(text) && !Number.isNaN(Date.parse(text)), {
-      message: `${field} must be a date and time (ISO 8601)`,
-    });
+    .refine(isIsoTime, { message: `${field} must be a date and time (ISO 8601)` });
 
 /** metricsQuerySchema is the query of GET /api/metrics: a time range, a bucket size, and optionally one family or route. */
 export const metricsQuerySchema = z.object({

@@ -1,16 +1,16 @@
 import type { LogsPagination } from '@basalt/shared';
 import { ScrollText } from 'lucide-react';
-import { lazy, type ReactNode, Suspense } from 'react';
+import type { ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { EmptyState, LoadErrorState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
 import { Pager } from '@/components/ui/pager';
-import { Skeleton } from '@/components/ui/skeleton';
 import { SkeletonTableRows } from '@/components/ui/skeleton-table-rows';
 import { Table, TableBody, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { MonitoringView } from '@/features/monitoring/MonitoringView';
 import { LogsTableRow } from './LogsTableRow';
 import { useLogsPageQuery } from './logs.queries';
 
@@ -25,9 +25,6 @@ function pageFrom(value: string | null): number {
   const page = Number(value);
   return Number.isInteger(page) && page >= 1 ? page : 1;
 }
-
-// The Monitoring tab's charts and tables: their own chunk, loaded when the tab is first shown.
-const MonitoringView = lazy(() => import('@/features/monitoring/MonitoringView'));
 
 /** LogsPage is /logs: the server's log, 20 entries a page, newest first; and the Monitoring tab (?view=monitoring). */
 export function LogsPage() {
@@ -49,9 +46,7 @@ export function LogsPage() {
           <LogEntries />
         </TabsContent>
         <TabsContent value="monitoring">
-          <Suspense fallback={<Skeleton className="h-48 w-full" />}>
-            <MonitoringView />
-          </Suspense>
+          <MonitoringView />
         </TabsContent>
       </Tabs>
     </div>

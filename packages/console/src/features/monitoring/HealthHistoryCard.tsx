@@ -1,4 +1,4 @@
-import type { HealthSnapshot } from '@basalt/shared';
+import type { HealthSnapshot } from '@basalt/shared/monitoring';
 import { Activity } from 'lucide-react';
 import { LineChart } from '@/components/chart/line-chart';
 import { Badge } from '@/components/ui/badge';

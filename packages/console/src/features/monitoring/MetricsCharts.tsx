@@ -1,4 +1,4 @@
-import type { MetricsReport } from '@basalt/shared';
+import type { MetricsReport } from '@basalt/shared/monitoring';
 import { BarChart } from '@/components/chart/chart';
 import { LineChart } from '@/components/chart/line-chart';
 import { cn } from '@/lib/cn';

@@ -1,5 +1,5 @@
-import { API_FAMILIES, type ApiFamily } from '@basalt/shared';
-import { Gauge } from 'lucide-react';
+import { API_FAMILIES, type ApiFamily } from '@basalt/shared/monitoring';
+import { Activity } from 'lucide-react';
 import { useSearchParams } from 'react-router';
 import { EmptyState, LoadErrorState } from '@/components/ui/empty-state';
 import { NativeSelect } from '@/components/ui/native-select';
@@ -18,7 +18,7 @@ const isFamily = (value: unknown): value is ApiFamily =>
   typeof value === 'string' && (API_FAMILIES as readonly string[]).includes(value);
 
 /** MonitoringView is the Monitoring tab of the System Logs page. */
-export default function MonitoringView() {
+export function MonitoringView() {
   const [params, setParams] = useSearchParams();
   const rangeParam = params.get('range');
   const familyParam = params.get('api');
@@ -46,7 +46,7 @@ export default function MonitoringView() {
   } else if (metrics.data.totals.requests === 0 && family === null) {
     body = (
       <EmptyState
-        icon={Gauge}
+        icon={Activity}
         title="No API requests yet"
         description="Charts appear here as your apps and the console call the API."
       />

@@ -1,4 +1,4 @@
-import type { MetricsReport, RouteMetrics } from '@basalt/shared';
+import type { MetricsReport, RouteMetrics } from '@basalt/shared/monitoring';
 import { Link } from 'react-router';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';

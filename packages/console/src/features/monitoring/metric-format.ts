@@ -1,4 +1,4 @@
-import type { HealthSnapshot, MetricPoint } from '@basalt/shared';
+import type { HealthSnapshot, MetricPoint } from '@basalt/shared/monitoring';
 import type { ChartBand } from '@/components/chart/line-chart';
 import { formatBytes } from '@/features/settings/health-status';
 import type { MetricRange } from './monitoring.queries';
@@ -55,7 +55,10 @@ export function seriesRows(points: readonly MetricPoint[]) {
   }));
 }
 
-/** statusBands turns snapshots into stretches of WARNING and CRITICAL, for a chart's background. */
+/**
+ * statusBands turns snapshots into stretches of WARNING and CRITICAL, for a chart's background. A stretch reaches
+ * the next snapshot's time (a single bad minute still shows as a band), the last one its own.
+ */
 export function statusBands(snapshots: readonly HealthSnapshot[]): ChartBand[] {
   const bands: ChartBand[] = [];
   let open: ChartBand | null = null;
@@ -65,7 +68,10 @@ export function statusBands(snapshots: readonly HealthSnapshot[]): ChartBand[] {
       open.to = s.at;
       continue;
     }
-    if (open) bands.push(open);
+    if (open) {
+      open.to = s.at;
+      bands.push(open);
+    }
     open = tone ? { from: s.at, to: s.at, tone } : null;
   }
   if (open) bands.push(open);

@@ -1,6 +1,8 @@
-import { type ApiFamily, healthHistorySchema, metricsReportSchema } from '@basalt/shared';
+import { usageDaySchema } from '@basalt/shared';
+import { type ApiFamily, healthHistorySchema, metricsReportSchema } from '@basalt/shared/monitoring';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { apiJson, buildQueryUrl } from '@/lib/api';
+import { z } from 'zod';
+import { apiJson, buildQueryUrl, jsonQuery } from '@/lib/api';
 
 // The monitoring calls: GET /api/metrics (the account's requests over a range) and GET /api/health/database/history.
 // A range is named (24h, 7d, 30d) in the query key and turned into times when fetched, so the key stays still
@@ -57,4 +59,10 @@ export function useHealthHistoryQuery(range: MetricRange) {
     placeholderData: keepPreviousData,
     refetchInterval: RELOAD_MS,
   });
+}
+
+/** useStorageDaysQuery reads the account's storage per day of the billing period (Billing's usage history). */
+export function useStorageDaysQuery() {
+  // The same key as Billing's query of it: one cache entry for both.
+  return useQuery({ queryKey: ['/api/billing/usage/history'], queryFn: jsonQuery(z.array(usageDaySchema)) });
 }

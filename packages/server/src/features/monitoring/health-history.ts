@@ -1,5 +1,5 @@
 import fs from 'node:fs/promises';
-import type { HealthHistory, HealthSnapshot, HealthStatus } from '@basalt/shared';
+import type { HealthHistory, HealthSnapshot, HealthStatus } from '@basalt/shared/monitoring';
 import type { Db } from '../../db/database.js';
 import { invalid } from '../../http/errors.js';
 import { pingDatabase } from '../health/health.store.js';

@@ -7,7 +7,7 @@ import {
   type MetricsReport,
   type MetricTotals,
   type RouteMetrics,
-} from '@basalt/shared';
+} from '@basalt/shared/monitoring';
 import type { Db } from '../../db/database.js';
 import { invalid } from '../../http/errors.js';
 import type { Actor } from '../../lib/actor/actor.js';

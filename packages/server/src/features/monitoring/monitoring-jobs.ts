@@ -1,4 +1,4 @@
-import { METRIC_BUCKETS } from '@basalt/shared';
+import { METRIC_BUCKETS } from '@basalt/shared/monitoring';
 import type { AppContext } from '../../app-context.js';
 import { HEALTH_RHYTHM } from './health-history.js';
 import { deleteMetricsBefore } from './metrics.store.js';

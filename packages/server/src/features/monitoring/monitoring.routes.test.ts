@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../config.js';
 import { signUpEndUser, startDeveloper } from '../../testing/apps.fixtures.js';
 import { type SignedInTestUser, signUpUser, startAuthServer, tamper, users } from '../../testing/auth.fixtures.js';
 import { type TestServer, testDialects } from '../../testing/test-server.js';
@@ -74,6 +75,10 @@ describe.each(testDialects)('monitoring on %s', (dialect) => {
     expect(one.status, one.text).toBe(200);
     expect(one.body.totals.requests).toBe(4);
     expect(one.body.routes).toHaveLength(1);
+    // A route nobody called is an empty report, not an error.
+    const unknown = await get(`/api/metrics?route=${encodeURIComponent('GET /api/nothing/:id')}`, bob.headers);
+    expect(unknown.status).toBe(200);
+    expect(unknown.body).toMatchObject({ totals: { requests: 0, p95Ms: null }, routes: [], topErrors: [] });
     const rest = await get(`/api/metrics?from=${minuteAgo()}&family=rest`, bob.headers);
     expect(rest.body.totals.requests).toBe(0);
     const since = new Date(Date.now() - 7 * 86_400_000).toISOString();
@@ -96,6 +101,7 @@ describe.each(testDialects)('monitoring on %s', (dialect) => {
     const cases: [string, string][] = [
       ['from=yesterday', 'from'],
       ['to=2026-13-45T99:00:00Z', 'to'],
+      ['from=2026-02-30T00:00:00Z', 'from'],
       [`from=${new Date().toISOString()}&to=${minuteAgo()}`, 'from'],
       ['bucket=5m', 'bucket'],
       ['bucket=1m&from=2020-01-01T00:00:00Z&to=2020-01-03T00:00:00Z', 'from'],
@@ -118,6 +124,10 @@ describe.each(testDialects)('monitoring on %s', (dialect) => {
       alice.headers,
     );
     expect(history.status).toBe(400);
+    for (const query of ['from=soon', 'from=2026-02-30T00:00:00Z', 'from=1&from=2']) {
+      const res = await get(`/api/health/database/history?${query}`, alice.headers);
+      expect(res.status, query).toBe(400);
+    }
   });
 
   it('refuses missing, wrong and end users’ credentials', async () => {
@@ -143,7 +153,7 @@ describe.each(testDialects)('monitoring on %s', (dialect) => {
     const same = res.body.snapshots.filter((s: { at: string }) => s.at === minute);
     expect(same).toHaveLength(1);
     expect(same[0]).toMatchObject({ status: 'HEALTHY', rssBytes: expect.any(Number), cpuPercent: expect.any(Number) });
-    if (dialect === 'sqlite') expect(same[0].databaseBytes).toBeGreaterThan(0);
+    expect(same[0].databaseBytes).toBeGreaterThan(0);
   });
 
   it('serves Prometheus text with the bearer token only', async () => {
@@ -161,6 +171,14 @@ describe.each(testDialects)('monitoring on %s', (dialect) => {
     expect(res.text).toContain('basalt_nodejs_heap_size_used_bytes');
     expect(res.text).toMatch(/basalt_db_connections\{state="max"\} \d+/);
     expect(res.text).not.toContain(TOKEN);
+  });
+});
+
+describe('METRICS_TOKEN', () => {
+  it('is unset when empty, and refused when short', () => {
+    expect(loadConfig({ METRICS_TOKEN: '' }).metricsToken).toBeNull();
+    expect(loadConfig({ METRICS_TOKEN: TOKEN }).metricsToken).toBe(TOKEN);
+    expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN must be at least 16 characters/);
   });
 });
 

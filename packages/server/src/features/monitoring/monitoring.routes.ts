@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { healthHistoryQuerySchema, metricsQuerySchema } from '@basalt/shared';
+import { healthHistoryQuerySchema, metricsQuerySchema } from '@basalt/shared/monitoring';
 import type { AppContext } from '../../app-context.js';
 import { ApiError, notFound } from '../../http/errors.js';
 import { answer, type Call, type Route } from '../../http/routes/route.js';

@@ -8,6 +8,7 @@ import { createTestDatabase, startTestServer, type TestServer } from '../../test
 
 const PER_NODE = 300;
 const CONCURRENCY = 16;
+const TOKEN = 'two-nodes-metrics-token-0123456789';
 
 describe.skipIf(!process.env.TEST_DATABASE_URL)('request metrics on two nodes of one PostgreSQL', () => {
   let database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -17,8 +18,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('request metrics on two nodes of
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    a = await startServerProcess({ DATABASE_URL: database.url, AUTH_RATE_LIMIT: '1000' });
-    b = await startTestServer('postgres', { databaseUrl: database.url, authRateLimit: 1000 });
+    a = await startServerProcess({ DATABASE_URL: database.url, AUTH_RATE_LIMIT: '1000', METRICS_TOKEN: TOKEN });
+    b = await startTestServer('postgres', { databaseUrl: database.url, authRateLimit: 1000, metricsToken: TOKEN });
     const anonKey = (await callNode(b.url, 'GET', '/api/config', {})).body.anonKey;
     const email = `metrics-${Date.now()}@example.test`;
     const res = await callNode(
@@ -52,6 +53,21 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('request metrics on two nodes of
     await Promise.all(Array.from({ length: CONCURRENCY }, worker));
     return statuses;
   }
+
+  it("measures the bus's lag from the other node's beat, for Prometheus", async () => {
+    const nodeA = a as ServerProcess;
+    const lagOnA = async () => {
+      const res = await fetch(`${nodeA.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
+      expect(res.status).toBe(200);
+      return /^basalt_bus_lag_seconds\{node="[\w-]+"\} (\S+)$/m.exec(await res.text())?.[1];
+    };
+    // A series appears only once a beat of another node arrived (B also beats on its own every 15 s).
+    b.app.basalt.monitoring.prometheus?.beat();
+    for (let i = 0; i < 100 && (await lagOnA()) === undefined; i++) await new Promise((r) => setTimeout(r, 50));
+    const lag = Number(await lagOnA());
+    expect(lag).toBeGreaterThanOrEqual(0);
+    expect(lag).toBeLessThan(5);
+  });
 
   it('adds up every request once, whichever node answered it', async () => {
     const nodeA = a as ServerProcess;

@@ -1,4 +1,4 @@
-import type { ApiFamily } from '@basalt/shared';
+import type { ApiFamily } from '@basalt/shared/monitoring';
 import { type AnsweredRequest, routeWithParams } from '../logs/log-events.js';
 
 // Every answered API request is added, in memory, to its minute's counts for its account, family and route; the
@@ -33,26 +33,35 @@ export interface MetricCounts {
   histogram: number[];
 }
 
-// The APIs' prefixes, by family; the console's pages, the liveness probe and /metrics are not counted.
-const PREFIXES: [string, ApiFamily][] = [
-  ['/rest/v1', 'rest'],
-  ['/auth/v1', 'auth'],
-  ['/storage/v1', 'storage'],
-  ['/functions/v1', 'functions'],
-  ['/realtime/v1', 'realtime'],
-  ['/graphql/v1', 'graphql'],
-  ['/.well-known/', 'auth'],
-  ['/api/', 'api'],
-];
+// The APIs' prefixes, by the path's second character (one comparison picks the candidates); the console's
+// pages, the liveness probe and /metrics are not counted.
+const PREFIXES: Record<string, [string, ApiFamily][]> = {
+  a: [
+    ['/api/', 'api'],
+    ['/auth/v1', 'auth'],
+  ],
+  r: [
+    ['/rest/v1', 'rest'],
+    ['/realtime/v1', 'realtime'],
+  ],
+  s: [['/storage/v1', 'storage']],
+  f: [['/functions/v1', 'functions']],
+  g: [['/graphql/v1', 'graphql']],
+  '.': [['/.well-known/', 'auth']],
+};
 
 /** familyOf tells the API family of a request's URL, or null for what is not an API request. */
 export function familyOf(url: string): ApiFamily | null {
-  for (const [prefix, family] of PREFIXES) {
+  const candidates = PREFIXES[url.charAt(1)];
+  if (candidates === undefined) return null;
+  for (const [prefix, family] of candidates) {
     if (!url.startsWith(prefix)) continue;
     const next = url.charCodeAt(prefix.length);
     // "/rest/v1" must be followed by "/", "?" or nothing; "/api/" and "/.well-known/" end with their slash.
     if (prefix.endsWith('/') || Number.isNaN(next) || next === 47 || next === 63) {
-      if (family === 'api' && (url === '/api/health' || url.startsWith('/api/health?'))) return null;
+      if (family === 'api' && url.startsWith('/api/health') && (url.length === 11 || url.charCodeAt(11) === 63)) {
+        return null;
+      }
       return family;
     }
   }
@@ -75,9 +84,34 @@ export interface RequestMetrics {
   readonly size: number;
 }
 
+// The open counts, nested by minute, account, method, route pattern and the route's other parameters: each level
+// is looked up by a string the request already holds (the pattern is the route table's own), so a request builds
+// no key. A key joined per request cost a microsecond (a fresh string to hash every time).
+type ByParams = Map<string, MetricCounts>;
+type ByPattern = Map<string, ByParams>;
+type ByMethod = Map<string, ByPattern>;
+type ByAccount = Map<string, ByMethod>;
+
+function level<K, V>(map: Map<K, V>, key: K, make: () => V): V {
+  let value = map.get(key);
+  if (value === undefined) {
+    value = make();
+    map.set(key, value);
+  }
+  return value;
+}
+
+// The route's parameters but :id, joined: '' for most routes (none, or only an id).
+function paramsKey(params: Record<string, string | undefined> | undefined): string {
+  let key = '';
+  for (const name in params) if (name !== 'id') key += `\u0000${params[name]}`;
+  return key;
+}
+
 /** createRequestMetrics starts empty counts; `now` is the clock (tests move it). */
 export function createRequestMetrics(now: () => number = Date.now): RequestMetrics {
-  let open = new Map<string, MetricCounts>();
+  let open = new Map<number, ByAccount>();
+  let size = 0;
   return {
     observe(answered) {
       if (answered.method === 'OPTIONS') return null;
@@ -85,16 +119,28 @@ export function createRequestMetrics(now: () => number = Date.now): RequestMetri
       if (family === null) return null;
       const time = now();
       const minute = time - (time % 60_000);
-      const { principal, route, params } = answered;
+      const { principal, route, params, method } = answered;
       const accountId = 'accountId' in principal ? principal.accountId : '';
-      let key = `${minute}\u0000${accountId}\u0000${answered.method}\u0000${route ?? ''}`;
-      for (const name in params) if (name !== 'id') key += `\u0000${params[name]}`;
-      let counts = open.get(key);
+      const byParams = level(
+        level(
+          level(
+            level(open, minute, () => new Map() as ByAccount),
+            accountId,
+            () => new Map() as ByMethod,
+          ),
+          method,
+          () => new Map() as ByPattern,
+        ),
+        route ?? '',
+        () => new Map() as ByParams,
+      );
+      const extra = paramsKey(params);
+      let counts = byParams.get(extra);
       if (counts === undefined) {
         const label =
-          open.size >= MAX_OPEN
+          size >= MAX_OPEN
             ? OTHER_ROUTE
-            : `${answered.method} ${route === undefined ? UNMATCHED : routeWithParams(route, params)}`.slice(0, 300);
+            : `${method} ${route === undefined ? UNMATCHED : routeWithParams(route, params)}`.slice(0, 300);
         counts = {
           bucket: '1m',
           at: minute,
@@ -109,7 +155,8 @@ export function createRequestMetrics(now: () => number = Date.now): RequestMetri
           maxMs: 0,
           histogram: new Array(HISTOGRAM_SIZE).fill(0),
         };
-        open.set(key, counts);
+        byParams.set(extra, counts);
+        size++;
       }
       const { status, durationMs } = answered;
       counts.requests++;
@@ -123,12 +170,17 @@ export function createRequestMetrics(now: () => number = Date.now): RequestMetri
       return family;
     },
     take() {
-      const taken = [...open.values()];
+      const taken: MetricCounts[] = [];
+      for (const byAccount of open.values())
+        for (const byMethod of byAccount.values())
+          for (const byPattern of byMethod.values())
+            for (const byParams of byPattern.values()) for (const counts of byParams.values()) taken.push(counts);
       open = new Map();
+      size = 0;
       return taken;
     },
     get size() {
-      return open.size;
+      return size;
     },
   };
 }
