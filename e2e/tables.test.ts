@@ -284,7 +284,9 @@ describe.skipIf(skip)('tables and records in Chromium', () => {
     const confirm = page.getByRole('alertdialog', { name: 'Are you sure?' });
     await visible(confirm);
     await visible(
-      confirm.getByText('The table and all its records are deleted. Database History keeps them: revert the deletion there to bring the table back.'),
+      confirm.getByText(
+        'The table and all its records are deleted. Database History keeps them: revert the deletion there to bring the table back.',
+      ),
     );
     await shot(page, 'delete-table-desktop');
     await confirm.getByRole('button', { name: 'Cancel' }).click();
