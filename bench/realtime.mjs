@@ -1,8 +1,10 @@
 // `npm run bench:realtime`: realtime's fan-out (docs/realtime.md), measured on one node on SQLite and on two nodes
 // on one PostgreSQL database. For each engine:
-// 1. create rate: the records bench's create (`POST /rest/v1/items`, autocannon) with no subscriber, with
-//    SUBSCRIBERS sockets whose filter no insert matches (the cost of deciding), with SUBSCRIBERS sockets hearing
-//    every insert, then with none again; each ratio is a rate over the mean of the two without (target ≥ 0.8×);
+// 1. create rate: the records bench's create (`POST /rest/v1/items`, wrk if installed, else autocannon) in rounds
+//    of one run: without subscribers, with SUBSCRIBERS sockets each with a filter of its own that no insert
+//    matches (the cost of deciding), without, with SUBSCRIBERS sockets hearing every insert, without, … (--rounds);
+//    each round with subscribers over the mean of the rounds without on either side of it (target ≥ 0.8×), as a
+//    rate and as the servers' CPU time per create (the ratio a busy machine skews least);
 // 2. latency: SUBSCRIBERS sockets subscribed while RATE inserts a second are written for DURATION seconds; the
 //    first SAMPLE sockets time each change from its commit_timestamp to its receipt (p50, p99; target p99 ≤ 50 ms),
 //    and every socket counts what it got; the servers' CPU time per delivered message is the measure that a busy
@@ -13,8 +15,9 @@
 // (--no-pin: anywhere). On two nodes the inserts go to node A and the sockets alternate between A and B, so half
 // of them hear the change across the bus. Everything listens on 127.0.0.1; every loop is bounded. Results go to
 // bench/results/realtime.json. PostgreSQL: BENCH_DATABASE_URL, else TEST_DATABASE_URL, else the local server.
+// --profile DIR writes node A's CPU profile (node --cpu-prof) there.
 // Usage: node bench/realtime.mjs [--subscribers 1000] [--rate 200] [--duration 20] [--idle 10000]
-//   [--create-duration 10] [--connections 16] [--runs sqlite,postgres] [--no-pin]
+//   [--create-duration 8] [--rounds 2] [--connections 16] [--runs sqlite,postgres] [--no-pin] [--profile DIR]
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -22,7 +25,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { basaltScenarios, load, pinCpus, root, seedBasalt, startBasalt } from './setup.mjs';
+import { basaltScenarios, hasWrk, load, pinCpus, root, seedBasalt, startBasalt } from './setup.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -30,10 +33,12 @@ const { values } = parseArgs({
     rate: { type: 'string', default: '200' },
     duration: { type: 'string', default: '20' },
     idle: { type: 'string', default: '10000' },
-    'create-duration': { type: 'string', default: '10' },
+    'create-duration': { type: 'string', default: '8' },
+    rounds: { type: 'string', default: '2' },
     connections: { type: 'string', default: '16' },
     runs: { type: 'string', default: 'sqlite,postgres' },
     'no-pin': { type: 'boolean', default: false },
+    profile: { type: 'string', default: '' },
   },
 });
 const SUBSCRIBERS = Number(values.subscribers);
@@ -42,6 +47,9 @@ const DURATION_MS = Number(values.duration) * 1000;
 const IDLE = Number(values.idle);
 const CREATE_SECONDS = Number(values['create-duration']);
 const CONNECTIONS = Number(values.connections);
+const ROUNDS = Number(values.rounds);
+// wrk (Debian's package) costs the shared core far less than autocannon, which leaves more of it to the sockets.
+const LOADER = hasWrk() ? 'wrk' : 'autocannon';
 const SAMPLE = Math.min(100, SUBSCRIBERS);
 const MAX_IN_FLIGHT = 64;
 const DRAIN_MS = 15_000;
@@ -91,6 +99,12 @@ async function clients({ urls, apikey, token, count, sample, offset, filter = nu
       child.send({ type: 'stop' });
       return stats;
     },
+    /** take reports what arrived since the last start or take, and goes on counting. */
+    async take() {
+      const stats = next('stats');
+      child.send({ type: 'take' });
+      return stats;
+    },
     close: () => {
       child.send({ type: 'close' });
       return new Promise((resolve) => child.once('exit', resolve));
@@ -126,20 +140,100 @@ async function insertAt(url, headers) {
   return { total, failed };
 }
 
+/**
+ * createRate runs the records bench's create for CREATE_SECONDS: its rate, and the servers' CPU time per create
+ * (what a busy machine does not skew: the rate the servers would reach with a core of their own is its inverse).
+ */
 async function createRate(url, seeded, label, pids, socketPid = null) {
   const scenario = basaltScenarios({ url, ...seeded }).find((s) => s.op === 'create' && s.target === 'rest/v1');
   const cpu = pids.map(cpuOf);
   const sockets = socketPid ? cpuOf(socketPid) : 0;
-  const own = process.cpuUsage();
-  const result = await load(scenario, { duration: CREATE_SECONDS, connections: CONNECTIONS });
-  const busy = pids.map((pid, i) => ((cpuOf(pid) - cpu[i]) / CREATE_SECONDS).toFixed(2)).join(' + ');
-  const used = process.cpuUsage(own);
-  const loader = ((used.user + used.system) / 1e6 / CREATE_SECONDS).toFixed(2);
-  const receiving = socketPid ? `, sockets ${((cpuOf(socketPid) - sockets) / CREATE_SECONDS).toFixed(2)}` : '';
+  const result = await load(scenario, { duration: CREATE_SECONDS, connections: CONNECTIONS, client: LOADER });
+  const serverCpu = pids.reduce((sum, pid, i) => sum + cpuOf(pid) - cpu[i], 0);
+  const requests = result.requests.average * CREATE_SECONDS;
+  const cpuPerCreateUs = requests > 0 ? (serverCpu * 1e6) / requests : null;
+  const socketsCpu = socketPid ? (cpuOf(socketPid) - sockets) / CREATE_SECONDS : null;
   console.log(
-    `  create ${label}: ${Math.round(result.requests.average)} req/s (${result.non2xx} non-2xx; CPU: server ${busy}, load ${loader}${receiving})`,
+    `  create ${label}: ${Math.round(result.requests.average)} req/s (${result.non2xx} non-2xx; server ${(serverCpu / CREATE_SECONDS).toFixed(2)} core, ` +
+      `${cpuPerCreateUs?.toFixed(0)} µs per create${socketsCpu !== null ? `; sockets process ${socketsCpu.toFixed(2)} core` : ''})`,
   );
-  return result.requests.average;
+  return { rate: result.requests.average, cpuPerCreateUs, socketsCpu };
+}
+
+/** drain waits until the subscribers have received everything the servers still had queued for them. */
+async function drain(subscribers) {
+  for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
+    await sleep(1000);
+    if ((await subscribers.take()).received === 0) break;
+  }
+  await subscribers.stop();
+}
+
+const mean = (values) => values.reduce((sum, v) => sum + v, 0) / values.length;
+
+/**
+ * createRates runs the create in rounds within one run: without subscribers, with SUBSCRIBERS that hear nothing
+ * (each with a filter of its own that no insert matches), without, with SUBSCRIBERS hearing every insert, …, ending
+ * without; each round with subscribers is compared with the rounds without on either side of it, since the rate
+ * drifts over a run (the table grows, the machine's other work comes and goes).
+ */
+async function createRates({ first, urls, apikey, token, seeded, pids }) {
+  const without = [await createRate(first, seeded, 'without subscribers', pids)];
+  const deaf = [];
+  const all = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const quiet = await clients({
+      urls,
+      apikey,
+      token,
+      count: SUBSCRIBERS,
+      sample: 0,
+      offset: 0,
+      filter: 'name=eq.nobody {i}',
+    });
+    deaf.push(await createRate(first, seeded, `with ${SUBSCRIBERS} subscribers hearing nothing`, pids, quiet.pid));
+    await quiet.close();
+    without.push(await createRate(first, seeded, 'without subscribers', pids));
+    const hearing = await clients({ urls, apikey, token, count: SUBSCRIBERS, sample: 0, offset: 0 });
+    hearing.start();
+    all.push(
+      await createRate(first, seeded, `with ${SUBSCRIBERS} subscribers hearing every insert`, pids, hearing.pid),
+    );
+    await drain(hearing);
+    await hearing.close();
+    without.push(await createRate(first, seeded, 'without subscribers', pids));
+  }
+  // Round r with subscribers sits between the rounds without 2r and 2r+1 (hearing nothing) or 2r+1 and 2r+2.
+  const ratios = (rounds, at) =>
+    rounds.map((r, i) => {
+      const around = [without[2 * i + at], without[2 * i + at + 1]];
+      return {
+        rate: r.rate / mean(around.map((w) => w.rate)),
+        cpuPerCreate: mean(around.map((w) => w.cpuPerCreateUs)) / r.cpuPerCreateUs,
+      };
+    });
+  const summary = (list) => ({
+    rate: mean(list.map((x) => x.rate)),
+    cpuBound: mean(list.map((x) => x.cpuPerCreate)),
+    rounds: list,
+  });
+  const round = (x) => Math.round(x);
+  return {
+    loader: LOADER,
+    without: without.map((w) => ({ rate: round(w.rate), cpuPerCreateUs: round(w.cpuPerCreateUs) })),
+    hearingNothing: deaf.map((w) => ({
+      rate: round(w.rate),
+      cpuPerCreateUs: round(w.cpuPerCreateUs),
+      socketsCpu: w.socketsCpu,
+    })),
+    hearingAll: all.map((w) => ({
+      rate: round(w.rate),
+      cpuPerCreateUs: round(w.cpuPerCreateUs),
+      socketsCpu: w.socketsCpu,
+    })),
+    ratioHearingNothing: summary(ratios(deaf, 0)),
+    ratioHearingAll: summary(ratios(all, 1)),
+  };
 }
 
 async function runEngine(engine) {
@@ -152,7 +246,9 @@ async function runEngine(engine) {
     for (const name of engine === 'postgres' ? ['a', 'b'] : ['a']) {
       const dataDir = path.join(work, name, 'data');
       fs.mkdirSync(dataDir, { recursive: true });
-      nodes.push(await startBasalt(dataDir, [], { databaseUrl: database?.url ?? '' }));
+      const profiling =
+        values.profile && name === 'a' ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values.profile)}`] : [];
+      nodes.push(await startBasalt(dataDir, profiling, { databaseUrl: database?.url ?? '' }));
     }
     const urls = nodes.map((node) => `http://127.0.0.1:${node.port}`);
     const [first] = urls;
@@ -164,56 +260,39 @@ async function runEngine(engine) {
 
     // A first round warms the server up (JIT, caches, the table's pages); it is not reported.
     await createRate(first, seeded, 'warm-up (not reported)', pids);
-    const before = await createRate(first, seeded, 'without subscribers', pids);
-    // Subscribers whose filter no insert matches: what every change costs before anything is sent.
-    const deaf = await clients({ urls, apikey, token, count: SUBSCRIBERS, sample: 0, offset: 0, filter: 'qty=eq.-1' });
-    const withDeaf = await createRate(first, seeded, `with ${SUBSCRIBERS} subscribers hearing nothing`, pids);
-    await deaf.close();
-    const subscribers = await clients({ urls, apikey, token, count: SUBSCRIBERS, sample: SAMPLE, offset: 0 });
-    subscribers.start();
-    const withSubscribers = await createRate(
-      first,
-      seeded,
-      `with ${SUBSCRIBERS} subscribers hearing every insert`,
-      pids,
-      subscribers.pid,
+    const creates = await createRates({ first, urls, apikey, token, seeded, pids });
+    console.log(
+      `  create rate: ×${creates.ratioHearingNothing.rate.toFixed(2)} with subscribers hearing nothing, ` +
+        `×${creates.ratioHearingAll.rate.toFixed(2)} hearing every insert; by servers' CPU per create: ` +
+        `×${creates.ratioHearingNothing.cpuBound.toFixed(2)} and ×${creates.ratioHearingAll.cpuBound.toFixed(2)}`,
     );
-    // What the create run left queued reaches the sockets before the latency run starts.
-    for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
-      await sleep(1000);
-      if ((await subscribers.stop()).received === 0) break;
-      subscribers.start();
-    }
 
+    const subscribers = await clients({ urls, apikey, token, count: SUBSCRIBERS, sample: SAMPLE, offset: 0 });
+    const socketsBefore = cpuOf(subscribers.pid);
     const cpuBefore = pids.map(cpuOf);
     subscribers.start();
     const written = await insertAt(first, seeded.rest);
     const expected = (written.total - written.failed) * SUBSCRIBERS;
-    let stats = await subscribers.stop();
+    let stats = await subscribers.take();
     for (const deadline = Date.now() + DRAIN_MS; stats.received < expected && Date.now() < deadline; ) {
       await sleep(500);
-      subscribers.start();
-      const more = await subscribers.stop();
+      const more = await subscribers.take();
       stats = { ...more, received: stats.received + more.received, latencies: [...stats.latencies, ...more.latencies] };
     }
+    await subscribers.stop();
     const serverCpu = pids.reduce((sum, pid, i) => sum + cpuOf(pid) - cpuBefore[i], 0);
     const cpuPerMessageUs = stats.received > 0 ? (serverCpu * 1e6) / stats.received : null;
+    const socketsCpuPerMessageUs =
+      stats.received > 0 ? ((cpuOf(subscribers.pid) - socketsBefore) * 1e6) / stats.received : null;
     await subscribers.close();
     const sorted = stats.latencies.sort((a, b) => a - b);
     const latency = { p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted.at(-1) ?? null };
     console.log(
       `  latency from commit: p50 ${latency.p50} ms, p99 ${latency.p99} ms (max ${latency.max}); ` +
         `${stats.received}/${expected} messages delivered, ${written.failed} inserts failed; ` +
-        `server CPU ${cpuPerMessageUs?.toFixed(2)} µs per delivered message (inserts included)`,
+        `server CPU ${cpuPerMessageUs?.toFixed(2)} µs per delivered message (inserts included), ` +
+        `the sockets process's ${socketsCpuPerMessageUs?.toFixed(2)} µs`,
     );
-    const after = await createRate(first, seeded, 'without subscribers, again', pids);
-    const baseline = (before + after) / 2;
-    const ratio = withSubscribers / baseline;
-    const deafRatio = withDeaf / baseline;
-    console.log(
-      `  create rate: ×${deafRatio.toFixed(2)} with subscribers hearing nothing, ×${ratio.toFixed(2)} hearing every insert`,
-    );
-
     await sleep(3000);
     const rssBefore = nodes.reduce((sum, node) => sum + rssOf(node.child.pid), 0);
     const idle = await clients({ urls, apikey, token, count: IDLE, sample: 0, offset: SUBSCRIBERS });
@@ -231,14 +310,8 @@ async function runEngine(engine) {
       latencyMs: latency,
       serverCpuPerMessageUs: cpuPerMessageUs,
       delivered: { received: stats.received, expected, failedInserts: written.failed },
-      createRate: {
-        without: Math.round(before),
-        withSubscribersHearingNothing: Math.round(withDeaf),
-        withSubscribersHearingAll: Math.round(withSubscribers),
-        again: Math.round(after),
-        ratioHearingNothing: deafRatio,
-        ratioHearingAll: ratio,
-      },
+      socketsCpuPerMessageUs,
+      createRate: creates,
       idle: { sockets: IDLE, rssBefore, rssAfter, bytesPerSocket: perSocket },
     };
   } finally {

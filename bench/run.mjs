@@ -3,7 +3,9 @@
 // and the baseline share the cores); the ratios, taken in one run, are the result.
 // Usage: node bench/run.mjs [--rows 10000[,1000000]] [--engine sqlite|postgres] [--database-url postgres://…]
 //                           [--duration 5] [--warmup 3] [--connections 10] [--baseline-only] [--ops list,get]
-//                           [--no-pin] [--rounds 3] [--client wrk|autocannon]
+//                           [--no-pin] [--rounds 3] [--client wrk|autocannon] [--pooler]
+// --pooler (PostgreSQL) puts a real PgBouncer in transaction mode between Basalt and its database
+// (DATABASE_POOL_MODE=transaction), as managed PostgreSQL often runs; the baseline connects directly.
 // --client is the load generator: wrk (the default when it is installed: Debian's package `wrk`) with 32
 // connections, as the issue "Speed at scale" measured, or autocannon with 10. autocannon, a Node.js program, is
 // slower than the bare baseline it loads: its ratios come out closer to 1 than wrk's, and it times in whole
@@ -19,6 +21,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { startPgBouncer } from '../scripts/pgbouncer.mjs';
 import {
   basaltScenarios,
   baselineScenarios,
@@ -45,6 +48,7 @@ const { values } = parseArgs({
     ops: { type: 'string', default: 'list,counted,get,create' },
     pin: { type: 'boolean', default: true },
     rounds: { type: 'string', default: '3' },
+    pooler: { type: 'boolean', default: false },
   },
   allowNegative: true,
 });
@@ -109,6 +113,7 @@ async function measure(scenario) {
 async function runSize(work, rows) {
   const children = [];
   const databases = [];
+  const poolers = [];
   const dir = path.join(work, String(rows));
   fs.mkdirSync(dir);
   try {
@@ -136,7 +141,17 @@ async function runSize(work, rows) {
         databases.push(database);
         databaseUrl = database.url;
       }
-      const server = await startBasalt(dataDir, [], { databaseUrl });
+      let env = {};
+      if (values.pooler) {
+        const bouncer = await startPgBouncer(databaseUrl, { poolSize: 10 });
+        poolers.push(bouncer);
+        env = {
+          DATABASE_URL: bouncer.urlOf(databaseUrl),
+          DATABASE_DIRECT_URL: databaseUrl,
+          DATABASE_POOL_MODE: 'transaction',
+        };
+      }
+      const server = await startBasalt(dataDir, [], { databaseUrl, env });
       children.push(server.child);
       const url = `http://127.0.0.1:${server.port}`;
       const started = performance.now();
@@ -162,6 +177,7 @@ async function runSize(work, rows) {
   } finally {
     for (const child of children) child.kill('SIGTERM');
     await new Promise((resolve) => setTimeout(resolve, 500));
+    for (const pooler of poolers) await pooler.stop();
     for (const database of databases) await database.drop().catch(() => {});
   }
 }
@@ -176,7 +192,7 @@ async function main() {
     for (const rows of SIZES) results.push(...(await runSize(work, rows)));
     const report = summarize(results);
     fs.mkdirSync(path.join(root, 'bench/results'), { recursive: true });
-    const file = `bench/results/${ENGINE === 'postgres' ? 'latest-postgres' : 'latest'}.json`;
+    const file = `bench/results/${ENGINE === 'postgres' ? 'latest-postgres' : 'latest'}${values.pooler ? '-pgbouncer' : ''}.json`;
     fs.writeFileSync(path.join(root, file), `${JSON.stringify(report, null, 2)}\n`);
     console.log('\nBasalt / baseline:');
     for (const r of report.ratios) {

@@ -126,7 +126,7 @@ describe.skipIf(skip)('Backups in Chromium', () => {
     expect(rows.body.map((r: { body: string }) => r.body)).toEqual(['first']);
   });
 
-  it('looks finished at 375 px and in dark mode', async () => {
+  it('shows the backups list and the account data section at 375 px and in dark mode, saving screenshots to review', async () => {
     await forEachLook(session, grace, async (page, suffix) => {
       await openBackups(page);
       await visible(page.getByRole('row', { name: /Before the launch/ }));

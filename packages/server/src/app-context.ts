@@ -9,6 +9,8 @@ import type { RuntimeHandle } from './features/functions/runtime/functions-runti
 import type { DatabaseHealthService } from './features/health/database-health.service.js';
 import type { InstanceSettingsService } from './features/instance/instance-settings.js';
 import type { LogWriter } from './features/logs/log-writer.js';
+import type { HealthRecorder } from './features/monitoring/health-history.js';
+import type { Monitoring } from './features/monitoring/metrics-writer.js';
 import type { SchemaRooms } from './features/projects/schema-room.js';
 import type { KeyRateLimiter } from './features/public-api/public-api-rate-limit.js';
 import type { RealtimeHub } from './features/realtime/realtime-hub.js';
@@ -35,6 +37,10 @@ export interface AppContext {
   vault: Vault;
   /** health measures the database (its probes are sampled by a background job). */
   health: DatabaseHealthService;
+  /** monitoring counts the APIs' requests (GET /api/metrics) and feeds Prometheus (GET /metrics) when on. */
+  monitoring: Monitoring;
+  /** healthHistory takes the database's health snapshot each minute (GET /api/health/database/history). */
+  healthHistory: HealthRecorder;
   /** functions is the edge functions' runtime, made on the first call (features/functions/runtime). */
   functions: RuntimeHandle;
   /** rooms are this node's Schema Editor rooms (the /ws socket). */

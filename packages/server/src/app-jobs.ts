@@ -3,6 +3,8 @@ import { startBackupJobs } from './features/backups/backup-jobs.js';
 import { PROBE_WINDOW } from './features/health/probe-timings.js';
 import { HISTORY_RETENTION_RHYTHM, runHistoryRetention } from './features/history/history-retention.js';
 import { LOG_RETENTION_RHYTHM, runLogRetention } from './features/logs/log-retention.js';
+import { MONITORING_RHYTHMS, runMonitoringRetention } from './features/monitoring/monitoring-jobs.js';
+import { SCHEMA_PRESENCE_RHYTHM } from './features/projects/schema-room.js';
 import { REALTIME_RHYTHMS } from './features/realtime/realtime-hub.js';
 import { every, type Job } from './lib/jobs/job.js';
 
@@ -16,12 +18,14 @@ export function backgroundJobs(ctx: AppContext): Job[] {
   return [
     // What buffers and counts flushes on its own rhythm; stopped last, it stores the rest as the server closes.
     { name: 'system log writer', start: () => () => ctx.logs.close() },
+    { name: 'request metrics', start: () => () => ctx.monitoring.close() },
     { name: 'usage meter', start: () => () => ctx.usage?.close() },
     { name: 'API rate-limit counters', start: () => () => ctx.keyLimiter.close() },
     // The edge functions' Deno processes, egress gateway and invocation recorder (made on the first call).
     { name: 'functions runtime', start: () => () => ctx.functions.close() },
     // The Schema Editor rooms' presence beats; closing ends their sockets.
     { name: 'schema editor rooms', start: () => () => ctx.rooms.close() },
+    every('schema editor presence beat', SCHEMA_PRESENCE_RHYTHM, async () => ctx.rooms.beat(), failed('presence beat')),
     // Realtime: its sockets close first; channels whose token expired close, nodes beat for presence, silent
     // sockets are let go.
     { name: 'realtime sockets', start: () => () => ctx.realtime.close() },
@@ -47,6 +51,30 @@ export function backgroundJobs(ctx: AppContext): Job[] {
     every('history retention', HISTORY_RETENTION_RHYTHM, () => runHistoryRetention(ctx), failed('history retention')),
     // The system log beyond LOG_RETENTION_DAYS and LOG_RETENTION_MAX_ROWS.
     every('log retention', LOG_RETENTION_RHYTHM, () => runLogRetention(ctx), failed('log retention')),
+    // The database's health each minute; request metrics and health snapshots past their keeping.
+    every(
+      'database health snapshots',
+      MONITORING_RHYTHMS.snapshot,
+      async () => void (await ctx.healthHistory.snapshot()),
+      failed('database health snapshots'),
+    ),
+    every(
+      'monitoring retention',
+      MONITORING_RHYTHMS.retention,
+      () => runMonitoringRetention(ctx),
+      failed('monitoring retention'),
+    ),
+    // Each node's beat on the bus, for Prometheus's bus lag (only with METRICS_TOKEN).
+    ...(ctx.monitoring.prometheus === null
+      ? []
+      : [
+          every(
+            'bus lag beat',
+            MONITORING_RHYTHMS.beat,
+            async () => ctx.monitoring.prometheus?.beat(),
+            () => {},
+          ),
+        ]),
     // Scheduled backups, the watch of restores on other nodes, and the clean-up after one that died.
     { name: 'backups', start: () => startBackupJobs(ctx) },
     // The database health's window of recent probe timings.

@@ -12,6 +12,7 @@ import { historyRoutes } from './features/history/history.routes.js';
 import { instanceRoutes } from './features/instance/instance.routes.js';
 import { keysRoutes } from './features/keys/keys.routes.js';
 import { logsRoutes } from './features/logs/logs.routes.js';
+import { monitoringRoutes } from './features/monitoring/monitoring.routes.js';
 import { openapiRoutes } from './features/openapi/openapi.routes.js';
 import { portabilityRoutes } from './features/portability/portability.routes.js';
 import { projectsRoutes } from './features/projects/projects.routes.js';
@@ -29,11 +30,11 @@ import type { CsrfTokens } from './http/csrf.js';
 import type { Route } from './http/routes/route.js';
 
 // The whole API in one place: every feature's routes, in one table. app.ts mounts it on Fastify and gives it to the
-// early runner; the API fuzz test and the OpenAPI document read it too.
+// early runner; the API fuzz test and the OpenAPI document (its public routes) read it too.
 
 /** routeTable lists every route of Basalt. */
 export function routeTable(ctx: AppContext, _services: { csrf: CsrfTokens }): Route[] {
-  return [
+  const table: Route[] = [
     ...healthRoutes(ctx),
     ...configRoutes(ctx),
     ...instanceRoutes(ctx),
@@ -50,7 +51,8 @@ export function routeTable(ctx: AppContext, _services: { csrf: CsrfTokens }): Ro
     ...keysRoutes(ctx),
     ...appsRoutes(ctx),
     ...logsRoutes(ctx),
-    ...openapiRoutes(ctx),
+    ...monitoringRoutes(ctx),
+    ...openapiRoutes(ctx, () => table),
     ...secretsRoutes(ctx),
     ...billingRoutes(ctx),
     ...functionsRoutes(ctx),
@@ -62,4 +64,5 @@ export function routeTable(ctx: AppContext, _services: { csrf: CsrfTokens }): Ro
     // Last: its short form /api/:name takes only what no route above claims.
     ...publicApiRoutes(ctx),
   ];
+  return table;
 }

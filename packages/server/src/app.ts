@@ -1,4 +1,5 @@
 import http from 'node:http';
+import os from 'node:os';
 import fastifyCookie from '@fastify/cookie';
 import fastifyCors from '@fastify/cors';
 import fastifyMultipart from '@fastify/multipart';
@@ -31,6 +32,9 @@ import { apiKeyLookupOf } from './features/keys/keys.lookup.js';
 import { recordUnexpectedError } from './features/logs/log-events.js';
 import { createLogWriter } from './features/logs/log-writer.js';
 import { createRequestLog } from './features/logs/request-log.js';
+import { createHealthRecorder } from './features/monitoring/health-history.js';
+import { createMonitoring } from './features/monitoring/metrics-writer.js';
+import { createPrometheus } from './features/monitoring/prometheus.js';
 import { createSchemaRooms } from './features/projects/schema-room.js';
 import { createKeyRateLimiter } from './features/public-api/public-api-rate-limit.js';
 import { createRealtimeHub } from './features/realtime/realtime-hub.js';
@@ -54,6 +58,7 @@ import { requestIdOf } from './http/request-id.js';
 import { requestTimeouts } from './http/request-timeout.js';
 import { createEarlyRunner, type EarlyRunner } from './http/routes/early-runner.js';
 import { installRouteTable, mountRoutes } from './http/routes/mount.js';
+import type { Route } from './http/routes/route.js';
 import { consoleIndexHtml, inlineScriptHashes, serveConsole } from './http/static-console.js';
 import { loadKeyring } from './lib/crypto/master-key.js';
 import { startJobs } from './lib/jobs/job.js';
@@ -65,6 +70,8 @@ declare module 'fastify' {
     basalt: AppContext;
     /** earlyRunner answers the early routes before Fastify (tests count its answers). */
     earlyRunner: EarlyRunner;
+    /** routes is the route table as mounted (the API fuzz test sends to every route of it). */
+    routes: readonly Route[];
   }
 }
 
@@ -229,6 +236,12 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     keyLimiter,
     vault,
     health: createDatabaseHealth(db),
+    monitoring: createMonitoring(db, {
+      countRequests: config.requestMetrics,
+      prometheus: config.metricsToken === null ? null : createPrometheus(db),
+      onError: (error) => app.log.warn({ err: error }, 'request metrics could not be stored; tried again later'),
+    }),
+    healthHistory: createHealthRecorder(db, config.dataDir, `${os.hostname()}:${process.pid}`),
     instance: instanceSettingsOf(db),
     functions: createRuntimeHandle({ app, db, config, logs, log: app.log, vault }),
     rooms: createSchemaRooms(db, {
@@ -246,6 +259,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     logs,
     logLevel: config.logLevel,
     stored: { everyRequest: config.logRequests === 'all' },
+    observers: ctx.monitoring.observing ? [ctx.monitoring.observe] : [],
   });
   app.addHook('onResponse', (request, reply, done) => {
     requestLog.fastify(request, reply);
@@ -273,6 +287,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   installRouteTable(app);
   installLegacyPrincipal(app, callers);
   const routes = routeTable(ctx, { csrf });
+  app.decorate('routes', routes);
   mountRoutes(app, routes);
   early.add(routes);
   await registerLegacyRoutes(app, ctx, { csrf });

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { DEFAULT_PLANS, PLAN_IDS, type Plan, type PlanId } from '@basalt/shared';
 import { z } from 'zod';
+import { type DatabaseSettings, databaseEnv, databaseSettingsOf } from './config-database.js';
 
 /** Config is every setting of one Basalt instance, read once at start. */
 export interface Config {
@@ -9,6 +10,8 @@ export interface Config {
   dataDir: string;
   /** A postgres:// URL, or null for the embedded SQLite file in dataDir. */
   databaseUrl: string | null;
+  /** database: the PostgreSQL connection's settings: a pooler in front, the pool's size, the statement timeout. */
+  database: DatabaseSettings;
   siteUrl: string;
   /**
    * SITE_URL was set: it names the issuer of this node's tokens. Unset, the nodes of one database issue them as the
@@ -47,7 +50,11 @@ export interface Config {
   logRetentionMaxRows: number;
   /** How successful requests reach the system log: one entry each ('all') or per-route summaries ('summary'). */
   logRequests: 'all' | 'summary';
-  /** FAST_READS: off answers every request through Fastify's hooks, none straight from Node (http/fast-reads.ts). */
+  /** REQUEST_METRICS: off stops counting requests for the Monitoring screen (features/monitoring). */
+  requestMetrics: boolean;
+  /** METRICS_TOKEN: the bearer token of the Prometheus endpoint GET /metrics; null: the endpoint is off. */
+  metricsToken: string | null;
+  /** FAST_READS: off answers every request through Fastify, none early (http/routes/early-runner.ts). */
   fastReads: boolean;
   /** Edge functions' runtime limits and pool (features/functions/runtime, docs/functions.md). */
   functions: FunctionsConfig;
@@ -208,11 +215,7 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8787),
   HOST: z.string().min(1).default('127.0.0.1'),
   BASALT_DATA_DIR: z.string().min(1).default('./data'),
-  DATABASE_URL: z
-    .string()
-    .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// URL')
-    .optional()
-    .or(z.literal('').transform(() => undefined)),
+  ...databaseEnv,
   SITE_URL: z
     .url()
     .optional()
@@ -283,6 +286,13 @@ const envSchema = z.object({
     .default(1_000_000),
   LOG_REQUESTS: z.enum(['summary', 'all'], { error: "LOG_REQUESTS must be 'summary' or 'all'" }).default('summary'),
   FAST_READS: z.enum(['on', 'off'], { error: "FAST_READS must be 'on' or 'off'" }).default('on'),
+  REQUEST_METRICS: z.enum(['on', 'off'], { error: "REQUEST_METRICS must be 'on' or 'off'" }).default('on'),
+  METRICS_TOKEN: z
+    .string()
+    .trim()
+    .min(16, 'METRICS_TOKEN must be at least 16 characters')
+    .max(512, 'METRICS_TOKEN must be at most 512 characters')
+    .optional(),
   FUNCTIONS_MEMORY_MB: wholeNumber('FUNCTIONS_MEMORY_MB', 16, 150),
   FUNCTIONS_CPU_MS: wholeNumber('FUNCTIONS_CPU_MS', 10, 2000),
   FUNCTIONS_WALL_CLOCK_MS: wholeNumber('FUNCTIONS_WALL_CLOCK_MS', 100, 150_000),
@@ -400,12 +410,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     throw new Error(`Invalid configuration: ${problems}`);
   }
   const e = parsed.data;
+  const database = databaseSettingsOf(e);
+  if (typeof database === 'string') throw new Error(`Invalid configuration: ${database}`);
   const port = overrides.port ?? e.PORT;
   return {
     port,
     host: e.HOST,
     dataDir: path.resolve(e.BASALT_DATA_DIR),
     databaseUrl: e.DATABASE_URL ?? null,
+    database,
     siteUrl: (e.SITE_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
     siteUrlConfigured: e.SITE_URL !== undefined,
     smtpUrl: e.SMTP_URL ?? null,
@@ -425,6 +438,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     logRetentionMaxRows: e.LOG_RETENTION_MAX_ROWS,
     logRequests: e.LOG_REQUESTS,
     fastReads: e.FAST_READS === 'on',
+    requestMetrics: e.REQUEST_METRICS === 'on',
+    metricsToken: e.METRICS_TOKEN ?? null,
     functions: {
       memoryMb: e.FUNCTIONS_MEMORY_MB,
       cpuMs: e.FUNCTIONS_CPU_MS,

@@ -11,6 +11,7 @@ export * from './history.js';
 export * from './instance.schemas.js';
 export * from './keys.schemas.js';
 export * from './logs.js';
+export * from './monitoring.js';
 export * from './password-policy.js';
 export * from './projects.schemas.js';
 export * from './records.schemas.js';

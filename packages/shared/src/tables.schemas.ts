@@ -87,6 +87,19 @@ export interface ColumnDefinition {
   type: ColumnType;
   required: boolean;
   unique: boolean;
+  /** A number column may point at the `id` of another table of the same account (or its own: a tree). */
+  references?: ColumnReference;
+}
+
+/** ON_DELETE_ACTIONS are what deleting a referenced row does to the rows pointing at it. */
+export const ON_DELETE_ACTIONS = ['restrict', 'cascade', 'set null'] as const;
+/** OnDeleteAction is one of ON_DELETE_ACTIONS. */
+export type OnDeleteAction = (typeof ON_DELETE_ACTIONS)[number];
+
+/** ColumnReference names the referenced table (by name, in the same account) and the delete behaviour. */
+export interface ColumnReference {
+  table: string;
+  onDelete: OnDeleteAction;
 }
 
 /**
@@ -200,12 +213,33 @@ export const columnNameSchema = columnNameShape.refine((name) => !isEngineColumn
   error: (issue) => engineColumnMessage(String(issue.input)),
 });
 
+/** columnReferenceSchema is a number column's `references`: a table of the account, and on delete (restrict). */
+export const columnReferenceSchema = z.object(
+  {
+    table: z
+      .string({ error: 'A reference names a table' })
+      .min(1, 'A reference names a table')
+      .max(TABLE_LIMITS.tableNameMax, `Table name cannot exceed ${TABLE_LIMITS.tableNameMax} characters`)
+      .regex(IDENTIFIER_PATTERN, 'A reference names a table: letters, digits and underscores'),
+    onDelete: z
+      .enum(ON_DELETE_ACTIONS, { error: 'On delete must be one of: restrict, cascade, set null' })
+      .default('restrict'),
+  },
+  { error: 'References must be an object: {table, onDelete}' },
+);
+
 /** columnDefinitionSchema is a column's type and flags; the flags default to false. */
-export const columnDefinitionSchema = z.object({
-  type: columnTypeSchema,
-  required: z.boolean({ error: 'Required must be true or false' }).default(false),
-  unique: z.boolean({ error: 'Unique must be true or false' }).default(false),
-});
+export const columnDefinitionSchema = z
+  .object({
+    type: columnTypeSchema,
+    required: z.boolean({ error: 'Required must be true or false' }).default(false),
+    unique: z.boolean({ error: 'Unique must be true or false' }).default(false),
+    references: columnReferenceSchema.optional(),
+  })
+  .refine((column) => column.references === undefined || column.type === 'number', {
+    message: 'Only a number column can reference another table',
+    path: ['references'],
+  });
 
 /**
  * tableSchemaSchema maps column names to definitions. Names follow columnNameSchema, are unique ignoring case,

@@ -2,6 +2,7 @@ import type { IntegrityCheck } from '@basalt/shared';
 import { type CompiledQuery, Kysely, type Transaction } from 'kysely';
 import { type Migration, Migrator } from 'kysely/migration';
 import type { Config } from '../config.js';
+import type { DatabaseSettings } from '../config-database.js';
 import { type BusEvents, type BusTopic, createEventBus, type EventBus } from './bus/event-bus.js';
 import { createRedisTransport } from './bus/redis-transport.js';
 import type { DatabaseBackup } from './dialect/backup-dialect.js';
@@ -77,6 +78,11 @@ export interface Db {
    * caches (table definitions, keys, sessions) live here, shared by the root and every scope.
    */
   state<T>(key: symbol, make: () => T): T;
+  /**
+   * prepareSessions sets what the engine's sessions need before anything runs (behind a transaction pooler: the
+   * role's session defaults, over DATABASE_DIRECT_URL); migrateToLatest calls it first.
+   */
+  prepareSessions(): Promise<void>;
   /** connectionStats measures the engine's connections and storage (features/health). */
   connectionStats(): Promise<ConnectionStats>;
   /** checkIntegrity runs the engine's consistency checks (features/health). */
@@ -93,7 +99,7 @@ function dialectFor(config: Pick<Config, 'databaseUrl'>): SqlDialect {
 
 /** openDatabase connects to the configured engine and its event bus (it does not migrate). */
 export function openDatabase(
-  config: Pick<Config, 'databaseUrl' | 'dataDir'> & { redisUrl?: string | null },
+  config: Pick<Config, 'databaseUrl' | 'dataDir'> & { redisUrl?: string | null; database?: DatabaseSettings },
   options: {
     onIdleError?: (error: Error) => void;
     onBusError?: (error: unknown) => void;
@@ -105,7 +111,17 @@ export function openDatabase(
   } = {},
 ): Db {
   const dialect = dialectFor(config);
-  const connection = dialect.createKyselyDialect({ ...config, ...options });
+  const settings = config.database;
+  const transactionPooler = settings?.poolMode === 'transaction';
+  // The bus's LISTEN session and the backups' own clients need PostgreSQL itself, not a transaction pooler.
+  const directUrl = settings?.directUrl ?? config.databaseUrl;
+  const connection = dialect.createKyselyDialect({
+    ...config,
+    poolSize: settings?.poolSize,
+    statementTimeoutMs: settings?.statementTimeoutMs,
+    transactionPooler,
+    ...options,
+  });
   const kysely = new Kysely<SystemDatabase>({ dialect: connection });
   // On PostgreSQL the bus reaches the other server processes on the database (LISTEN/NOTIFY); SQLite has one.
   // REDIS_URL moves it to Redis pub/sub (db/bus/redis-transport.ts).
@@ -114,7 +130,7 @@ export function openDatabase(
       ? null
       : config.redisUrl
         ? createRedisTransport({ redisUrl: config.redisUrl, onError: options.onBusError })
-        : dialect.busTransport({ databaseUrl: config.databaseUrl, onError: options.onBusError }),
+        : dialect.busTransport({ databaseUrl: directUrl, onError: options.onBusError }),
     onError: options.onBusError,
   });
   const groupWrite = dialect.writeTransactions(kysely, connection);
@@ -126,9 +142,14 @@ export function openDatabase(
       if (!states.has(key)) states.set(key, make());
       return states.get(key) as T;
     },
+    prepareSessions: async () => {
+      if (transactionPooler && directUrl && settings && dialect.sessionDefaults) {
+        await dialect.sessionDefaults(directUrl, { statementTimeoutMs: settings.statementTimeoutMs });
+      }
+    },
     connectionStats: () => dialect.health.connectionStats(kysely, connection),
     checkIntegrity: () => dialect.health.checkIntegrity(kysely, connection),
-    backup: dialect.backup.bind(kysely, connection, config),
+    backup: dialect.backup.bind(kysely, connection, { ...config, databaseUrl: directUrl }),
   };
 
   const runHooks = (hooks: Array<() => void>) => {
@@ -259,6 +280,7 @@ export function systemMigrator(db: Db, { only, schema }: MigratorOptions = {}): 
 
 /** migrateToLatest runs every pending system migration; several processes may call it at once. */
 export async function migrateToLatest(db: Db, options: MigratorOptions = {}): Promise<string[]> {
+  await db.prepareSessions();
   const { error, results } = await systemMigrator(db, options).migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

@@ -1,4 +1,4 @@
-import type { RunRows } from './dialect/dialect.js';
+import type { CompiledQuery } from 'kysely';
 import { textQuery } from './sql-text.js';
 
 // The kept counts of a group of writes committed together (SQLite's group commit,
@@ -15,6 +15,9 @@ import { textQuery } from './sql-text.js';
 // - a write's part joins the group only once the write has finished (WriteCounts.keep): a write that fails is
 //   rolled back to its savepoint, and what it counted goes with it.
 // Nothing in a record write reads a count after adding to it: such a read would miss the group's sums.
+
+/** RunRows runs one statement of any kind and returns its rows (none for a statement that returns none). */
+export type RunRows = <R>(query: CompiledQuery<R>) => Promise<R[]>;
 
 /** CountedRows is what a group (or one write of it) added to one table's row count and has not written yet. */
 interface CountedRows {

@@ -3,8 +3,11 @@ import type { Db } from './database.js';
 import type { ReadRows, SqlDialect } from './dialect/dialect.js';
 import { quoteIdentifier, userTableName } from './identifiers.js';
 import type { SystemDatabase } from './schema.js';
+
+/** Executor is a connection or an open transaction (a Transaction is a Kysely). */
+type Executor = Kysely<SystemDatabase>;
+
 import { SqlText, textQuery } from './sql-text.js';
-import type { Executor } from './user-tables.js';
 
 // Each user table's exact row count, kept in `table_row_counts` in the same transaction as every write to the
 // table (the records service's runWrite adds what it inserted and deleted; creating and dropping the real table

@@ -42,6 +42,11 @@ import type {
 } from './schema/function-tables.js';
 import type { InstanceSettingsTable, RateLimitsTable, SystemLogsTable } from './schema/instance-tables.js';
 import type {
+  DatabaseHealthTable,
+  RequestMetricBatchesTable,
+  RequestMetricsTable,
+} from './schema/monitoring-tables.js';
+import type {
   DatabaseConnectionsTable,
   FileStorageTable,
   ProjectMembershipsTable,
@@ -156,4 +161,7 @@ export interface SystemDatabase {
   database_backups: DatabaseBackupsTable;
   backup_settings: BackupSettingsTable;
   backup_leases: BackupLeasesTable;
+  request_metrics: RequestMetricsTable;
+  request_metric_batches: RequestMetricBatchesTable;
+  database_health: DatabaseHealthTable;
 }

@@ -115,7 +115,37 @@ export type Condition =
   | { kind: 'in'; column: string; path?: JsonPath; values: CellValue[] }
   | { kind: 'contains'; column: string; path?: JsonPath; op: ContainmentOperator; value: JsonValue }
   | { kind: 'and' | 'or'; conditions: Condition[] }
-  | { kind: 'not'; condition: Condition };
+  | { kind: 'not'; condition: Condition }
+  | RelatedCondition;
+
+/**
+ * RelatedCondition is `EXISTS` a row of another table (named `alias` in the subquery) whose `innerColumn` equals this
+ * table's `outerColumn` and that meets `where`: what an embedded resource's `!inner` join and `is.null` anti-join
+ * compile to. `where` is written against the other table; its own related conditions nest one level deeper.
+ */
+export interface RelatedCondition {
+  kind: 'exists';
+  table: UserTableShape;
+  alias: string;
+  innerColumn: string;
+  outerColumn: string;
+  where?: Condition;
+}
+
+/** crossesTables tells whether a condition reads another table (its count cannot follow this table's writes). */
+export function crossesTables(condition: Condition): boolean {
+  switch (condition.kind) {
+    case 'exists':
+      return true;
+    case 'and':
+    case 'or':
+      return condition.conditions.some(crossesTables);
+    case 'not':
+      return crossesTables(condition.condition);
+    default:
+      return false;
+  }
+}
 
 /** OrderTerm orders by a column or a JSON path into one; nulls default as in PostgreSQL (last for asc, first for desc). */
 export interface OrderTerm {
@@ -165,7 +195,13 @@ export function storedValue(dialect: SqlDialect, type: ColumnType, value: CellVa
  * writeCondition appends a condition tree to a statement. Columns must exist (the records service checks them
  * first and refuses operators that do not fit a type); this throws for an unknown column rather than guess.
  */
-export function writeCondition(out: SqlText, dialect: SqlDialect, shape: UserTableShape, condition: Condition): void {
+export function writeCondition(
+  out: SqlText,
+  dialect: SqlDialect,
+  shape: UserTableShape,
+  condition: Condition,
+  scope?: string,
+): void {
   const d = dialect.userTables;
   switch (condition.kind) {
     case 'and':
@@ -177,16 +213,30 @@ export function writeCondition(out: SqlText, dialect: SqlDialect, shape: UserTab
       const joiner = condition.kind === 'and' ? ' AND ' : ' OR ';
       condition.conditions.forEach((c, i) => {
         out.raw(i === 0 ? '(' : `)${joiner}(`);
-        writeCondition(out, dialect, shape, c);
+        writeCondition(out, dialect, shape, c, scope);
       });
       out.raw(')');
       return;
     }
     case 'not':
       out.raw('NOT (');
-      writeCondition(out, dialect, shape, condition.condition);
+      writeCondition(out, dialect, shape, condition.condition, scope);
       out.raw(')');
       return;
+    case 'exists': {
+      // Aliased, so that a table related to itself (a tree) is told apart from the outer row.
+      const alias = quoteIdentifier(condition.alias);
+      const outer = scope ?? quotedTable(shape.id);
+      out.raw(`EXISTS (SELECT 1 FROM ${quotedTable(condition.table.id)} AS ${alias} WHERE `);
+      out.raw(`${alias}.${quotedColumn(condition.innerColumn)} = ${outer}.${quotedColumn(condition.outerColumn)}`);
+      if (condition.where) {
+        out.raw(' AND (');
+        writeCondition(out, dialect, condition.table, condition.where, alias);
+        out.raw(')');
+      }
+      out.raw(')');
+      return;
+    }
     default:
       break;
   }

@@ -1,13 +1,7 @@
 import type { FastifyRequest } from 'fastify';
-import type { ApiError } from './errors.js';
+import type { ApiError, ErrorFamily } from './errors.js';
 
-/**
- * ErrorFamily names the error body shapes: the four of DESIGN.md "APIs", the API gateway's `{message}` that
- * Supabase's gateway answers before a request reaches auth or data (a missing or unknown apikey), Supabase
- * Storage's for /storage/v1, and the functions relay's `{code, message}` for a function call's own refusals. The
- * other refusals on /functions/v1 and /realtime/v1 answer JSON {message, code}, the console's shape.
- */
-export type ErrorFamily = 'auth' | 'rest' | 'console' | 'public' | 'gateway' | 'storage' | 'functions';
+export type { ErrorFamily } from './errors.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -45,7 +39,8 @@ export function formatError(family: ErrorFamily, error: ApiError): Record<string
     case 'rest':
       return {
         code: error.code,
-        details: typeof details.details === 'string' ? details.details : null,
+        // A sentence, or (PGRST201's candidates) a list.
+        details: typeof details.details === 'string' || Array.isArray(details.details) ? details.details : null,
         hint: details.hint ?? null,
         message: error.message,
       };

@@ -1,4 +1,10 @@
-import type { ErrorFamily } from './error-family.js';
+/**
+ * ErrorFamily names the error body shapes: the four of DESIGN.md "APIs", the API gateway's `{message}` that
+ * Supabase's gateway answers before a request reaches auth or data (a missing or unknown apikey), Supabase
+ * Storage's for /storage/v1, and the functions relay's `{code, message}` for a function call's own refusals. The
+ * other refusals on /functions/v1 and /realtime/v1 answer JSON {message, code}, the console's shape.
+ */
+export type ErrorFamily = 'auth' | 'rest' | 'console' | 'public' | 'gateway' | 'storage' | 'functions';
 
 /** ApiError is the one error class every feature throws; the error handler formats it per API family. */
 export class ApiError extends Error {

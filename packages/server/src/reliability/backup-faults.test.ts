@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DialectName } from '../db/dialect/dialect.js';
+import { freePort, type ServerProcess, startServerProcess } from '../testing/server-process.js';
 import { createTestDatabase, testDialects } from '../testing/test-server.js';
-import { type BasaltProcess, freeTcpPort, startBasaltProcess } from './basalt-process.js';
 
 // Backups and restores when things go wrong: the process killed (kill -9) in the middle of a backup and of a
 // restore, and a disk that fills up during a backup. Afterwards nothing is lost: the data is the old state or
@@ -74,11 +74,18 @@ async function waitDone(url: string, headers: Record<string, string>, id: string
 describe.each(testDialects)('backups and restores under faults on %s', (dialect: DialectName) => {
   let dataDir: string;
   let database: { url: string; drop(): Promise<void> } | null = null;
-  let processes: BasaltProcess[] = [];
+  let processes: ServerProcess[] = [];
 
   const start = async (env: Record<string, string> = {}) => {
-    const port = await freeTcpPort();
-    const started = await startBasaltProcess({ port, dataDir, databaseUrl: database?.url ?? null, env });
+    const started = await startServerProcess({
+      PORT: String(await freePort()),
+      BASALT_DATA_DIR: dataDir,
+      DATABASE_URL: database?.url ?? '',
+      // A restarted node comes back on another port: the instance's stored issuer keeps its tokens valid.
+      SITE_URL: '',
+      LOG_LEVEL: 'warn',
+      ...env,
+    });
     processes.push(started);
     return started;
   };
@@ -99,7 +106,7 @@ describe.each(testDialects)('backups and restores under faults on %s', (dialect:
   };
 
   afterEach(async () => {
-    for (const p of processes) await p.kill('SIGKILL');
+    for (const p of processes) await p.kill();
     processes = [];
     await database?.drop();
     database = null;
@@ -113,7 +120,7 @@ describe.each(testDialects)('backups and restores under faults on %s', (dialect:
       const started = await call(`${node.url}/api/backups`, 'POST', headers, { name: `killed after ${delay} ms` });
       expect(started.status).toBe(202);
       await new Promise((resolve) => setTimeout(resolve, delay));
-      await node.kill('SIGKILL');
+      await node.kill();
       node = await start();
       headers = await signIn(node.url, 'admin@example.com');
       const backup = await waitDone(node.url, headers, started.body.id);
@@ -139,7 +146,7 @@ describe.each(testDialects)('backups and restores under faults on %s', (dialect:
       const started = await call(`${node.url}/api/backups/${backup.id}/restore`, 'POST', headers);
       expect(started.status).toBe(202);
       await new Promise((resolve) => setTimeout(resolve, delay));
-      await node.kill('SIGKILL');
+      await node.kill();
       node = await start();
       headers = await signIn(node.url, 'admin@example.com');
       const now = await titles(node.url, headers);
@@ -164,7 +171,7 @@ describe.each(testDialects)('backups and restores under faults on %s', (dialect:
     }
     try {
       const { node: first } = await setUp();
-      await first.kill('SIGTERM');
+      await first.stop();
       processes = [];
       const node = await start({ BACKUP_DIR: mount, BACKUP_FORMAT: 'logical' });
       const headers = await signIn(node.url, 'admin@example.com');
@@ -176,7 +183,7 @@ describe.each(testDialects)('backups and restores under faults on %s', (dialect:
       const list = await call(`${node.url}/api/backups`, 'GET', headers);
       expect(list.body.backups.filter((b: Json) => b.status === 'COMPLETED')).toEqual([]);
     } finally {
-      for (const p of processes) await p.kill('SIGKILL');
+      for (const p of processes) await p.kill();
       processes = [];
       execFileSync('umount', [mount], { stdio: 'ignore' });
       await fs.rm(mount, { recursive: true, force: true });

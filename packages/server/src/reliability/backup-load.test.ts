@@ -12,8 +12,8 @@ import {
   waitForBackup,
 } from '../testing/backups.fixtures.js';
 import { createTable, type KeyedUser, signUpWithKey } from '../testing/public-api.fixtures.js';
+import { freePort, type ServerProcess, startServerProcess } from '../testing/server-process.js';
 import { createTestDatabase, startTestServer, type TestServer, testDialects } from '../testing/test-server.js';
-import { type BasaltProcess, freeTcpPort, startBasaltProcess } from './basalt-process.js';
 
 // Backups under load. A backup taken while 16 clients write holds a consistent point: every write acknowledged
 // before the backup started, each row with its history entry and the table's kept count equal to its rows. And on
@@ -111,11 +111,11 @@ describe.each(testDialects)('backups under load on %s', (dialect) => {
 });
 
 describe.runIf(testDialects.includes('postgres'))('a restore on one node while another serves writes', () => {
-  let processes: BasaltProcess[] = [];
+  let processes: ServerProcess[] = [];
   let database: { url: string; drop(): Promise<void> } | null = null;
   const dirs: string[] = [];
   afterEach(async () => {
-    for (const p of processes) await p.kill('SIGKILL');
+    for (const p of processes) await p.kill();
     processes = [];
     await database?.drop();
     for (const dir of dirs.splice(0)) await fs.rm(dir, { recursive: true, force: true });
@@ -127,11 +127,14 @@ describe.runIf(testDialects.includes('postgres'))('a restore on one node while a
     const shared = await fs.mkdtemp(path.join(os.tmpdir(), 'basalt-nodes-'));
     dirs.push(shared);
     const node = async () =>
-      startBasaltProcess({
-        port: await freeTcpPort(),
-        dataDir: await fs.mkdtemp(path.join(os.tmpdir(), 'basalt-node-')),
-        databaseUrl: database?.url ?? null,
-        env: { BACKUP_DIR: shared },
+      startServerProcess({
+        PORT: String(await freePort()),
+        BASALT_DATA_DIR: await fs.mkdtemp(path.join(os.tmpdir(), 'basalt-node-')),
+        DATABASE_URL: database?.url ?? '',
+        // Both nodes issue tokens as the instance's stored URL, whatever their ports.
+        SITE_URL: '',
+        LOG_LEVEL: 'warn',
+        BACKUP_DIR: shared,
       });
     const a = await node();
     const b = await node();

@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DialectName } from '../db/dialect/dialect.js';
+import { freePort, type ServerProcess, startServerProcess } from '../testing/server-process.js';
 import { createTestDatabase, testDialects } from '../testing/test-server.js';
-import { type BasaltProcess, freeTcpPort, startBasaltProcess } from './basalt-process.js';
 
 // kill -9 under write load: Basalt runs as its own process, clients create records as fast as it takes them,
 // and the process is killed without warning in the middle. Started again on the same data, it must hold every
@@ -99,11 +99,17 @@ describe.each(testDialects)('kill -9 under write load on %s', (dialect: DialectN
     cleanups.push(() => fs.rm(dataDir, { recursive: true, force: true }));
     const database = dialect === 'postgres' ? await createTestDatabase() : null;
     if (database) cleanups.push(() => database.drop());
-    const options = { port: await freeTcpPort(), dataDir, databaseUrl: database?.url ?? null };
-    const env = { API_RATE_LIMIT: '1000000', AUTH_RATE_LIMIT: '1000000' };
+    const env = {
+      PORT: String(await freePort()),
+      BASALT_DATA_DIR: dataDir,
+      DATABASE_URL: database?.url ?? '',
+      LOG_LEVEL: 'warn',
+      API_RATE_LIMIT: '1000000',
+      AUTH_RATE_LIMIT: '1000000',
+    };
 
-    let basalt: BasaltProcess = await startBasaltProcess({ ...options, env });
-    cleanups.push(() => basalt.kill('SIGKILL'));
+    let basalt: ServerProcess = await startServerProcess(env);
+    cleanups.push(() => basalt.kill());
     const headers = await signUp(basalt.url);
     const table = (await json(
       await fetch(`${basalt.url}/api/tables`, {
@@ -116,7 +122,7 @@ describe.each(testDialects)('kill -9 under write load on %s', (dialect: DialectN
     let killed = false;
     const load = writeUntilStopped(basalt.url, headers, () => killed);
     await new Promise((resolve) => setTimeout(resolve, LOAD_MS));
-    await basalt.kill('SIGKILL');
+    await basalt.kill();
     killed = true;
     const { acknowledged, refused, lost } = await load;
     // Writes were acknowledged, none was refused, and others were in flight when the process died.
@@ -126,7 +132,7 @@ describe.each(testDialects)('kill -9 under write load on %s', (dialect: DialectN
       lost: true,
     });
 
-    basalt = await startBasaltProcess({ ...options, env });
+    basalt = await startServerProcess(env);
     const rows = await allRows(basalt.url, headers);
     const missing = acknowledged.filter(({ id, title }) => rows.get(id) !== title);
     expect({ missing, acknowledged: acknowledged.length }).toMatchObject({ missing: [] });

@@ -16,8 +16,10 @@ export async function signUpAccountHolder(server: TestServer, user: TestUser): P
   return { ...keyed, cookie: await loginWithCookie(server, user) };
 }
 
-/** bearer is the Authorization header for a user token or an API key. */
-export const bearer = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}` });
+/** bearer is the Authorization header for a user token, an API key, or a signed-in test user. */
+export const bearer = (token: string | { accessToken: string }): Record<string, string> => ({
+  authorization: `Bearer ${typeof token === 'string' ? token : token.accessToken}`,
+});
 
 /** fieldError is the error body that names one field's message (a 400, or a 409 with its own code). */
 export const fieldError = (field: string, message: string, code = 'validation_failed') => ({

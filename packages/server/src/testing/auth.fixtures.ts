@@ -163,6 +163,8 @@ export interface ApiScenario {
   status: number;
   /** The response body must contain this shape (toMatchObject). */
   expected?: Record<string, unknown>;
+  /** The response body must be exactly this (toEqual; null for none). */
+  expectedBody?: unknown;
   /** Response headers that must be present with these values (a RegExp matches). */
   expectedHeaders?: Record<string, string | RegExp>;
 }
@@ -179,6 +181,7 @@ export async function runScenario(server: TestServer, scenario: ApiScenario): Pr
     status: scenario.status,
     ...(scenario.expected ? { body: scenario.expected } : {}),
   });
+  if (scenario.expectedBody !== undefined) expect(res.body).toEqual(scenario.expectedBody);
   for (const [name, value] of Object.entries(scenario.expectedHeaders ?? {})) {
     if (value instanceof RegExp) expect(res.headers.get(name)).toMatch(value);
     else expect(res.headers.get(name)).toBe(value);

@@ -1,7 +1,6 @@
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
-import { expect } from 'vitest';
 import type { DialectName } from '../db/dialect/dialect.js';
-import { startAuthServer, type TestUser, users } from './auth.fixtures.js';
+import { runScenario, startAuthServer, type TestUser, users } from './auth.fixtures.js';
 import { ITEMS_SCHEMA } from './records.fixtures.js';
 import type { TestServer } from './test-server.js';
 
@@ -139,14 +138,12 @@ export const pgrst = (code: string, message: string, details: string | null = nu
   message,
 });
 
-/** runRestScenario sends a scenario as the user and checks status, the exact body and headers. */
+/** runRestScenario sends a scenario as the user (runScenario) and checks status, the exact body and headers. */
 export async function runRestScenario(server: TestServer, user: RestUser, scenario: RestScenario): Promise<void> {
-  const headers = { ...(scenario.headers ? scenario.headers() : user.headers), ...scenario.extraHeaders };
-  const res = await server.request(scenario.method, scenario.url, {
-    headers,
-    ...(scenario.json !== undefined ? { json: scenario.json } : {}),
-    ...(scenario.body !== undefined ? { body: scenario.body } : {}),
+  await runScenario(server, {
+    ...scenario,
+    headers: { ...(scenario.headers ? scenario.headers() : user.headers), ...scenario.extraHeaders },
+    expected: undefined,
+    expectedBody: scenario.expected ?? null,
   });
-  expect({ status: res.status, body: res.body }).toEqual({ status: scenario.status, body: scenario.expected ?? null });
-  for (const [name, value] of Object.entries(scenario.expectedHeaders ?? {})) expect(res.headers.get(name)).toBe(value);
 }

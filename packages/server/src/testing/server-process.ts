@@ -5,8 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-// A Basalt server in a process of its own (`basalt serve` from the TypeScript sources), for the suites that need
-// several nodes on one database or a process that dies: real HTTP, its own caches and bus connection.
+// A Basalt server in a process of its own (`basalt serve` from the TypeScript sources, one process, so a signal
+// reaches the server itself), for the suites that need several nodes on one database or a process that dies: real
+// HTTP, its own caches and bus connection. The one way the tests start one.
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 const MAIN = path.join(REPO, 'packages/server/src/main.ts');
@@ -20,9 +21,12 @@ export interface ServerProcess {
   stop(): Promise<void>;
   /** kill ends it at once (SIGKILL), as a crash or a power cut would, and waits for its exit. */
   kill(): Promise<void>;
+  /** output is the end of what it wrote (stdout and stderr), for a failing test's message. */
+  output(): string;
 }
 
-async function freePort(): Promise<number> {
+/** freePort asks the OS for a port nobody listens on. */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = net.createServer();
     probe.once('error', reject);
@@ -37,7 +41,8 @@ async function freePort(): Promise<number> {
 
 /**
  * startServerProcess starts `basalt serve` on a free port (or env's PORT) with the given environment (DATABASE_URL
- * for PostgreSQL; BASALT_DATA_DIR defaults to a fresh folder) and resolves once it answers /api/health.
+ * for PostgreSQL; BASALT_DATA_DIR defaults to a fresh folder; SITE_URL to its own URL, `''` for none) and resolves
+ * once it answers /api/health.
  */
 export async function startServerProcess(env: Record<string, string> = {}, timeoutMs = 30_000): Promise<ServerProcess> {
   // A PORT in env restarts a node where it was (a client reconnects to the same address).
@@ -55,12 +60,14 @@ export async function startServerProcess(env: Record<string, string> = {}, timeo
       HOST: '127.0.0.1',
       BASALT_DATA_DIR: dataDir,
     },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr = (stderr + chunk.toString()).slice(-4000);
-  });
+  const keep = (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-16_000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const ended = (signal: NodeJS.Signals) => async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill(signal);
@@ -81,7 +88,7 @@ export async function startServerProcess(env: Record<string, string> = {}, timeo
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  return { url, dataDir, process: child, stop: ended('SIGTERM'), kill: ended('SIGKILL') };
+  return { url, dataDir, process: child, stop: ended('SIGTERM'), kill: ended('SIGKILL'), output: () => stderr };
 }
 
 /** NodeReply is a node's answer: its status, headers and JSON body (null when empty). */

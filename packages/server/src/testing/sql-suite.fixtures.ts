@@ -1,4 +1,5 @@
 import type { DialectName } from '../db/dialect/dialect.js';
+import { bearer } from './account.fixtures.js';
 import { type SignedInTestUser, signUpUser, startAuthServer, users } from './auth.fixtures.js';
 import { createTestProject } from './sql.fixtures.js';
 import { createMysqlTarget, createPostgresTarget, type TestTarget } from './sql-targets.fixtures.js';
@@ -27,9 +28,6 @@ export interface SqlSuite {
   malloryConnection: number;
   close(): Promise<void>;
 }
-
-/** bearer is the Authorization header of a user. */
-export const bearer = (user: SignedInTestUser) => ({ authorization: `Bearer ${user.accessToken}` });
 
 /** targetUrl is a target's postgres:// URL. */
 export function targetUrl(target: TestTarget): string {

@@ -1,51 +1,9 @@
-import { useMemo } from 'react';
 import { Bar, BarChart as Chart, ResponsiveContainer, Tooltip, XAxis } from 'recharts';
-import { useTheme } from '@/lib/theme-provider';
-import type { BarChartProps, ChartRow, ChartSeries } from './chart';
+import type { BarChartProps } from './chart';
+import { useToneColours } from './chart-colours';
+import { ChartTooltipBody } from './chart-tooltip';
 
-// The drawing of a BarChart, in a chunk of its own with Recharts (chart.tsx loads it lazily). SVG attributes take
-// no CSS variables, so the theme's colours are read from the page once per theme.
-
-const VARIABLE: Record<ChartSeries['tone'], string> = {
-  primary: '--primary',
-  destructive: '--destructive',
-  muted: '--muted-foreground',
-};
-
-function useToneColours(): Record<ChartSeries['tone'] | 'axis' | 'card' | 'border', string> {
-  const { resolvedTheme } = useTheme();
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the colours change with the theme's class.
-  return useMemo(() => {
-    const style = getComputedStyle(document.documentElement);
-    const read = (name: string, fallback: string) => style.getPropertyValue(name).trim() || fallback;
-    return {
-      primary: read(VARIABLE.primary, '#10b981'),
-      destructive: read(VARIABLE.destructive, '#dc2626'),
-      muted: read(VARIABLE.muted, '#71717a'),
-      axis: read('--muted-foreground', '#71717a'),
-      card: read('--popover', '#ffffff'),
-      border: read('--border', '#e4e4e7'),
-    };
-  }, [resolvedTheme]);
-}
-
-function TooltipBody({
-  active,
-  payload,
-  describe,
-}: {
-  active?: boolean;
-  payload?: Array<{ payload?: ChartRow }>;
-  describe: (row: ChartRow) => string;
-}) {
-  const row = payload?.[0]?.payload;
-  if (!active || !row) return null;
-  return (
-    <div className="rounded-md border bg-popover px-2 py-1 text-xs text-popover-foreground shadow-sm">
-      {describe(row)}
-    </div>
-  );
-}
+// The drawing of a BarChart, in a chunk of its own with Recharts (chart.tsx loads it lazily).
 
 /** BarChartDrawing is the Recharts drawing of a BarChart. */
 export default function BarChartDrawing({ rows, x, series, stacked = false, tick, describe }: BarChartProps) {
@@ -67,7 +25,7 @@ export default function BarChartDrawing({ rows, x, series, stacked = false, tick
         />
         <Tooltip
           cursor={{ fill: colours.border, opacity: 0.5 }}
-          content={<TooltipBody describe={describe} />}
+          content={<ChartTooltipBody describe={describe} />}
           isAnimationActive={false}
         />
         {series.map((s) => (

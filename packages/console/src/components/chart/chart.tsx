@@ -13,7 +13,7 @@ export type ChartRow = Readonly<Record<string, string | number | null>>;
 export interface ChartSeries {
   key: string;
   label: string;
-  tone: 'primary' | 'destructive' | 'muted';
+  tone: 'primary' | 'destructive' | 'muted' | 'warning';
 }
 
 /** BarChartProps describe a bar chart: rows, the category key, the series, and how a row reads aloud. */

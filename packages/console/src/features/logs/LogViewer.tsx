@@ -31,11 +31,14 @@ function ListSkeleton() {
   );
 }
 
-/** LogViewer is Settings › Logs: recent entries, filtered by level and text, exported as shown. */
-export function LogViewer() {
+/**
+ * LogViewer is Settings › Logs: recent entries, filtered by level and text, exported as shown. `initialSearch` starts
+ * the search filled in (the Monitoring view's links to a route's errors).
+ */
+export function LogViewer({ initialSearch = '' }: { initialSearch?: string }) {
   const logs = useRecentLogsQuery();
   const [level, setLevel] = useState<LevelFilter>('all');
-  const [search, setSearch] = useState('');
+  const [search, setSearch] = useState(initialSearch);
   const shown = useMemo(() => filterLogs(logs.data ?? [], { level, search }), [logs.data, level, search]);
 
   let list: ReactNode;

@@ -1,14 +1,16 @@
 import type { LogsPagination } from '@basalt/shared';
 import { ScrollText } from 'lucide-react';
-import type { ReactNode } from 'react';
+import { lazy, type ReactNode, Suspense } from 'react';
 import { useSearchParams } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { EmptyState, LoadErrorState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
 import { Pager } from '@/components/ui/pager';
+import { Skeleton } from '@/components/ui/skeleton';
 import { SkeletonTableRows } from '@/components/ui/skeleton-table-rows';
 import { Table, TableBody, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { LogsTableRow } from './LogsTableRow';
 import { useLogsPageQuery } from './logs.queries';
 
@@ -24,8 +26,40 @@ function pageFrom(value: string | null): number {
   return Number.isInteger(page) && page >= 1 ? page : 1;
 }
 
-/** LogsPage is /logs: the server's log, 20 entries a page, newest first. */
+// The Monitoring tab's charts and tables: their own chunk, loaded when the tab is first shown.
+const MonitoringView = lazy(() => import('@/features/monitoring/MonitoringView'));
+
+/** LogsPage is /logs: the server's log, 20 entries a page, newest first; and the Monitoring tab (?view=monitoring). */
 export function LogsPage() {
+  const [params, setParams] = useSearchParams();
+  const view = params.get('view') === 'monitoring' ? 'monitoring' : 'entries';
+  return (
+    <div className="grid grid-cols-1 gap-6">
+      <PageHeader title="System Logs" description="What the server has been doing, newest first." />
+      <Tabs
+        value={view}
+        onValueChange={(next) => setParams(next === 'monitoring' ? { view: next } : {}, { replace: true })}
+        className="grid grid-cols-1 gap-4"
+      >
+        <TabsList className="w-full sm:w-fit">
+          <TabsTrigger value="entries">Entries</TabsTrigger>
+          <TabsTrigger value="monitoring">Monitoring</TabsTrigger>
+        </TabsList>
+        <TabsContent value="entries">
+          <LogEntries />
+        </TabsContent>
+        <TabsContent value="monitoring">
+          <Suspense fallback={<Skeleton className="h-48 w-full" />}>
+            <MonitoringView />
+          </Suspense>
+        </TabsContent>
+      </Tabs>
+    </div>
+  );
+}
+
+// The log's entries, a page at a time.
+function LogEntries() {
   const [params, setParams] = useSearchParams();
   const page = pageFrom(params.get('page'));
   const logs = useLogsPageQuery(page);
@@ -72,15 +106,12 @@ export function LogsPage() {
   }
 
   return (
-    <div className="grid grid-cols-1 gap-6">
-      <PageHeader title="System Logs" description="What the server has been doing, newest first." />
-      <Card className="overflow-hidden">
-        {body}
-        {logs.data && logs.data.pagination.totalPages > 0 && (
-          <LogsPagesNav pagination={logs.data.pagination} onPageChange={goTo} />
-        )}
-      </Card>
-    </div>
+    <Card className="overflow-hidden">
+      {body}
+      {logs.data && logs.data.pagination.totalPages > 0 && (
+        <LogsPagesNav pagination={logs.data.pagination} onPageChange={goTo} />
+      )}
+    </Card>
   );
 }
 

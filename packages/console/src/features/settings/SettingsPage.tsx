@@ -60,7 +60,7 @@ export function SettingsPage() {
           <DatabaseTab />
         </TabsContent>
         <TabsContent value="logs">
-          <LogViewer />
+          <LogViewer initialSearch={params.get('search') ?? ''} />
         </TabsContent>
         {user?.isAdmin && (
           <TabsContent value="backups">

@@ -1,4 +1,4 @@
-import { Lock, Plus, Trash2 } from 'lucide-react';
+import { Link2, Lock, Plus, Trash2 } from 'lucide-react';
 import { Controller, type UseFormReturn, useFieldArray, useWatch } from 'react-hook-form';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -7,6 +7,64 @@ import { Input } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';
 import { cn } from '@/lib/cn';
 import { newColumnDraft, type TableDraft } from './table-draft';
+import { useTablesQuery } from './tables.queries';
+
+const ON_DELETE_LABELS = { restrict: 'Restrict', cascade: 'Cascade', 'set null': 'Set null' } as const;
+
+/**
+ * ReferenceChoice picks the table a number column references (its rows' ids) and what deleting one of them does.
+ * The table being edited is offered too: a reference to it makes a tree.
+ */
+function ReferenceChoice({
+  form,
+  index,
+  tableNames,
+}: {
+  form: UseFormReturn<TableDraft>;
+  index: number;
+  tableNames: readonly string[];
+}) {
+  const selfName = useWatch({ control: form.control, name: 'name' });
+  const target = useWatch({ control: form.control, name: `columns.${index}.referencesTable` });
+  const names = [...new Set([...tableNames, ...(selfName ? [selfName] : []), ...(target ? [target] : [])])].sort();
+  return (
+    <div className="col-span-full flex flex-wrap items-center gap-x-3 gap-y-2 text-sm" data-testid="column-reference">
+      <div className="flex items-center gap-2 whitespace-nowrap text-muted-foreground">
+        <Link2 className="size-4" aria-hidden />
+        <label htmlFor={`column-${index}-references`}>References</label>
+        <NativeSelect
+          id={`column-${index}-references`}
+          aria-label={`Column ${index + 1} references`}
+          defaultValue={target}
+          {...form.register(`columns.${index}.referencesTable`)}
+        >
+          <option value="">No table</option>
+          {names.map((name) => (
+            <option key={name} value={name}>
+              {name}
+            </option>
+          ))}
+        </NativeSelect>
+      </div>
+      {target && (
+        <div className="flex items-center gap-2 whitespace-nowrap text-muted-foreground">
+          <label htmlFor={`column-${index}-on-delete`}>On delete</label>
+          <NativeSelect
+            id={`column-${index}-on-delete`}
+            aria-label={`Column ${index + 1} on delete`}
+            {...form.register(`columns.${index}.onDelete`)}
+          >
+            {Object.entries(ON_DELETE_LABELS).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </NativeSelect>
+        </div>
+      )}
+    </div>
+  );
+}
 
 /** COLUMN_TYPE_LABELS name the six column types in the type pickers. */
 export const COLUMN_TYPE_LABELS = {
@@ -55,10 +113,12 @@ function ColumnRow({
   form,
   index,
   onRemove,
+  tableNames,
 }: {
   form: UseFormReturn<TableDraft>;
   index: number;
   onRemove: (() => void) | null;
+  tableNames: readonly string[];
 }) {
   const column = useWatch({ control: form.control, name: `columns.${index}` });
   const error = form.formState.errors.columns?.[index]?.name?.message;
@@ -135,15 +195,29 @@ function ColumnRow({
           <span className="hidden size-8 @xl:block" />
         )}
       </div>
+      {!locked && column?.type === 'number' && <ReferenceChoice form={form} index={index} tableNames={tableNames} />}
     </li>
   );
 }
 
+/** useTableNames lists the account's table names for the reference choice (none while they load). */
+export function useTableNames(): string[] {
+  return (useTablesQuery().data ?? []).map((t) => t.name);
+}
+
 /**
- * ColumnsEditor edits a draft's columns: name, type, Required and Unique per row, Add Column, and a remove
+ * ColumnsEditor edits a draft's columns: name, type, Required and Unique per row (References on number columns),
+ * Add Column, and a remove
  * button on every row but the first (the id column, which every table has and no one removes).
  */
-export function ColumnsEditor({ form }: { form: UseFormReturn<TableDraft> }) {
+export function ColumnsEditor({
+  form,
+  tableNames = [],
+}: {
+  form: UseFormReturn<TableDraft>;
+  /** The account's tables, which a number column may reference. */
+  tableNames?: readonly string[];
+}) {
   const columns = useFieldArray({ control: form.control, name: 'columns' });
   const rootError = form.formState.errors.columns?.root?.message ?? form.formState.errors.columns?.message;
   return (
@@ -168,6 +242,7 @@ export function ColumnsEditor({ form }: { form: UseFormReturn<TableDraft> }) {
               form={form}
               index={index}
               onRemove={index === 0 || field.system ? null : () => columns.remove(index)}
+              tableNames={tableNames}
             />
           ))}
         </ul>

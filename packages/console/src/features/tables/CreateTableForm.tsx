@@ -13,8 +13,10 @@ export function CreateTableForm({
   isPending,
   onSubmit,
   onCancel,
+  tableNames,
 }: {
   isPending: boolean;
+  tableNames?: readonly string[];
   onSubmit: (request: CreateTableRequest) => void;
   onCancel: () => void;
 }) {
@@ -51,7 +53,7 @@ export function CreateTableForm({
           {...form.register('description')}
         />
       </FormField>
-      <ColumnsEditor form={form} />
+      <ColumnsEditor form={form} {...(tableNames ? { tableNames } : {})} />
     </DialogForm>
   );
 }

@@ -1,5 +1,6 @@
 import { useNavigate } from 'react-router';
 import { FormDialog } from '@/components/ui/form-dialog';
+import { useTableNames } from './ColumnsEditor';
 import type { CreatedTableState } from './CreatedTableNotice';
 import { CreateTableForm } from './CreateTableForm';
 import { TablesPage } from './TablesPage';
@@ -14,6 +15,7 @@ export function CreateTablePage() {
   const navigate = useNavigate();
   const creation = useCreateTableMutation();
   const close = () => navigate('/tables');
+  const tableNames = useTableNames();
   return (
     <>
       <TablesPage />
@@ -25,6 +27,7 @@ export function CreateTablePage() {
         description="Name the table and define its columns. Every table has an id column that numbers its records."
       >
         <CreateTableForm
+          tableNames={tableNames}
           isPending={creation.isPending}
           onCancel={close}
           onSubmit={(request) =>

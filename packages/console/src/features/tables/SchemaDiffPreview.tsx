@@ -1,4 +1,4 @@
-import { ArrowRightLeft, Minus, Pencil, Plus, ShieldCheck, ShieldOff } from 'lucide-react';
+import { ArrowRightLeft, Link2, Minus, Pencil, Plus, ShieldCheck, ShieldOff } from 'lucide-react';
 import { cn } from '@/lib/cn';
 import type { SchemaDiffKind, SchemaDiffLine } from './schema-diff';
 
@@ -13,6 +13,7 @@ const STYLES: Record<SchemaDiffKind, { icon: typeof Plus; className: string }> =
   add: { icon: Plus, className: 'text-primary' },
   require: { icon: ShieldCheck, className: 'text-warning' },
   unique: { icon: ShieldCheck, className: 'text-warning' },
+  reference: { icon: Link2, className: 'text-foreground' },
 };
 
 /** SchemaDiffPreview lists what saving the schema editor will do, one line per change. */

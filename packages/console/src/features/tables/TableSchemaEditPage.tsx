@@ -12,7 +12,7 @@ import { Input } from '@/components/ui/input';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Textarea } from '@/components/ui/textarea';
 import { errorMessage, errorStatus } from '@/lib/api-errors';
-import { ColumnsEditor } from './ColumnsEditor';
+import { ColumnsEditor, useTableNames } from './ColumnsEditor';
 import { SchemaCheckNotice } from './SchemaCheckNotice';
 import { SchemaDiffPreview } from './SchemaDiffPreview';
 import { diffTableDraft } from './schema-diff';
@@ -37,6 +37,7 @@ function SchemaEditor({ table }: { table: TableResponse }) {
     return () => subscription.unsubscribe();
   }, [form]);
 
+  const tableNames = useTableNames();
   const save = form.handleSubmit((valid) => {
     const request = toTableChange(table, valid);
     setRefusal(null);
@@ -75,7 +76,7 @@ function SchemaEditor({ table }: { table: TableResponse }) {
               {...form.register('description')}
             />
           </FormField>
-          <ColumnsEditor form={form} />
+          <ColumnsEditor form={form} tableNames={tableNames} />
         </CardContent>
       </Card>
       <Card className="lg:sticky lg:top-20">

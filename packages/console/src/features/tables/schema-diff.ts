@@ -16,7 +16,8 @@ export type SchemaDiffKind =
   | 'allowDuplicates'
   | 'add'
   | 'require'
-  | 'unique';
+  | 'unique'
+  | 'reference';
 
 /** SchemaDiffLine is one planned change. */
 export interface SchemaDiffLine {
@@ -81,6 +82,16 @@ export function diffTableDraft(table: TableResponse, draft: TableDraft): SchemaD
   for (const { after, before } of changed) {
     if (after.required && !before.required) lines.push({ kind: 'require', text: `Make "${after.name}" required` });
     if (after.unique && !before.unique) lines.push({ kind: 'unique', text: `Make "${after.name}" unique` });
+    const wanted = after.type === 'number' ? after.referencesTable : '';
+    const had = before.references?.table ?? '';
+    if (wanted !== had || (wanted !== '' && after.onDelete !== before.references?.onDelete)) {
+      lines.push({
+        kind: 'reference',
+        text: wanted
+          ? `Make "${after.name}" reference ${wanted} (on delete ${after.onDelete})`
+          : `Remove the reference of "${after.name}"`,
+      });
+    }
   }
   return lines;
 }

@@ -134,3 +134,47 @@ describe('toTableChange', () => {
     expect(toTableChange(products, { ...draftFromTable(products), description: '' })).toEqual({ description: null });
   });
 });
+
+describe('reference columns in a draft', () => {
+  const posts: TableResponse = {
+    id: 7,
+    name: 'posts',
+    description: null,
+    schema: {
+      id: { type: 'number', required: true, unique: true },
+      author_id: {
+        type: 'number',
+        required: false,
+        unique: false,
+        references: { table: 'authors', onDelete: 'cascade' },
+      },
+    },
+    access: { select: 'nobody', insert: 'nobody', update: 'nobody', delete: 'nobody' },
+    createdAt: '2025-01-01T00:00:00.000Z',
+    updatedAt: '2025-01-01T00:00:00.000Z',
+  };
+
+  it('sends a number column’s reference, and none for another type', () => {
+    const draft: TableDraft = {
+      name: 'posts',
+      description: '',
+      columns: [
+        idColumnDraft(),
+        column('author_id', { type: 'number', referencesTable: 'authors', onDelete: 'set null' }),
+        column('label', { type: 'text', referencesTable: 'authors' }),
+      ],
+    };
+    const { schema } = toCreateTableRequest(draft);
+    expect(schema.author_id?.references).toEqual({ table: 'authors', onDelete: 'set null' });
+    expect(schema.label?.references).toBeUndefined();
+  });
+
+  it('reads a saved reference back and sends a change of it only', () => {
+    const draft = draftFromTable(posts);
+    expect(draft.columns[1]).toMatchObject({ referencesTable: 'authors', onDelete: 'cascade' });
+    expect(toTableChange(posts, draft)).toBeNull();
+    const unlinked = { ...draft, columns: draft.columns.map((c) => ({ ...c, referencesTable: '' })) };
+    expect(toTableChange(posts, unlinked)?.schema?.author_id?.references).toBeUndefined();
+    expect(toTableChange(posts, unlinked)).not.toBeNull();
+  });
+});

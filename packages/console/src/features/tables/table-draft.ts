@@ -1,9 +1,12 @@
 import {
+  type ColumnDefinition,
   type ColumnType,
   type CreateTableRequest,
   columnNameSchema,
   columnTypeSchema,
   isSystemColumnName,
+  ON_DELETE_ACTIONS,
+  type OnDeleteAction,
   SYSTEM_COLUMNS,
   systemColumnMessage,
   type TableResponse,
@@ -27,6 +30,9 @@ export interface ColumnDraft {
   type: ColumnType;
   required: boolean;
   unique: boolean;
+  /** The table a number column references ('' for none), and what deleting a referenced row does. */
+  referencesTable: string;
+  onDelete: OnDeleteAction;
 }
 
 /** TableDraft is the value of the create-table form and of the schema editor. */
@@ -48,6 +54,8 @@ const columnDraftSchema = z.object({
   type: columnTypeSchema,
   required: z.boolean(),
   unique: z.boolean(),
+  referencesTable: z.string(),
+  onDelete: z.enum(ON_DELETE_ACTIONS),
 });
 
 /** tableDraftSchema validates a draft with the messages and the shared table rules. */
@@ -76,14 +84,16 @@ export const tableDraftSchema = z
     });
   });
 
+const NO_REFERENCE = { referencesTable: '', onDelete: 'restrict' } as const;
+
 /** idColumnDraft is the locked first row: the `id` system column (number, required, unique). */
 export function idColumnDraft(): ColumnDraft {
-  return { originalName: 'id', system: true, name: 'id', ...SYSTEM_COLUMNS.id, type: 'number' };
+  return { originalName: 'id', system: true, name: 'id', ...SYSTEM_COLUMNS.id, type: 'number', ...NO_REFERENCE };
 }
 
 /** newColumnDraft is an empty text column. */
 export function newColumnDraft(): ColumnDraft {
-  return { originalName: null, system: false, name: '', type: 'text', required: false, unique: false };
+  return { originalName: null, system: false, name: '', type: 'text', required: false, unique: false, ...NO_REFERENCE };
 }
 
 /** emptyTableDraft is a new table: the id column and one empty column to fill in. */
@@ -97,15 +107,37 @@ export function draftFromTable(table: TableResponse): TableDraft {
     ([name, definition]): ColumnDraft =>
       isSystemColumnName(name)
         ? { ...idColumnDraft(), originalName: name, name, type: definition.type }
-        : { originalName: name, system: false, name, ...definition },
+        : {
+            originalName: name,
+            system: false,
+            name,
+            type: definition.type,
+            required: definition.required,
+            unique: definition.unique,
+            referencesTable: definition.references?.table ?? '',
+            onDelete: definition.references?.onDelete ?? 'restrict',
+          },
   );
   if (!columns.some((c) => c.system)) columns.unshift(idColumnDraft());
   return { name: table.name, description: table.description ?? '', columns };
 }
 
-function schemaOf(columns: readonly ColumnDraft[]): TableSchema {
-  return Object.fromEntries(columns.map((c) => [c.name, { type: c.type, required: c.required, unique: c.unique }]));
+function definitionOf(c: ColumnDraft): ColumnDefinition {
+  const definition: ColumnDefinition = { type: c.type, required: c.required, unique: c.unique };
+  // Only a number column references; the choice is dropped when the type changes.
+  if (c.type === 'number' && !c.system && c.referencesTable !== '') {
+    definition.references = { table: c.referencesTable, onDelete: c.onDelete };
+  }
+  return definition;
 }
+
+function schemaOf(columns: readonly ColumnDraft[]): TableSchema {
+  return Object.fromEntries(columns.map((c) => [c.name, definitionOf(c)]));
+}
+
+const sameReference = (x: ColumnDefinition, y: ColumnDefinition) =>
+  (x.references?.table ?? '') === (y.references?.table ?? '') &&
+  (x.references?.onDelete ?? '') === (y.references?.onDelete ?? '');
 
 const normalisedDescription = (text: string | null | undefined) => (text ?? '').trim() || null;
 
@@ -130,7 +162,15 @@ function sameSchema(a: TableSchema, b: TableSchema): boolean {
   return keysA.every((name, i) => {
     const x = a[name];
     const y = b[keysB[i] ?? ''];
-    return keysB[i] === name && x && y && x.type === y.type && x.required === y.required && x.unique === y.unique;
+    return (
+      keysB[i] === name &&
+      x &&
+      y &&
+      x.type === y.type &&
+      x.required === y.required &&
+      x.unique === y.unique &&
+      sameReference(x, y)
+    );
   });
 }
 

@@ -10,7 +10,7 @@ import type {
   Transaction,
 } from 'kysely';
 import type { BusTransport } from '../bus/event-bus.js';
-import type { GroupCounts } from '../group-counts.js';
+import type { GroupCounts, RunRows } from '../group-counts.js';
 import type { JsonPath } from '../jsonb.js';
 import type { RegexRefusal } from '../regex-pattern.js';
 import type { SystemDatabase } from '../schema.js';
@@ -29,8 +29,7 @@ export type WriteTransaction = <T>(
 /** ReadRows runs one read-only statement outside any transaction and returns its rows. */
 export type ReadRows = <R>(query: CompiledQuery<R>) => Promise<R[]>;
 
-/** RunRows runs one statement of any kind and returns its rows (none for a statement that returns none). */
-export type RunRows = <R>(query: CompiledQuery<R>) => Promise<R[]>;
+export type { RunRows } from '../group-counts.js';
 
 /** DialectName names the two engines Basalt runs on. */
 export type DialectName = 'sqlite' | 'postgres';
@@ -47,7 +46,16 @@ export interface SqlDialect {
     statementTimeoutMs?: number;
     /** searchPath sets the schemas names are looked up in (PostgreSQL; a restore builds in a schema of its own). */
     searchPath?: string[] | null;
+    /** poolSize is how many connections the pool keeps (PostgreSQL). */
+    poolSize?: number;
+    /** transactionPooler: DATABASE_URL is a transaction pooler (PostgreSQL; nothing prepared, no startup settings). */
+    transactionPooler?: boolean;
   }): Dialect;
+  /**
+   * sessionDefaults makes the settings a transaction pooler cannot pass at connection start the role's defaults in
+   * this database, over a direct connection (PostgreSQL: TimeZone UTC and the statement timeout); null elsewhere.
+   */
+  sessionDefaults: ((directUrl: string, options: { statementTimeoutMs: number }) => Promise<void>) | null;
   /**
    * writeTransactions makes the runner of record writes (SQLite: group commit; PostgreSQL: one transaction
    * each) for a Kysely instance made over `connection`, what createKyselyDialect returned.

@@ -65,36 +65,48 @@ function combinedStatements(queries: readonly CompiledQuery[], last?: CompiledQu
   );
 }
 
-// The pool behind each Kysely dialect made here (the health check reads its counters).
+// The pool behind each Kysely dialect made here (the health check reads its counters), and whether a transaction
+// pooler stands in front of it (then no statement is prepared by name: the next transaction on the pooler's
+// connection may be another client's, which never prepared it, or prepared another under the same name).
 const pools = new WeakMap<object, pg.Pool>();
+const behindTransactionPooler = new WeakSet<object>();
 
 /** postgresDialect runs Basalt on a PostgreSQL server (DATABASE_URL). */
 export const postgresDialect: SqlDialect = {
   name: 'postgres',
-  createKyselyDialect({ databaseUrl, onIdleError, statementTimeoutMs = STATEMENT_TIMEOUT_MS, searchPath }) {
+  createKyselyDialect({
+    databaseUrl,
+    onIdleError,
+    statementTimeoutMs = STATEMENT_TIMEOUT_MS,
+    searchPath,
+    poolSize = 10,
+    transactionPooler = false,
+  }) {
     if (!databaseUrl) throw new Error('postgresDialect needs DATABASE_URL');
     // statement_timeout is a startup parameter of every pooled connection: no extra round trip per query.
     // Sessions run in UTC whatever the server's default, so that the texts PostgreSQL writes itself (a unique
     // violation's `Key (due)=(2025-01-01 00:00:00+00)`) read as Basalt writes them on SQLite (db/pg-text.ts).
-    const pool = new pg.Pool({
-      connectionString: databaseUrl,
-      max: 10,
-      types,
-      statement_timeout: statementTimeoutMs,
-      options: searchPath ? `-c TimeZone=UTC -c search_path=${searchPathOption(searchPath)}` : '-c TimeZone=UTC',
-    });
+    // A transaction pooler refuses both at connection start: they are the role's defaults then (sessionDefaults).
+    const startup = transactionPooler
+      ? {}
+      : {
+          statement_timeout: statementTimeoutMs,
+          options: searchPath ? `-c TimeZone=UTC -c search_path=${searchPathOption(searchPath)}` : '-c TimeZone=UTC',
+        };
+    const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize, types, ...startup });
     // An idle connection that the server drops (restart, failover) emits 'error'; unheard, it kills the process.
     // The pool replaces the connection on the next checkout, so logging it is enough.
     pool.on('error', (error) => onIdleError?.(error));
     // The cursor lets a backup stream a table's rows instead of reading them all at once.
     const dialect = new PostgresDialect({ pool, cursor: TypedCursor });
     pools.set(dialect, pool);
+    if (transactionPooler) behindTransactionPooler.add(dialect);
     return dialect;
   },
   // Each write has its own connection and transaction; PostgreSQL groups the WAL flushes of concurrent commits.
   writeTransactions: (kysely) => (fn) => kysely.transaction().execute((trx) => fn(trx, null)),
   reads: (kysely, connection) => {
-    const pool = pools.get(connection);
+    const pool = behindTransactionPooler.has(connection) ? undefined : pools.get(connection);
     // Names whose prepared statement stopped working on some connection: read unprepared from then on.
     const failed = new Set<string>();
     return async (query) => {
@@ -127,6 +139,7 @@ export const postgresDialect: SqlDialect = {
   async commitWithoutWaitingForDisk(db) {
     await sql`SET LOCAL synchronous_commit = off`.execute(db);
   },
+  sessionDefaults: setSessionDefaults,
   busTransport({ databaseUrl, onError }) {
     if (!databaseUrl) throw new Error('postgresDialect needs DATABASE_URL');
     return createPostgresTransport({ databaseUrl, onError });
@@ -134,6 +147,24 @@ export const postgresDialect: SqlDialect = {
 };
 
 const CACHED_PLAN_CHANGED = '0A000';
+
+// Behind a transaction pooler no setting can be sent at connection start, and a SET would outlive the transaction
+// on a connection the next client gets: the role's own defaults in this database carry them instead (a role may
+// always set its own). They apply to the connections opened after this, the pooler's included.
+async function setSessionDefaults(directUrl: string, { statementTimeoutMs }: { statementTimeoutMs: number }) {
+  const client = new pg.Client({ connectionString: directUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ db: string }>('SELECT current_database() AS db');
+    const database = pg.escapeIdentifier(rows[0]?.db ?? '');
+    await client.query(`ALTER ROLE CURRENT_USER IN DATABASE ${database} SET TimeZone = 'UTC'`);
+    await client.query(
+      `ALTER ROLE CURRENT_USER IN DATABASE ${database} SET statement_timeout = ${Math.trunc(statementTimeoutMs)}`,
+    );
+  } finally {
+    await client.end();
+  }
+}
 
 // A search_path as a startup option: quoted names, with libpq's backslash before spaces and backslashes.
 function searchPathOption(schemas: string[]): string {

@@ -158,6 +158,7 @@ export const sqliteDialect: SqlDialect = {
   logSearch: sqliteLogSearch,
   backup: sqliteBackup,
   // One server process per file: the bus stays in process.
+  sessionDefaults: null,
   busTransport: () => null,
   commitWithoutWaitingForDisk: async () => {},
 };

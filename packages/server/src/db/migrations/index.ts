@@ -21,6 +21,7 @@ import { usageStorageMigration } from './0018_usage_storage.js';
 import { authProtocolMigration } from './0020_auth_protocol.js';
 import { functionRoutesPerAccountMigration } from './0021_function_routes_per_account.js';
 import { backupsMigration } from './0032_backups.js';
+import { monitoringMigration } from './0036_monitoring.js';
 
 /** systemMigrations lists every numbered system migration, oldest first; names never change. */
 export function systemMigrations(dialect: SqlDialect): Record<string, Migration> {
@@ -46,5 +47,6 @@ export function systemMigrations(dialect: SqlDialect): Record<string, Migration>
     '0020_auth_protocol': authProtocolMigration(),
     '0032_backups': backupsMigration(),
     '0021_function_routes_per_account': functionRoutesPerAccountMigration(),
+    '0036_monitoring': monitoringMigration(dialect),
   };
 }

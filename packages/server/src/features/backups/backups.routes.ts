@@ -1,6 +1,6 @@
 import type { AppContext } from '../../app-context.js';
+import { archiveExpected, isArchiveType } from '../../http/archive-upload.js';
 import { answer, type Call, type Method, type Route } from '../../http/routes/route.js';
-import { archiveExpected, isArchiveType } from '../../lib/archive/archive-upload.js';
 import { type ArchivePart, backupDepsOf } from './backup-deps.js';
 import { getSchedule, putSchedule } from './backup-schedule.js';
 import { uploadBackup } from './backup-upload.js';

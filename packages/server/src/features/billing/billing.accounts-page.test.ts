@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../testing/auth.fixtures.js';
 import { type KeyedUser, signUpWithKey } from '../../testing/public-api.fixtures.js';
+import { accountRow } from '../../testing/rows.fixtures.js';
 import { startTestServer, type TestServer, testDialects } from '../../testing/test-server.js';
 import { dayOf } from './billing-plans.js';
 import { recordStorageDay } from './usage.store.js';
@@ -32,37 +32,7 @@ describe.each(testDialects)('the administrator’s accounts, paged (%s)', (diale
     const rows = Array.from({ length: MANY }, (_, i) => {
       const at = new Date(start + i * 1000).toISOString();
       const n = String(i).padStart(3, '0');
-      return {
-        id: randomUUID(),
-        email: `member${n}@example.com`,
-        username: `member${n}`,
-        username_key: `member${n}`,
-        password_hash: null,
-        is_admin: 0,
-        email_confirmed_at: at,
-        confirmation_sent_at: null,
-        recovery_sent_at: null,
-        new_email: null,
-        email_change_sent_at: null,
-        last_sign_in_at: null,
-        banned_until: null,
-        user_metadata: '{}',
-        app_metadata: '{}',
-        marketing_emails: 0,
-        stripe_customer_id: null,
-        stripe_subscription_id: null,
-        subscription_status: null,
-        subscription_plan: null,
-        subscription_renewal_date: null,
-        cancel_at_period_end: null,
-        subscription_period_start: null,
-        subscription_event_at: null,
-        is_anonymous: 0,
-        invited_at: null,
-        reauthentication_sent_at: null,
-        created_at: at,
-        updated_at: at,
-      };
+      return accountRow({ email: `member${n}@example.com`, username: `member${n}`, username_key: `member${n}` }, at);
     });
     await server.app.basalt.db.kysely.insertInto('accounts').values(rows).execute();
   }, 60_000);

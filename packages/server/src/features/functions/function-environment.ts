@@ -1,6 +1,7 @@
-import type { AppContext } from '../../app-context.js';
+import type { Db } from '../../db/database.js';
 import { appKeysOf } from '../apps/apps.service.js';
 import { secretEnvironmentOf } from '../secrets/secrets.service.js';
+import type { Vault } from '../secrets/secrets-vault.js';
 
 /**
  * functionEnvironment is the environment of an account's functions: its secrets, and SUPABASE_URL,
@@ -10,7 +11,7 @@ import { secretEnvironmentOf } from '../secrets/secrets.service.js';
  * restart with the new ones (functions-runtime.ts).
  */
 export async function functionEnvironment(
-  ctx: Pick<AppContext, 'db' | 'vault'>,
+  ctx: { db: Db; vault: Vault },
   accountId: string,
 ): Promise<Record<string, string>> {
   const [secrets, app] = await Promise.all([

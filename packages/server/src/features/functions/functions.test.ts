@@ -1,7 +1,7 @@
 import { DEFAULT_FUNCTION_CODE } from '@basalt/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer } from '../../testing/account.fixtures.js';
 import {
-  type ApiScenario,
   type CookieSession,
   loginWithCookie,
   runScenario,
@@ -10,16 +10,11 @@ import {
   startAuthServer,
   users,
 } from '../../testing/auth.fixtures.js';
+
+import { badFunctionRequests } from '../../testing/function-requests.fixtures.js';
 import { sources } from '../../testing/functions.fixtures.js';
 import { type TestServer, testDialects } from '../../testing/test-server.js';
 import { listActivity } from '../activity/activity.service.js';
-
-const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
-const fieldError = (field: string, message: string) => ({
-  code: 'validation_failed',
-  message,
-  validationErrors: { [field]: [message] },
-});
 
 describe.each(testDialects)('edge functions API on %s', (dialect) => {
   let server: TestServer;
@@ -220,195 +215,7 @@ describe.each(testDialects)('edge functions API on %s', (dialect) => {
     expect(res).toMatchObject({ status: 403, body: { code: 'api_key_not_allowed' } });
   });
 
-  const scenarios: ApiScenario[] = [
-    { name: 'list without credentials', method: 'GET', url: '/api/edge-functions', status: 401 },
-    {
-      name: 'list with a forged token',
-      method: 'GET',
-      url: '/api/edge-functions',
-      headers: bearer('not.a.jwt'),
-      status: 401,
-      expected: { code: 'invalid_token' },
-    },
-    {
-      name: 'create without credentials',
-      method: 'POST',
-      url: '/api/edge-functions',
-      json: { name: 'a', code: 'b' },
-      status: 401,
-    },
-    {
-      name: 'no code',
-      method: 'POST',
-      url: '/api/edge-functions',
-      headers: asAlice,
-      json: { name: 'nocode' },
-      status: 400,
-      expected: fieldError('code', 'Function code is required'),
-    },
-    {
-      name: 'blank code',
-      method: 'POST',
-      url: '/api/edge-functions',
-      headers: asAlice,
-      json: { name: 'blank', code: '  \n ' },
-      status: 400,
-      expected: fieldError('code', 'Function code is required'),
-    },
-    {
-      name: 'no name',
-      method: 'POST',
-      url: '/api/edge-functions',
-      headers: asAlice,
-      json: { code: 'x' },
-      status: 400,
-      expected: fieldError('name', 'Function name is required'),
-    },
-    {
-      name: 'a name with spaces',
-      method: 'POST',
-      url: '/api/edge-functions',
-      headers: asAlice,
-      json: { name: 'my function', code: 'x' },
-      status: 400,
-      expected: { validationErrors: { name: [expect.stringContaining('must start with a letter')] } },
-    },
-    {
-      name: 'a name of 65 characters',
-      method: 'POST',
-      url: '/api/edge-functions',
-      headers: asAlice,
-      json: { name: `f${'n'.repeat(64)}`, code: 'x' },
-      status: 400,
-      expected: fieldError('name', 'Function name must be at most 64 characters'),
-    },
-    {
-      name: 'a route outside /api/edge/',
-      method: 'POST',
-      url: '/api/edge-functions',
-      headers: asAlice,
-      json: { name: 'escape', code: 'x', route: '/api/keys' },
-      status: 400,
-      expected: { validationErrors: { route: [expect.stringContaining('Route must start with /api/edge/')] } },
-    },
-    {
-      name: 'a route with dot segments',
-      method: 'POST',
-      url: '/api/edge-functions',
-      headers: asAlice,
-      json: { name: 'dots', code: 'x', route: '/api/edge/../keys' },
-      status: 400,
-    },
-    {
-      name: 'code of 513 KiB',
-      method: 'POST',
-      url: '/api/edge-functions',
-      headers: asAlice,
-      json: { name: 'huge', code: 'x'.repeat(512 * 1024 + 1) },
-      status: 400,
-      expected: fieldError('code', 'Function code must be at most 512 KiB'),
-    },
-    {
-      name: 'a NUL in the code',
-      method: 'POST',
-      url: '/api/edge-functions',
-      headers: asAlice,
-      json: { name: 'nul', code: 'a\u0000b' },
-      status: 400,
-      expected: fieldError('code', 'code must not contain the NUL character (\\u0000)'),
-    },
-    {
-      name: 'isActive as text',
-      method: 'POST',
-      url: '/api/edge-functions',
-      headers: asAlice,
-      json: { name: 'flag', code: 'x', isActive: 'yes' },
-      status: 400,
-      expected: fieldError('isActive', 'isActive must be true or false'),
-    },
-    {
-      name: 'code as a number',
-      method: 'POST',
-      url: '/api/edge-functions',
-      headers: asAlice,
-      json: { name: 'numeric', code: 42 },
-      status: 400,
-      expected: fieldError('code', 'Function code must be text'),
-    },
-    {
-      name: 'malformed JSON',
-      method: 'POST',
-      url: '/api/edge-functions',
-      headers: () => ({ ...asAlice(), 'content-type': 'application/json' }),
-      body: '{"name": ',
-      status: 400,
-      expected: { code: 'bad_json' },
-    },
-    {
-      name: 'an empty patch',
-      method: 'PATCH',
-      url: '/api/edge-functions/1',
-      headers: asAlice,
-      json: {},
-      status: 400,
-      expected: { message: 'Send at least one of name, code, route, isActive, verifyJwt' },
-    },
-    {
-      name: 'patch an unknown id',
-      method: 'PATCH',
-      url: '/api/edge-functions/999999',
-      headers: asAlice,
-      json: { isActive: false },
-      status: 404,
-    },
-    {
-      name: 'deploy an unknown id',
-      method: 'POST',
-      url: '/api/edge-functions/999999/deploy',
-      headers: asAlice,
-      status: 404,
-    },
-    {
-      name: 'deploy a non-numeric id',
-      method: 'POST',
-      url: '/api/edge-functions/abc/deploy',
-      headers: asAlice,
-      status: 404,
-    },
-    {
-      name: 'delete a huge id',
-      method: 'DELETE',
-      url: `/api/edge-functions/${'9'.repeat(40)}`,
-      headers: asAlice,
-      status: 404,
-    },
-    { name: 'deploy without credentials', method: 'POST', url: '/api/edge-functions/1/deploy', status: 401 },
-    {
-      name: 'rollback without a version',
-      method: 'POST',
-      url: '/api/edge-functions/1/rollback',
-      headers: asAlice,
-      json: {},
-      status: 400,
-      expected: { validationErrors: { version: [expect.any(String)] } },
-    },
-    {
-      name: 'invocations with a bad limit',
-      method: 'GET',
-      url: '/api/edge-functions/1/invocations?limit=0',
-      headers: asAlice,
-      status: 400,
-      expected: fieldError('limit', 'limit must be a whole number from 1 to 200'),
-    },
-    {
-      name: 'stats for too many hours',
-      method: 'GET',
-      url: '/api/edge-functions/1/stats?hours=1000',
-      headers: asAlice,
-      status: 400,
-      expected: fieldError('hours', 'hours must be a whole number from 1 to 168'),
-    },
-  ];
+  const scenarios = badFunctionRequests(asAlice);
   it.each(scenarios)('$name → $status', (scenario) => runScenario(server, scenario).then(() => undefined));
 
   it('changed nothing on refused input', async () => {

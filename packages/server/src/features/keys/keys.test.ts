@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256 } from '../../lib/crypto/tokens.js';
+import { bearer } from '../../testing/account.fixtures.js';
 import {
   type ApiScenario,
   type CookieSession,
@@ -10,13 +11,13 @@ import {
   startAuthServer,
   users,
 } from '../../testing/auth.fixtures.js';
+
 import { type TestServer, testDialects } from '../../testing/test-server.js';
 import { listActivity } from '../activity/activity.service.js';
 import { CACHE_TTL_MS, createApiKeyLookup } from './keys.lookup.js';
 import { deleteApiKeyOf } from './keys.store.js';
 
 const KEY_SHAPE = /^bsk_[A-Za-z0-9_-]{43}$/;
-const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 const fieldError = (field: string, message: string) => ({
   code: 'validation_failed',
   message,

@@ -74,6 +74,7 @@ export function answeredOf(request: FastifyRequest, reply: FastifyReply): Answer
     url: request.url,
     status: reply.statusCode,
     durationMs: Math.round(reply.elapsedTime * 10) / 10,
+    bytes: Number(reply.getHeader('content-length')) || 0,
     principal: request.principal,
     requestId: request.id,
     route: request.routeOptions.url,
@@ -89,6 +90,8 @@ export interface AnsweredRequest {
   url: string;
   status: number;
   durationMs: number;
+  /** The answer's body length, where it was known (streamed answers count 0). */
+  bytes: number;
   principal: Principal;
   requestId: string;
   /** The route's pattern, undefined when no route matched. */
@@ -164,8 +167,8 @@ function routeKeyOf(route: string, params: Record<string, string | undefined> | 
   return key;
 }
 
-// A route's pattern with its parameters filled in, except :id: "/api/table/:name/:id" → "/api/table/items/:id".
-function routeWithParams(route: string, params: Record<string, string | undefined> | undefined): string {
+/** routeWithParams fills in a route pattern's parameters but :id: "/api/table/:name/:id" → "/api/table/items/:id". */
+export function routeWithParams(route: string, params: Record<string, string | undefined> | undefined): string {
   if (!route.includes(':')) return route;
   return route.replace(/:(\w+)/g, (whole, name: string) => (name === 'id' ? whole : (params?.[name] ?? whole)));
 }

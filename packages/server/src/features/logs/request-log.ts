@@ -28,8 +28,11 @@ export function createRequestLog(options: {
   logs: LogWriter;
   logLevel: string;
   stored: RequestLogOptions;
+  /** observers hear every answered request too, on either path (the request metrics); they must not throw. */
+  observers?: ((answered: AnsweredRequest) => void)[];
 }): RequestLog {
   const { log, logs, stored } = options;
+  const observers = options.observers ?? [];
   const linesForSuccess =
     (pino.levels.values[options.logLevel] ?? Number.POSITIVE_INFINITY) <= (pino.levels.values.debug ?? 20);
   const line = (answered: AnsweredRequest) => {
@@ -56,6 +59,7 @@ export function createRequestLog(options: {
       const answered = answeredOf(request, reply);
       line(answered);
       recordAnswered(logs, answered, stored);
+      for (const observe of observers) observe(answered);
     },
     early(answer) {
       const answered: AnsweredRequest = {
@@ -63,6 +67,7 @@ export function createRequestLog(options: {
         url: answer.url,
         status: answer.status,
         durationMs: answer.durationMs,
+        bytes: answer.bytes,
         principal: answer.call.principal,
         requestId: answer.requestId,
         route: answer.route,
@@ -71,6 +76,7 @@ export function createRequestLog(options: {
       };
       line(answered);
       recordAnswered(logs, answered, stored);
+      for (const observe of observers) observe(answered);
     },
   };
 }

@@ -2,13 +2,14 @@ import type { AppContext } from '../../app-context.js';
 import { answer, type Route } from '../../http/routes/route.js';
 import { listTables } from '../tables/tables.service.js';
 import { buildOpenApiDocument } from './openapi.service.js';
+import { buildTypeScriptTypes } from './typescript-types.js';
 
-// GET /api/openapi.json: the OpenAPI 3.1 document of the actor's public record API, made from their tables at
-// each request. A signed-in user (bearer token or session cookie) or an API key may read it; it is never cached
-// by a browser or proxy, since it is one account's and changes with every table.
+// GET /api/openapi.json: the OpenAPI 3.1 document of the actor's public record API, made at each request from
+// their tables and the route table's public routes. A signed-in user (bearer token or session cookie) or an API
+// key may read it; it is never cached by a browser or proxy, since it is one account's and changes with every table.
 
 /** openapiRoutes serve the actor's OpenAPI document. */
-export function openapiRoutes(ctx: AppContext): Route[] {
+export function openapiRoutes(ctx: AppContext, table: () => readonly Route[]): Route[] {
   return [
     {
       method: 'GET',
@@ -17,8 +18,25 @@ export function openapiRoutes(ctx: AppContext): Route[] {
       admit: [ctx.callers.account],
       handler: async (call) => {
         const tables = await listTables(ctx.db, call.actor);
-        const document = buildOpenApiDocument(tables, { serverUrl: ctx.config.siteUrl });
+        const document = buildOpenApiDocument(tables, { serverUrl: ctx.config.siteUrl, routes: table() });
         return answer(document, { headers: { 'Cache-Control': 'private, no-store' } });
+      },
+    },
+    {
+      // The `Database` type for supabase-js, from the same tables (typescript-types.ts).
+      method: 'GET',
+      url: '/api/types.ts',
+      family: 'console',
+      admit: [ctx.callers.account],
+      handler: async (call) => {
+        const text = buildTypeScriptTypes(await listTables(ctx.db, call.actor));
+        return answer(text, {
+          headers: {
+            'Content-Type': 'text/plain; charset=utf-8',
+            'Content-Disposition': 'attachment; filename="database.types.ts"',
+            'Cache-Control': 'private, no-store',
+          },
+        });
       },
     },
   ];

@@ -1,5 +1,6 @@
 import type { TableSchema } from '@basalt/shared';
 import { describe, expect, it } from 'vitest';
+import type { Method, Route } from '../../http/routes/route.js';
 import { expectValidOpenApi, openApiProblems, schemaErrors } from '../../testing/openapi.fixtures.js';
 import { buildOpenApiDocument, type OpenApiTable } from './openapi.service.js';
 
@@ -35,10 +36,44 @@ const ITEM_FIELDS = [...ITEM_COLUMNS, 'created_at', 'updated_at'];
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests walk the generated JSON freely.
 type Doc = Record<string, any>;
-const build = (tables: OpenApiTable[]): Doc => buildOpenApiDocument(tables, { serverUrl: SERVER }) as Doc;
+// The public API's routes as the route table declares them (public-api.routes.ts): the document follows them.
+const route = (method: Method, url: string, operation: string): Route => ({
+  method,
+  url,
+  family: 'public',
+  admit: [],
+  docs: { summary: `The ${operation} route`, operation },
+  handler: () => null,
+});
+const PUBLIC_ROUTES = [
+  route('GET', '/api/table/:name', 'list'),
+  route('POST', '/api/table/:name', 'create'),
+  route('GET', '/api/table/:name/:id', 'get'),
+  route('PUT', '/api/table/:name/:id', 'replace'),
+  route('PATCH', '/api/table/:name/:id', 'update'),
+  route('DELETE', '/api/table/:name/:id', 'delete'),
+  // The short form is the same API under another path: the document names the long one only.
+  route('GET', '/api/:name', 'list'),
+];
+const build = (tables: OpenApiTable[], routes: Route[] = PUBLIC_ROUTES): Doc =>
+  buildOpenApiDocument(tables, { serverUrl: SERVER, routes }) as Doc;
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 
 describe('buildOpenApiDocument', () => {
+  it('describes the routes the route table has, and no other', () => {
+    const withoutDelete = build(
+      [notes],
+      PUBLIC_ROUTES.filter((r) => r.method !== 'DELETE'),
+    );
+    expect(Object.keys(withoutDelete.paths['/api/table/notes/{id}'])).toEqual(['parameters', 'get', 'put', 'patch']);
+    expect(Object.keys(withoutDelete.paths)).toEqual(['/api/table/notes', '/api/table/notes/{id}']);
+    const withAnother = build([notes], [...PUBLIC_ROUTES, route('GET', '/api/table/:name/:id/history', 'history')]);
+    expect(withAnother.paths['/api/table/notes/{id}/history']).toEqual({
+      parameters: [{ $ref: '#/components/parameters/recordId' }],
+      get: { tags: ['notes'], summary: 'The history route' },
+    });
+  });
+
   it('makes a valid OpenAPI 3.1 document for an account without tables', async () => {
     const doc = build([]);
     await expectValidOpenApi(doc);

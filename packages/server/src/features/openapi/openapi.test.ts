@@ -110,6 +110,23 @@ describe.each(testDialects)('GET /api/openapi.json on %s', (dialect) => {
     ]);
   });
 
+  it('documents every public route of the route table as served, each method at its path', async () => {
+    const doc = await fetchDocument(alice);
+    const served = server.app.routes
+      .filter((route) => route.family === 'public' && route.url.startsWith('/api/table/:name'))
+      .flatMap((route) => (Array.isArray(route.method) ? route.method : [route.method]).map((m) => [m, route.url]))
+      .map(([method, url]) => `${method} ${url?.replace(':name', 'items').replace(':id', '{id}')}`);
+    const documented = Object.entries(doc.paths)
+      .filter(([path]) => path.startsWith('/api/table/items'))
+      .flatMap(([path, item]) =>
+        Object.keys(item as object)
+          .filter((key) => key !== 'parameters')
+          .map((method) => `${method.toUpperCase()} ${path}`),
+      );
+    expect(documented.sort()).toEqual(served.sort());
+    expect(served).toHaveLength(6);
+  });
+
   it('follows the tables as they change', async () => {
     await createTable(server, bob, 'widgets', { size: { type: 'number' } });
     const doc = await fetchDocument(bob);

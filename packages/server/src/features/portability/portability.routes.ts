@@ -1,7 +1,7 @@
 import type { AppContext } from '../../app-context.js';
+import { archiveExpected, isArchiveType } from '../../http/archive-upload.js';
 import { answer, type Route } from '../../http/routes/route.js';
 import { parseInput } from '../../http/validation.js';
-import { archiveExpected, isArchiveType } from '../../lib/archive/archive-upload.js';
 import { exportAccount, exportQuerySchema } from './account-export.js';
 import { importAccount, importQuerySchema } from './account-import.js';
 

@@ -2,31 +2,19 @@ import { randomUUID } from 'node:crypto';
 import {
   blankLayout,
   type ClientMessage,
-  clientMessageSchema,
-  initialsOf,
-  PROJECT_LIMITS,
-  type PresenceUser,
   type ProjectRole,
-  presenceColorOf,
-  projectRoleSchema,
   roleCan,
   type ServerMessage,
   type StoredLayout,
-  schemaLayoutSchema,
 } from '@basalt/shared';
 import type { Db } from '../../db/database.js';
 import { ApiError } from '../../http/errors.js';
 import type { Actor } from '../../lib/actor/actor.js';
-import type { PresenceAnnounced, SchemaLayoutChanged } from './project-events.js';
+import type { SchemaLayoutChanged } from './project-events.js';
 import { memberProject } from './projects.service.js';
-import {
-  invalidLayout,
-  type LayoutUpdate,
-  layoutTooLarge,
-  mergeLayoutUpdates,
-  readLayout,
-  versionCacheOf,
-} from './schema-layouts.service.js';
+import { type LayoutUpdate, mergeLayoutUpdates, readLayout, versionCacheOf } from './schema-layouts.service.js';
+import { readClientMessage } from './schema-room-messages.js';
+import { localUsers, presenceOf, type Room, type RoomClient, type RoomSocket } from './schema-room-state.js';
 
 // The Schema Editor's rooms on this node. A socket joins one project's
 // room at a time, as a member (its role decides whether it may send updates: DEVELOPER and up). Updates that
@@ -38,40 +26,13 @@ import {
 // sockets, again every few seconds, and forgotten when a node stops announcing. A malformed frame gets an
 // `error` message and the socket stays usable.
 
-/** RoomSocket is what the rooms need of a WebSocket. */
-export interface RoomSocket {
-  send(data: string | Buffer, options: { binary: boolean }): void;
-  close(code?: number, reason?: string): void;
-  readonly readyState: number;
-}
-
-/** RoomClient is one connected editor: its socket, account, name, and the room it is in. */
-interface RoomClient {
-  socket: RoomSocket;
-  actor: Actor;
-  name: string;
-  room: Room | null;
-  role: ProjectRole;
-  selection: string[];
-}
-
-interface Room {
-  projectId: string;
-  clients: Set<RoomClient>;
-  queue: Array<{ client: RoomClient; update: LayoutUpdate }>;
-  merging: boolean;
-  /** When the room's last merge began (performance.now()). */
-  mergedAt: number;
-  /** The newest version sent to this room's sockets. */
-  version: number;
-  remote: Map<string, { users: PresenceAnnounced['users']; at: number }>;
-}
-
 const OPEN = 1;
 const TEXT_FRAME = { binary: false } as const;
-// Presence is announced again this often, and a node silent for PRESENCE_EXPIRY_MS is forgotten.
+// Presence is announced again this often (a job of app-jobs.ts).
 const PRESENCE_EVERY_MS = 5_000;
-const PRESENCE_EXPIRY_MS = 15_000;
+
+/** SCHEMA_PRESENCE_RHYTHM is how often each node announces who is in its rooms. */
+export const SCHEMA_PRESENCE_RHYTHM = { firstAfterMs: PRESENCE_EVERY_MS, everyMs: PRESENCE_EVERY_MS } as const;
 // Updates merged in one transaction, at most.
 const BATCH_MAX = 200;
 // A room merges at most once per this many ms: updates that arrive meanwhile go into the next merge together, so a
@@ -83,6 +44,8 @@ const MERGE_EVERY_MS = 10;
 export interface SchemaRooms {
   /** connect registers a socket of a signed-in account; the returned handlers feed it frames and its close. */
   connect(socket: RoomSocket, actor: Actor, name: string): { message(data: string): void; close(): void };
+  /** beat announces this node's presence in its rooms again, and forgets the nodes that went silent. */
+  beat(): void;
   /** close ends every socket and stops listening to the bus. */
   close(): void;
 }
@@ -115,37 +78,6 @@ export function createSchemaRooms(db: Db, options: { onError?: (error: unknown) 
 
   // ---- Presence
 
-  const localUsers = (room: Room): PresenceAnnounced['users'] =>
-    [...room.clients].map((c) => ({
-      accountId: c.actor.accountId,
-      name: c.name,
-      role: c.role,
-      selection: c.selection,
-    }));
-
-  function presenceOf(room: Room): PresenceUser[] {
-    const byAccount = new Map<string, PresenceUser>();
-    const now = Date.now();
-    const all = [...localUsers(room)];
-    for (const [other, entry] of room.remote) {
-      if (now - entry.at > PRESENCE_EXPIRY_MS) room.remote.delete(other);
-      else all.push(...entry.users);
-    }
-    for (const user of all) {
-      const role = projectRoleSchema.safeParse(user.role);
-      const known = byAccount.get(user.accountId);
-      byAccount.set(user.accountId, {
-        accountId: user.accountId,
-        name: user.name,
-        initials: initialsOf(user.name),
-        color: presenceColorOf(user.accountId),
-        role: role.success ? role.data : 'VIEWER',
-        selection: [...new Set([...(known?.selection ?? []), ...user.selection])],
-      });
-    }
-    return [...byAccount.values()].sort((a, b) => a.name.localeCompare(b.name));
-  }
-
   function sendPresence(room: Room) {
     const message = encoded({ type: 'schema_presence', projectId: room.projectId, users: presenceOf(room) });
     for (const client of room.clients) send(client, message);
@@ -154,14 +86,6 @@ export function createSchemaRooms(db: Db, options: { onError?: (error: unknown) 
   function announce(room: Room, ask = false) {
     db.bus.publish('schema.presence', { projectId: room.projectId, node, users: localUsers(room), ask });
   }
-
-  const presenceTimer = setInterval(() => {
-    for (const room of rooms.values()) {
-      if (room.clients.size > 0) announce(room);
-      else if (room.remote.size > 0) presenceOf(room);
-    }
-  }, PRESENCE_EVERY_MS);
-  presenceTimer.unref();
 
   // ---- Joining and leaving
 
@@ -364,30 +288,8 @@ export function createSchemaRooms(db: Db, options: { onError?: (error: unknown) 
   ];
 
   function handle(client: RoomClient, data: string) {
-    if (data.length > PROJECT_LIMITS.layoutMaxBytes + 4096) {
-      const error = layoutTooLarge();
-      return fail(client, error.code, error.message);
-    }
-    let parsedJson: unknown;
-    try {
-      parsedJson = JSON.parse(data);
-    } catch {
-      return fail(client, 'invalid_message', 'Messages must be JSON objects with a type');
-    }
-    const parsed = clientMessageSchema.safeParse(parsedJson, { reportInput: true });
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      if (issue?.path[0] === 'layout') {
-        const layout = schemaLayoutSchema.safeParse((parsedJson as { layout?: unknown }).layout, { reportInput: true });
-        if (!layout.success) {
-          const error = invalidLayout(layout.error);
-          return fail(client, error.code, error.message);
-        }
-      }
-      const path = issue?.path.map(String).join('.') ?? '';
-      return fail(client, 'invalid_message', `${path ? `${path}: ` : ''}${issue?.message ?? 'Invalid message'}`);
-    }
-    const message = parsed.data;
+    const message = readClientMessage(data);
+    if ('refusal' in message) return fail(client, message.refusal.code, message.refusal.message);
     switch (message.type) {
       case 'join_schema_room':
         join(client, message.projectId).catch((error) => {
@@ -428,8 +330,13 @@ export function createSchemaRooms(db: Db, options: { onError?: (error: unknown) 
         },
       };
     },
+    beat() {
+      for (const room of rooms.values()) {
+        if (room.clients.size > 0) announce(room);
+        else if (room.remote.size > 0) presenceOf(room);
+      }
+    },
     close() {
-      clearInterval(presenceTimer);
       for (const stop of unsubscribe) stop();
       for (const client of clients) client.socket.close(1001, 'Server shutting down');
       clients.clear();

@@ -1,7 +1,7 @@
 import { isReservedTableName } from '@basalt/shared';
 import type { AppContext } from '../../app-context.js';
 import { ApiError, tooManyRequests } from '../../http/errors.js';
-import { type AdmissionStep, answer, type Call, type Route } from '../../http/routes/route.js';
+import { type AdmissionStep, answer, type Call, type Route, type RouteDocs } from '../../http/routes/route.js';
 import type { Actor } from '../../lib/actor/actor.js';
 import {
   createPublicRecord,
@@ -45,6 +45,16 @@ const notReserved: AdmissionStep = (call) => {
 };
 
 const name = (call: Call) => call.params.name ?? '';
+
+// What the account's OpenAPI document says each route is (features/openapi describes the operation per table).
+const docsOf = {
+  list: { summary: 'List records of a table', operation: 'list' },
+  get: { summary: 'Get one record', operation: 'get' },
+  create: { summary: 'Create a record', operation: 'create' },
+  replace: { summary: 'Replace a record', operation: 'replace' },
+  update: { summary: 'Update columns of a record', operation: 'update' },
+  delete: { summary: 'Delete a record', operation: 'delete' },
+} satisfies Record<string, RouteDocs>;
 const id = (call: Call) => call.params.id ?? '';
 
 /** publicApiRoutes are the public record API's routes, under /api/table/:name and /api/:name. */
@@ -70,15 +80,16 @@ export function publicApiRoutes(ctx: AppContext): Route[] {
     const get = (call: Call) => getPublicRecord(db, call.actor, name(call), id(call));
     routes.push(
       early
-        ? { ...common, method: 'GET', url: collection, early: true, handler: list }
-        : { ...common, method: 'GET', url: collection, handler: list },
+        ? { ...common, method: 'GET', url: collection, docs: docsOf.list, early: true, handler: list }
+        : { ...common, method: 'GET', url: collection, docs: docsOf.list, handler: list },
       early
-        ? { ...common, method: 'GET', url: one, early: true, handler: get }
-        : { ...common, method: 'GET', url: one, handler: get },
+        ? { ...common, method: 'GET', url: one, docs: docsOf.get, early: true, handler: get }
+        : { ...common, method: 'GET', url: one, docs: docsOf.get, handler: get },
       {
         ...common,
         method: 'POST',
         url: collection,
+        docs: docsOf.create,
         handler: async (call) => {
           const record = await createPublicRecord(db, call.actor, name(call), call.body);
           const location = `${prefix}/${encodeURIComponent(name(call))}/${record.id}`;
@@ -89,18 +100,21 @@ export function publicApiRoutes(ctx: AppContext): Route[] {
         ...common,
         method: 'PUT',
         url: one,
+        docs: docsOf.replace,
         handler: (call) => updatePublicRecord(db, call.actor, name(call), id(call), call.body, { merge: false }),
       },
       {
         ...common,
         method: 'PATCH',
         url: one,
+        docs: docsOf.update,
         handler: (call) => updatePublicRecord(db, call.actor, name(call), id(call), call.body, { merge: true }),
       },
       {
         ...common,
         method: 'DELETE',
         url: one,
+        docs: docsOf.delete,
         handler: async (call) => {
           await deletePublicRecord(db, call.actor, name(call), id(call));
           return { success: true, message: 'Record deleted successfully' };

@@ -112,6 +112,45 @@ describe.each(testDialects)('realtime postgres_changes with supabase-js on %s', 
     await alice.client.removeChannel(all);
   });
 
+  it('sends each change only to the channels its eq value matches, through unsubscribes and a filter edit', async () => {
+    const { name } = await fresh();
+    const on = (topic: string, filter: string) =>
+      changesOf(alice.client, `${topic}-${n}`, { event: 'INSERT', table: name, filter });
+    const ones = await on('ones', 'qty=eq.1');
+    const twos = await on('twos', 'qty=eq.2');
+    const alsoOnes = await on('also-ones', 'qty=eq.1.0');
+    const { channel: all, inbox: everything } = await changesOf(alice.client, `eq-all-${n}`, {
+      event: 'INSERT',
+      table: name,
+    });
+    const writeAll = async (round: string) => {
+      for (const qty of [1, 2, 3])
+        await alice.client
+          .from(name)
+          .insert({ title: `${round}:${qty}`, qty })
+          .throwOnError();
+      // Once the last row reached the channel that hears everything, the others have theirs too.
+      for (let i = 0; i < 3; i++)
+        await everything.next((p) => String((p.new as Record<string, unknown>).title).startsWith(round));
+    };
+    const heard = (inbox: { items: Record<string, unknown>[] }) =>
+      inbox.items.splice(0).map((p) => (p.new as Record<string, unknown>).title);
+    await writeAll('r1');
+    expect(heard(ones.inbox)).toEqual(['r1:1']);
+    expect(heard(twos.inbox)).toEqual(['r1:2']);
+    expect(heard(alsoOnes.inbox)).toEqual(['r1:1']);
+    // One unsubscribes; another changes its filter (supabase-js leaves and joins again).
+    await alice.client.removeChannel(alsoOnes.channel);
+    await alice.client.removeChannel(twos.channel);
+    const threes = await on('twos', 'qty=eq.3');
+    await writeAll('r2');
+    expect(heard(ones.inbox)).toEqual(['r2:1']);
+    expect(heard(threes.inbox)).toEqual(['r2:3']);
+    expect(heard(twos.inbox)).toEqual([]);
+    expect(heard(alsoOnes.inbox)).toEqual([]);
+    for (const channel of [ones.channel, threes.channel, all]) await alice.client.removeChannel(channel);
+  });
+
   it('hears a history revert like any write', async () => {
     const { name, id } = await fresh();
     const { data } = await alice.client.from(name).insert({ title: 'kept', qty: 1 }).select().single();

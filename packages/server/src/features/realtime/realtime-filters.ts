@@ -140,6 +140,34 @@ export function checkFilter(terms: FilterTerm[], table: UserTableShape): void {
   }
 }
 
+/** EqKey is a filter's first `eq` term, as the index of channels finds it: column, its type then, and the value. */
+export interface EqKey {
+  column: string;
+  type: ColumnType;
+  value: string;
+}
+
+/**
+ * eqKeyOf is the first plain (not negated) `eq` term of a checked filter, or null. A record can pass the filter
+ * only if its column compares equal to that value, so a change need only visit the channels under its own value.
+ */
+export function eqKeyOf(terms: FilterTerm[], table: UserTableShape): EqKey | null {
+  for (const term of terms) {
+    if (term.op !== 'eq' || term.negated) continue;
+    const type = columnTypeIn(table, term.column);
+    const value = type === null ? undefined : comparable(type, term.values[0] ?? '');
+    if (type !== null && value !== undefined) return { column: term.column, type, value: String(value) };
+  }
+  return null;
+}
+
+/** eqValueOf is a record's value of a column as eqKeyOf writes a filter's (undefined: no `eq` can match it). */
+export function eqValueOf(key: Omit<EqKey, 'value'>, record: Record<string, unknown> | null): string | undefined {
+  if (record === null || !Object.hasOwn(record, key.column)) return undefined;
+  const value = comparable(key.type, record[key.column] as CellValue);
+  return value === undefined ? undefined : String(value);
+}
+
 // A value as the column type compares it; undefined when the text is not one.
 function comparable(type: ColumnType, value: CellValue | string): number | string | boolean | undefined {
   if (value === null || value === undefined) return undefined;

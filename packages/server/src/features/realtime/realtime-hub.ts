@@ -5,17 +5,19 @@ import { accountActor } from '../../lib/actor/actor.js';
 import type { RecordsChanged } from '../records/record-events.js';
 import type { RestKey } from '../rest/rest-gateway.js';
 import { findTableById } from '../tables/tables.service.js';
+import { createAudiences } from './realtime-audiences.js';
 import { deliverChange } from './realtime-delivery.js';
 import type { BroadcastSent } from './realtime-events.js';
 import { encodeBroadcast, encodeMessage, type UserBroadcast, type Vsn } from './realtime-frames.js';
+import { createOutbox } from './realtime-outbox.js';
 import { BEAT_MS, createPresence, type Metas, type Presence } from './realtime-presence.js';
 import type { Channel, Connection, RealtimeLimits, RealtimeSocket } from './realtime-types.js';
-import { createOutbox, type Wire, writeFrames, wsFrame } from './realtime-wire.js';
+import { type Wire, writeFrames, wsFrame } from './realtime-wire.js';
 import '../../db/bus/account-events.js';
 import '../records/record-events.js';
 
-// This node's realtime: its sockets and their channels, indexed by room (broadcast and presence) and by table
-// (record changes), and what every node's bus carries to them. Record changes come from `records.changed` (each
+// This node's realtime: its sockets and their channels, indexed by room (broadcast and presence) and in audiences
+// by table (record changes, realtime-audiences.ts), and what every node's bus carries to them. Record changes come from `records.changed` (each
 // node serves its own subscribers, in commit order); broadcasts and presence go through the bus so that a room
 // spans every node. Limits are counted here, per account on this node. Three jobs keep it (app-jobs.ts): token
 // expiry (each second), presence beats (BEAT_MS) and idle sockets.
@@ -46,6 +48,8 @@ export interface RealtimeHub {
   add(channel: Channel): boolean;
   /** remove forgets a channel (left, replaced, or its socket closed). */
   remove(channel: Channel): void;
+  /** rebind files a channel anew after its bindings' actors changed (a token of another user or role). */
+  rebind(channel: Channel): void;
   /** watchExpiry follows a channel's token expiry after a refresh changed it. */
   watchExpiry(channel: Channel): void;
   /** shutdown tells the client why (a `system` error), closes the channel on its side too, and forgets it. */
@@ -89,8 +93,7 @@ export function createRealtimeHub(
   const nodeId = randomUUID();
   const connections = new Set<Connection>();
   const rooms = new Map<string, Set<Channel>>();
-  const byTable = new Map<number, Set<Channel>>();
-  const allTablesOf = new Map<string, Set<Channel>>();
+  const audiences = createAudiences();
   const byAccount = new Map<string, Set<Channel>>();
   const socketsOf = new Map<string, number>();
   const rates = new Map<string, { second: number; count: number }>();
@@ -98,7 +101,7 @@ export function createRealtimeHub(
   let ids = 0;
   let changes: Promise<void> = Promise.resolve();
 
-  const outbox = createOutbox<Connection>((conn, frames) => {
+  const outbox = createOutbox((conn, frames) => {
     if (conn.closed || conn.socket.readyState !== OPEN || !conn.wire.writable) return;
     if (conn.wire.writableLength > MAX_BUFFERED_BYTES) {
       conn.socket.close(1013, 'The client reads too slowly');
@@ -107,7 +110,7 @@ export function createRealtimeHub(
     writeFrames(conn.wire, frames);
   });
   const sendFrame = (conn: Connection, frame: Buffer) => {
-    if (!conn.closed) outbox.queue(conn, frame);
+    if (!conn.closed) outbox.toSocket(conn, frame);
   };
   const send = (conn: Connection, data: string | Buffer, binary = false) =>
     sendFrame(conn, wsFrame(typeof data === 'string' ? Buffer.from(data) : data, binary));
@@ -130,15 +133,12 @@ export function createRealtimeHub(
   });
 
   async function deliverChanges(event: RecordsChanged) {
-    const forTable = byTable.get(event.tableId);
-    const forAll = allTablesOf.get(event.accountId);
-    if (!forTable && !forAll) return;
+    if (!audiences.mayHear(event.tableId, event.accountId)) return;
     const table = await findTableById(db, accountActor(event.accountId), event.tableId);
     if (!table) return;
-    const channels = forTable && forAll ? new Set([...forTable, ...forAll]) : (forTable ?? forAll ?? []);
     const at = event.committedAt ?? event.at;
     for (const change of event.changes) {
-      deliverChange(channels, table, change, at, (channel, frame) => sendFrame(channel.conn, frame));
+      deliverChange(audiences.of(table, event.accountId, change), table, change, at, outbox.toAudience);
     }
   }
 
@@ -172,10 +172,7 @@ export function createRealtimeHub(
     conn.channels.delete(channel.topic);
     removeFrom(rooms, channel.room, channel);
     removeFrom(byAccount, channel.accountId, channel);
-    for (const binding of channel.bindings) {
-      if (binding.tableId === null) removeFrom(allTablesOf, channel.accountId, channel);
-      else removeFrom(byTable, binding.tableId, channel);
-    }
+    audiences.leave(channel);
     expiring.delete(channel);
     if (channel.presenceRef) presence.untrack(channel.room, channel.presenceRef);
     channel.presenceRef = null;
@@ -214,7 +211,7 @@ export function createRealtimeHub(
   const unsubscribers = [
     // In commit order: each change waits for the one before it, even when its table must be read first.
     db.bus.subscribe('records.changed', (event) => {
-      if (!byTable.has(event.tableId) && !allTablesOf.has(event.accountId)) return;
+      if (!audiences.mayHear(event.tableId, event.accountId)) return;
       changes = changes.then(() => deliverChanges(event)).catch(onError);
     }),
     db.bus.subscribe('realtime.broadcast', deliverBroadcast),
@@ -258,14 +255,21 @@ export function createRealtimeHub(
       conn.channels.set(channel.topic, channel);
       addTo(rooms, channel.room, channel);
       addTo(byAccount, accountId, channel);
-      for (const binding of channel.bindings) {
-        if (binding.tableId === null) addTo(allTablesOf, accountId, channel);
-        else addTo(byTable, binding.tableId, channel);
-      }
+      audiences.join(channel, outbox.seq);
       if (channel.expiresAt !== null) expiring.add(channel);
       return true;
     },
     remove: forget,
+    rebind(channel) {
+      const before = channel.audience;
+      if (!before || channel.conn.channels.get(channel.topic) !== channel) return;
+      const since = before.channels.get(channel) ?? outbox.seq;
+      audiences.leave(channel);
+      audiences.join(channel, outbox.seq);
+      // What was sent to it before and has not left yet is still its own.
+      if (channel.audience === before) before.channels.set(channel, since);
+      else outbox.keep(channel, before, since);
+    },
     watchExpiry(channel) {
       if (channel.expiresAt !== null && channel.conn.channels.get(channel.topic) === channel) expiring.add(channel);
       else expiring.delete(channel);

@@ -7,7 +7,7 @@ import { actorOn } from '../project-access/project-access.js';
 import { findTableById, findTableByName } from '../tables/tables.service.js';
 import { callerOf, isSignedIn, tokenOf } from './realtime-auth.js';
 import { roomKeyOf } from './realtime-events.js';
-import { checkFilter, FilterError, parseFilter } from './realtime-filters.js';
+import { checkFilter, eqKeyOf, FilterError, parseFilter } from './realtime-filters.js';
 import { encodeMessage, encodeReply, type Frame } from './realtime-frames.js';
 import type { RealtimeHub } from './realtime-hub.js';
 import type { Binding, ChangeEvent, Channel, Connection } from './realtime-types.js';
@@ -84,7 +84,7 @@ async function bindingOf(hub: RealtimeHub, actor: Actor, spec: BindingSpec): Pro
   const id = bindingIdOf(spec);
   if (!spec.table || spec.table === '*') {
     if (spec.filter) throw new BindingError('A filter needs a table');
-    return { id, event: event as ChangeEvent, tableId: null, filter: null, actor, follows: true };
+    return { id, event: event as ChangeEvent, tableId: null, filter: null, eq: null, actor, follows: true };
   }
   const found = await tableOf(hub, actor, spec.table);
   let filter = null;
@@ -97,6 +97,7 @@ async function bindingOf(hub: RealtimeHub, actor: Actor, spec: BindingSpec): Pro
     event: event as ChangeEvent,
     tableId: found.table.id,
     filter,
+    eq: filter === null ? null : eqKeyOf(filter, found.table),
     actor: found.actor,
     follows: found.actor === actor,
   };
@@ -166,6 +167,7 @@ export async function joinChannel(hub: RealtimeHub, conn: Connection, frame: Fra
     presenceEnabled: config.presence?.enabled === true,
     presenceRef: null,
     bindings,
+    audience: null,
   };
   if (!hub.add(channel)) return fail('ConnectionRateLimitReached: Too many connected users');
   hub.send(
@@ -205,6 +207,8 @@ export async function refreshToken(hub: RealtimeHub, channel: Channel, payload: 
   }
   channel.actor = caller.actor;
   for (const binding of channel.bindings) if (binding.follows) binding.actor = caller.actor;
+  // Another user (or role) may hear other rows: the channel moves to the audience of its new actor.
+  hub.rebind(channel);
   channel.expiresAt = caller.expiresAt;
   hub.watchExpiry(channel);
 }

@@ -10,7 +10,7 @@ import {
 } from '../../testing/apps.fixtures.js';
 import { users } from '../../testing/auth.fixtures.js';
 import { closeClients, Inbox, subscribeOrThrow } from '../../testing/realtime.fixtures.js';
-import { type ServerProcess, startServerProcess } from '../../testing/server-process.js';
+import { callNode, type ServerProcess, startServerProcess } from '../../testing/server-process.js';
 import { createTestDatabase, startTestServer, type TestServer } from '../../testing/test-server.js';
 
 // Realtime on two nodes of one PostgreSQL database behaves as one server: node A is a `basalt serve` process,
@@ -81,6 +81,36 @@ describe.skipIf(!process.env.TEST_DATABASE_URL).each(['notify', 'redis'] as cons
       expect(await heardOnB.next()).toMatchObject({ new: { body: 'written on A' } });
       await onB.client.from('notes').insert({ body: 'written on B' }).throwOnError();
       expect(await heardOnA.next((p) => (p.new as { body: string }).body === 'written on B')).toBeTruthy();
+    });
+
+    it('follows a table rule changed on the other node, for a subscriber already joined', async () => {
+      const rules = (select: string) => ({ select, insert: 'authenticated', update: 'nobody', delete: 'nobody' });
+      const memos = await createAppTable(b, dev, {
+        name: `memos_${transport}`,
+        schema: { body: { type: 'text' } },
+        access: rules('authenticated'),
+      });
+      const heard = new Inbox<Record<string, unknown>>();
+      const channel = onB.client
+        .channel(`memos-${transport}`)
+        .on('postgres_changes', { event: 'INSERT', schema: 'public', table: `memos_${transport}` }, (p) =>
+          heard.push(p),
+        );
+      await subscribeOrThrow(channel);
+      const body = (p: Record<string, unknown>) => (p.new as { body: string }).body;
+      const write = (text: string) => onA.from(`memos_${transport}`).insert({ body: text }).throwOnError();
+      await write('seen');
+      expect(body(await heard.next())).toBe('seen');
+      // On node A the rule becomes `nobody`: B's subscriber, joined under the old rule, stops hearing.
+      const patch = (select: string) =>
+        callNode(a.url, 'PATCH', `/api/tables/${memos}`, dev.headers, { access: rules(select) });
+      expect((await patch('nobody')).status).toBe(200);
+      await write('hidden');
+      expect((await patch('authenticated')).status).toBe(200);
+      await write('seen again');
+      expect(body(await heard.next())).toBe('seen again');
+      expect(heard.items.map(body)).not.toContain('hidden');
+      await onB.client.removeChannel(channel);
     });
 
     it('carries broadcasts across, a large one too', async () => {

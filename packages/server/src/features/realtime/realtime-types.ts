@@ -1,7 +1,7 @@
 import type { RealtimeConfig } from '../../config.js';
 import type { Actor } from '../../lib/actor/actor.js';
 import type { RestKey } from '../rest/rest-gateway.js';
-import type { FilterTerm } from './realtime-filters.js';
+import type { EqKey, FilterTerm } from './realtime-filters.js';
 import type { Vsn } from './realtime-frames.js';
 import type { Wire } from './realtime-wire.js';
 
@@ -27,6 +27,8 @@ export interface Binding {
   event: ChangeEvent;
   tableId: number | null;
   filter: FilterTerm[] | null;
+  /** eq is the filter's first `eq` term, by which the channel is indexed (realtime-audiences.ts), or null. */
+  eq: EqKey | null;
   actor: Actor;
   /** follows tells whether the binding's actor is the channel's (and so changes with its token). */
   follows: boolean;
@@ -70,6 +72,31 @@ export interface Channel {
   presenceEnabled: boolean;
   presenceRef: string | null;
   readonly bindings: Binding[];
+  /** The audience the channel hears record changes with (null: it has no binding); realtime-audiences.ts. */
+  audience: Audience | null;
+}
+
+/** Queued is a frame waiting to leave, numbered so that each socket gets its frames in the order they were sent. */
+export interface Queued {
+  seq: number;
+  frame: Buffer;
+}
+
+/**
+ * Audience is the channels of this node that hear every record change alike: the same protocol version, topic,
+ * account and bindings (ids, events, tables, filters, and the rule context of each binding's actor). A change is
+ * decided and encoded once per audience, and leaves as one buffer written to each of its sockets.
+ */
+export interface Audience {
+  readonly key: string;
+  readonly vsn: Vsn;
+  readonly topic: string;
+  /** A copy of its first channel's bindings: the others' differ only in actors of the same rule context. */
+  readonly bindings: readonly Binding[];
+  /** Its channels, each with the sequence number at which it joined (it gets only frames sent after). */
+  readonly channels: Map<Channel, number>;
+  /** The frames sent to it that have not left yet (realtime-outbox.ts). */
+  pending: Queued[];
 }
 
 /** RealtimeLimits are realtime's limits per account on each node (REALTIME_* in config.ts). */

@@ -144,6 +144,9 @@ export function checkCondition(
       };
     case 'not':
       return { kind: 'not', condition: checkCondition(dialect, table, condition.condition, depth + 1) };
+    case 'exists':
+      // Built by the data API's embedding, which checks the other table's part itself.
+      return condition;
     default:
       return checkLeaf(dialect, table, condition);
   }

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database.js';
 import { readRowCount } from '../../db/row-counts.js';
-import type { Condition, TableDefinition } from '../../db/user-tables.js';
+import { type Condition, crossesTables, type TableDefinition } from '../../db/user-tables.js';
 import type { RecordsChanged } from './record-events.js';
 import { isEvaluable, matches } from './record-predicate.js';
 import { countRows, countSample, countWithVersions, plannedRowCount } from './records.store.js';
@@ -120,6 +120,8 @@ export async function exactCount(db: Db, table: TableDefinition, where: Conditio
   // A table without a count row (only on a database that has not run migration 0016's count) is counted.
   if (state === null) return countRows(db.readRows, db.dialect, table, where);
   if (!where) return state.rowCount;
+  // A count that reads another table changes with that table's writes too, which this cache does not follow.
+  if (crossesTables(where)) return countRows(db.readRows, db.dialect, table, where);
   return filteredCount(db, table, where, state.versions);
 }
 

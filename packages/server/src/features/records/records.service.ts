@@ -8,6 +8,7 @@ import { assertCan } from './record-access.js';
 import { checkCondition, recordIdCondition } from './record-conditions.js';
 import { unknownColumn } from './record-errors.js';
 import { insertStoredRows, upsertStoredRows } from './record-inserts.js';
+import { applyDeleteRules, checkReferencedRows, type ReferringWrites } from './record-references.js';
 import { admits, checkOwnedPatch, ownedInputs, rlsViolation, rowRuleOf, withRules } from './record-rules.js';
 import { type RecordInput, type RecordRow, storedInputRow, toRecordRow } from './record-values.js';
 import { logChange, runWrite, translated, type WriteOptions } from './record-writes.js';
@@ -74,6 +75,7 @@ export async function createRecords(
   );
   if (rows.length === 0) return [];
   return runWrite(db, actor, table, options, rows, async (scope, log, now) => {
+    await checkReferencedRows(scope, table, rows);
     const written = (await insertStoredRows(scope, table, rows, now)).map((raw) =>
       toRecordRow(db.dialect.name, table, raw),
     );
@@ -155,6 +157,7 @@ async function upsertOnce(
   const mayUpdate = [rowRuleOf(actor, table, 'update'), rowRuleOf(actor, table, 'select')];
   let inserted = 0;
   const written = await runWrite(db, actor, table, options, rows, async (scope, log, now) => {
+    await checkReferencedRows(scope, table, rows);
     const { written, previous } = await upsertStoredRows(scope, table, rows, now, {
       onConflict: typeof options.onConflict === 'string' ? [options.onConflict] : (options.onConflict ?? ['id']),
       ignoreDuplicates: options.ignoreDuplicates ?? false,
@@ -195,6 +198,7 @@ export async function updateRecords(
   return runWrite(db, actor, table, options, [values], async (scope, log, now) => {
     const previous = await selectRowsForChange(scope.run, db.dialect, table, checked);
     if (previous.length === 0) return [];
+    await checkReferencedRows(scope, table, [values]);
     const stored = { ...values, updated_at: now.toISOString() };
     const updated = await updateRowsById(
       scope.run,
@@ -226,6 +230,13 @@ export async function deleteRecords(
   return runWrite(db, actor, table, options, [], async (scope, log) => {
     const previous = await selectRowsForChange(scope.run, db.dialect, table, checked);
     if (previous.length === 0) return [];
+    await applyDeleteRules(
+      scope,
+      actor,
+      table,
+      previous.map((raw) => Number(raw.id)),
+      REFERRING_WRITES,
+    );
     const deleted = await deleteRowsById(
       scope.run,
       db.dialect,
@@ -237,6 +248,12 @@ export async function deleteRecords(
     return result;
   });
 }
+
+// What a referring column's on-delete rule does, through this same path (record-references.ts).
+const REFERRING_WRITES: ReferringWrites = {
+  deleteWhere: (scope, actor, table, where) => deleteRecords(scope, actor, table, where),
+  nullWhere: (scope, actor, table, where, column) => updateRecords(scope, actor, table, where, { [column]: null }),
+};
 
 function byId(rows: RecordRow[]): RecordRow[] {
   return rows.sort((a, b) => a.id - b.id);

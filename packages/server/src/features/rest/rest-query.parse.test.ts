@@ -51,6 +51,7 @@ describe('parseRestQuery', () => {
       columns: null,
       prefer: { return: null, count: null, resolution: null, missing: null },
       format: 'json',
+      embedded: {},
     });
   });
 
@@ -100,12 +101,18 @@ describe('parseRestQuery', () => {
     expect(errorOf(() => parseRestQuery('qty=')).message).toBe('"failed to parse filter ()" (line 1, column 1)');
   });
 
-  it('refuses filters and parameters of embedded resources', () => {
-    expect(errorOf(() => parseRestQuery('author.order=name')).details).toBe('Embedded resources are not supported');
-    expect(errorOf(() => parseRestQuery('author.limit=1')).code).toBe('PGRST100');
-    expect(errorOf(() => parseRestQuery('author.name=eq.x')).details).toBe(
-      'Filters on embedded resources are not supported',
-    );
+  it('reads the filters and parameters of embedded resources by their path', () => {
+    const q = parseRestQuery('author.order=name.desc&author.limit=1&author.offset=2&author.name=eq.x&a.b.or=(id.eq.1)');
+    expect(q.filters).toEqual([]);
+    expect(q.embedded.author).toMatchObject({
+      order: [{ field: { column: 'name' }, direction: 'desc' }],
+      limit: 1,
+      offset: 2,
+      filters: [{ field: { column: 'name' }, operation: { kind: 'compare', op: 'eq', value: 'x' } }],
+    });
+    expect(q.embedded['a.b']?.logic).toHaveLength(1);
+    expect(errorOf(() => parseRestQuery('author.limit=x')).code).toBe('PGRST100');
+    expect(errorOf(() => parseRestQuery('author.limit=-1')).code).toBe('PGRST103');
   });
 
   it('keeps malformed percent escapes as written', () => {

@@ -11,14 +11,15 @@ import {
   readHeader,
 } from './rest-query.headers.js';
 import { parseColumnList, parseOrder, parseSelect } from './rest-query.select.js';
-import type { Filter, LogicTree, RestQuery, RestRange } from './rest-query.types.js';
+import type { EmbedParams, Filter, LogicTree, RestQuery, RestRange } from './rest-query.types.js';
 
 // The entry point of the data API's request parser: query string and headers in, a typed RestQuery out, or
 // a RestQueryError with PostgREST's status, code and texts. Pure: no schema, no database.
 
 const LOGIC_KEYS: readonly LogicKey[] = ['or', 'and', 'not.or', 'not.and'];
 type SingleKey = 'select' | 'order' | 'limit' | 'offset' | 'on_conflict' | 'columns';
-const EMBEDDED_SUFFIXES = ['.order', '.limit', '.offset', '.or', '.and'];
+// `comments.limit`, `authors.name`, `posts.comments.order`: a dotted path of embeds, then what applies to it.
+const EMBEDDED_KEY = /^((?:[A-Za-z_][A-Za-z0-9_]*\.)+)([^.].*)$/;
 
 /** decodeComponent decodes form encoding (`+` is a space); a malformed `%` escape is kept as written. */
 function decodeComponent(text: string): string {
@@ -127,6 +128,11 @@ export function parseRestQuery(
   };
   const filters: Filter[] = [];
   const logic: LogicTree[] = [];
+  const embedded: Record<string, EmbedParams> = {};
+  const embedParams = (path: string) => {
+    embedded[path] ??= { filters: [], logic: [], order: [], limit: null, offset: 0 };
+    return embedded[path];
+  };
   for (const [key, value] of queryPairs(query)) {
     switch (key) {
       case 'apikey':
@@ -143,9 +149,8 @@ export function parseRestQuery(
       default:
         if (isLogicKey(key)) {
           logic.push(parseLogicTree(key, value));
-        } else if (key.includes('.') && EMBEDDED_SUFFIXES.some((suffix) => key.endsWith(suffix))) {
-          const at = key.lastIndexOf('.');
-          throw parseError('tree path', key, at + 1, 'Embedded resources are not supported');
+        } else if (key.includes('.') && EMBEDDED_KEY.test(key)) {
+          embeddedParameter(embedParams, key, value);
         } else {
           filters.push(parseFilter(key, value));
         }
@@ -178,7 +183,28 @@ export function parseRestQuery(
     columns: columnsText === null ? null : parseColumnList('columns parameter', columnsText),
     prefer,
     format,
+    embedded,
   };
+}
+
+// One embedded resource's parameter: its order, paging, logic trees or a filter on one of its columns.
+function embeddedParameter(paramsOf: (path: string) => EmbedParams, key: string, value: string): void {
+  const [, prefix = '', rest = ''] = EMBEDDED_KEY.exec(key) ?? [];
+  const params = paramsOf(prefix.slice(0, -1));
+  switch (rest) {
+    case 'order':
+      params.order = given(value) === null ? [] : parseOrder(value);
+      return;
+    case 'limit':
+      if (given(value) !== null) params.limit = parseCount('limit', value);
+      return;
+    case 'offset':
+      if (given(value) !== null) params.offset = parseCount('offset', value);
+      return;
+    default:
+      if (isLogicKey(rest)) params.logic.push(parseLogicTree(rest, value));
+      else params.filters.push(parseFilter(rest, value));
+  }
 }
 
 /** hasFilters tells whether a request has a WHERE clause; PATCH and DELETE without one are refused (21000). */

@@ -76,12 +76,58 @@ describe('parseSelect', () => {
     ['name::', 7, 'unexpected end of input expecting letter or digit'],
     ['*!hint', 2, 'unexpected "!" expecting ")", "," or end of input'],
     ['"open', 6, 'unexpected end of input expecting "\\""'],
-    ['author(*)', 7, 'Embedded resources (author) are not supported: Basalt tables have no relationships'],
-    ['id,author!inner(name)', 10, 'Embedded resources (author) are not supported: Basalt tables have no relationships'],
-    ['a:author(id)', 9, 'Embedded resources (author) are not supported: Basalt tables have no relationships'],
-    ['...author(name)', 1, 'Spread of embedded resources is not supported'],
+    ['author(*', 9, 'unexpected end of input expecting ")"'],
+    ['...author', 10, 'unexpected end of input expecting "(" or "!"'],
+    ['author!a!b!c(id)', 11, 'unexpected "!" expecting "("'],
+    [`${'a('.repeat(9)}id${')'.repeat(9)}`, 18, 'Embedded resources cannot be nested more than 8 levels deep'],
   ])('refuses %j at column %d', (value, column, details) => {
     expect(errorOf(() => parseSelect(value))).toEqual(parseFailure(`select parameter (${value})`, column, details));
+  });
+
+  it('reads embedded resources: aliases, hints, joins, spreads and nesting', () => {
+    expect(parseSelect('id,a:author!author_id!inner(name,posts(*)),...tags!left(t:name)')).toEqual([
+      { kind: 'field', field: { column: 'id', jsonPath: [] }, alias: null, cast: null },
+      {
+        kind: 'embed',
+        name: 'author',
+        alias: 'a',
+        hint: 'author_id',
+        join: 'inner',
+        spread: false,
+        select: [
+          { kind: 'field', field: { column: 'name', jsonPath: [] }, alias: null, cast: null },
+          {
+            kind: 'embed',
+            name: 'posts',
+            alias: null,
+            hint: null,
+            join: null,
+            spread: false,
+            select: [{ kind: 'star' }],
+          },
+        ],
+      },
+      {
+        kind: 'embed',
+        name: 'tags',
+        alias: null,
+        hint: null,
+        join: 'left',
+        spread: true,
+        select: [{ kind: 'field', field: { column: 'name', jsonPath: [] }, alias: 't', cast: null }],
+      },
+    ]);
+    expect(parseSelect('comments(count())')).toEqual([
+      {
+        kind: 'embed',
+        name: 'comments',
+        alias: null,
+        hint: null,
+        join: null,
+        spread: false,
+        select: [{ kind: 'field', field: { column: 'count', jsonPath: [] }, alias: null, cast: null }],
+      },
+    ]);
   });
 
   it.each(['count()', 'total:count()', 'qty.sum()', 'qty.avg()', 'qty::text.max()', 'id,qty.min()'])(

@@ -1,11 +1,16 @@
 import { Cursor, castName, field, fieldName, jsonPath, withTarget } from './rest-query.cursor.js';
 import { aggregatesNotAllowed, unknownType } from './rest-query.errors.js';
-import { type OrderTerm, SELECT_CASTS, type SelectCast, type SelectItem } from './rest-query.types.js';
+import { type EmbedItem, type OrderTerm, SELECT_CASTS, type SelectCast, type SelectItem } from './rest-query.types.js';
+
+/** MAX_EMBED_DEPTH is how deep embedded resources may nest. */
+export const MAX_EMBED_DEPTH = 8;
 
 // `select`, `order`, `columns` and `on_conflict`, after PostgREST's pFieldForest, pOrder and pColumns.
-// Embedded resources (`author(*)`, `...author(name)`, `order=author(name)`) need relationships that Basalt's
-// tables do not have; they are refused as syntax Basalt does not support. Aggregates are refused with
-// PGRST123, PostgREST's own answer while aggregates are disabled (its default).
+// Embedded resources (`author:authors!hint!inner(*)`, `...authors(name)`) are parsed here and resolved against
+// the tables' references by rest-embed.ts; they nest at most MAX_EMBED_DEPTH levels (a clear 400, never a deep
+// recursion). Ordering by an embedded column (`order=author(name)`) is not supported. Aggregates are refused
+// with PGRST123, PostgREST's own answer while aggregates are disabled (its default); only an embed's
+// `count` (`comments(count)`) is answered.
 
 const CAST_ALIASES: Record<string, SelectCast> = {
   int: 'integer',
@@ -30,10 +35,46 @@ function atItemEnd(c: Cursor): boolean {
   return c.atEnd() || c.peek() === ',' || c.peek() === ')';
 }
 
-function selectItem(c: Cursor): SelectItem {
+// `name!hint!inner(...)`, after the name: the hints, then the embedded selection.
+function embedItem(c: Cursor, name: string, alias: string | null, spread: boolean, depth: number): EmbedItem {
+  if (depth >= MAX_EMBED_DEPTH) {
+    c.unsupported(`Embedded resources cannot be nested more than ${MAX_EMBED_DEPTH} levels deep`);
+  }
+  let hint: string | null = null;
+  let join: EmbedItem['join'] = null;
+  while (c.peek() === '!') {
+    c.pos++;
+    const word = fieldName(c);
+    if (word === 'inner' || word === 'left') join = word;
+    else if (hint === null) hint = word;
+    else c.fail(['"("']);
+  }
+  c.expect('(', '"("');
+  const select: SelectItem[] = [];
+  c.skipSpaces();
+  if (c.peek() !== ')') {
+    for (;;) {
+      select.push(selectItem(c, depth + 1));
+      if (c.peek() !== ',') break;
+      c.pos++;
+    }
+  }
+  c.expect(')', '")"');
+  c.skipSpaces();
+  if (!atItemEnd(c)) c.fail(['","', '")"', 'end of input']);
+  // `name()` selects nothing of the embed, as in PostgREST (it still joins, for `!inner`).
+  return { kind: 'embed', name, alias, hint, join, spread, select };
+}
+
+function selectItem(c: Cursor, depth = 0): SelectItem {
   c.skipSpaces();
   const start = c.pos;
-  if (c.startsWith('...')) c.unsupported('Spread of embedded resources is not supported');
+  if (c.startsWith('...')) {
+    c.pos += 3;
+    const name = fieldName(c);
+    if (c.peek() !== '(' && c.peek() !== '!') c.fail(['"("', '"!"']);
+    return embedItem(c, name, null, true, depth);
+  }
   if (c.peek() === '*') {
     c.pos++;
     c.skipSpaces();
@@ -47,11 +88,17 @@ function selectItem(c: Cursor): SelectItem {
     alias = null;
     c.pos = start;
   }
-  if (c.startsWith('count()')) throw aggregatesNotAllowed();
-  const column = fieldName(c);
-  if (c.peek() === '(' || c.peek() === '!') {
-    c.unsupported(`Embedded resources (${column}) are not supported: Basalt tables have no relationships`);
+  if (c.startsWith('count()')) {
+    // Inside an embed, `count()` is its count (`comments(count())`), as `comments(count)` is.
+    if (depth > 0 && alias === null) {
+      c.pos += 'count()'.length;
+      c.skipSpaces();
+      if (atItemEnd(c)) return { kind: 'field', field: { column: 'count', jsonPath: [] }, alias: null, cast: null };
+    }
+    throw aggregatesNotAllowed();
   }
+  const column = fieldName(c);
+  if (c.peek() === '(' || c.peek() === '!') return embedItem(c, column, alias, false, depth);
   const path = jsonPath(c);
   let cast: SelectCast | null = null;
   if (c.startsWith('::')) {

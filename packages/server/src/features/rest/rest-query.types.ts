@@ -30,7 +30,31 @@ export type SelectCast = (typeof SELECT_CASTS)[number];
 /** SelectItem is `*` or one column (`label:col->path::cast`). */
 export type SelectItem =
   | { kind: 'star' }
-  | { kind: 'field'; field: FieldRef; alias: string | null; cast: SelectCast | null };
+  | { kind: 'field'; field: FieldRef; alias: string | null; cast: SelectCast | null }
+  | EmbedItem;
+
+/**
+ * EmbedItem is an embedded resource: `alias:name!hint!inner(select)`, or `...name(select)` (a spread). `name` is a
+ * table, or a reference column of the parent (a many-to-one by that column); `hint` a constraint or column name.
+ */
+export interface EmbedItem {
+  kind: 'embed';
+  name: string;
+  alias: string | null;
+  hint: string | null;
+  join: 'inner' | 'left' | null;
+  spread: boolean;
+  select: SelectItem[];
+}
+
+/** EmbedParams are an embedded resource's own filters, order and paging (`comments.order=…`, `authors.name=…`). */
+export interface EmbedParams {
+  filters: Filter[];
+  logic: LogicTree[];
+  order: OrderTerm[];
+  limit: number | null;
+  offset: number;
+}
 
 /** ComparisonOperator compares a column with one value. */
 export type ComparisonOperator = 'eq' | 'neq' | 'gt' | 'gte' | 'lt' | 'lte';
@@ -109,4 +133,6 @@ export interface RestQuery {
   columns: string[] | null;
   prefer: Preferences;
   format: ResponseFormat;
+  /** Embedded resources' parameters by their dotted path of names or aliases (`posts.comments`). */
+  embedded: Record<string, EmbedParams>;
 }

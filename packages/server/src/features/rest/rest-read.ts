@@ -3,6 +3,7 @@ import { columnTypeIn } from '../../db/user-tables.js';
 import type { Actor } from '../../lib/actor/actor.js';
 import { countRecords, listRecords, type RecordRow } from '../records/records.service.js';
 import type { TableDefinition } from '../tables/table-definition.js';
+import { hasEmbeds, planEmbeds } from './rest-embed.js';
 import { filtersCondition, orderTerms } from './rest-filters.js';
 import { undefinedColumn } from './rest-query.errors.js';
 import type { RestQuery } from './rest-query.types.js';
@@ -15,12 +16,13 @@ import {
   rangeHeader,
   readStatus,
 } from './rest-response.js';
-import { checkSelect, projectRows } from './rest-select.js';
+import { checkSelect, type EmbedValueOf, projectRows } from './rest-select.js';
 
 // GET and HEAD on /rest/v1/<table>: one list query, plus a count when `Prefer: count` asks for the total
 // (HEAD with a count needs only the count): exact, planned or estimated, mostly without a scan
 // (records/record-counts.ts). A singular read fetches at most two rows and
-// counts only to name the number in its 406.
+// counts only to name the number in its 406. Embedded resources (rest-embed.ts) add to the list query's
+// condition and are read after it, for the rows it returned.
 
 /** checkColumns refuses, before any query, a selected or ordered column the table does not have (42703). */
 function checkColumns(table: TableDefinition, query: RestQuery): void {
@@ -43,7 +45,8 @@ export async function readRows(
   head: boolean,
 ): Promise<RestReply> {
   checkColumns(table, query);
-  const where = filtersCondition(query);
+  const embeds = hasEmbeds(query.select) ? await planEmbeds(db, actor, table, query) : null;
+  const where = embeds ? embeds.where : filtersCondition(query);
   const order = orderTerms(query.order);
   const { offset, limit } = query.range;
   const singular = query.format === 'object';
@@ -81,5 +84,6 @@ export async function readRows(
     { count: query.prefer.count },
   );
   if (head) return { status, headers };
-  return { status, headers, body: bodyOf(query.format, projectRows(rows, query.select)) };
+  const embedded: EmbedValueOf | undefined = embeds ? await embeds.values(rows) : undefined;
+  return { status, headers, body: bodyOf(query.format, projectRows(rows, query.select, embedded)) };
 }

@@ -2,7 +2,7 @@ import type { ColumnType } from '@basalt/shared';
 import { jsonbText, jsonPathValue } from '../../db/jsonb.js';
 import { checkJsonPath } from '../records/record-conditions.js';
 import { RestQueryError, undefinedColumn } from './rest-query.errors.js';
-import type { SelectCast, SelectItem } from './rest-query.types.js';
+import type { EmbedItem, SelectCast, SelectItem } from './rest-query.types.js';
 
 // `select` applied to rows the records service returned: the listed columns in the listed
 // order, renamed (`label:title`), narrowed by a JSON path (`meta->a->>b`, followed as PostgreSQL does, see
@@ -25,7 +25,7 @@ function isStarOnly(select: SelectItem[]): boolean {
  */
 export function checkSelect(select: SelectItem[], tableName: string, typeOf: ColumnTypeOf): void {
   for (const item of select) {
-    if (item.kind === 'star') continue;
+    if (item.kind !== 'field') continue;
     const { column, jsonPath } = item.field;
     const type = typeOf(column);
     if (type === null) throw undefinedColumn(tableName, column);
@@ -87,12 +87,38 @@ function outputName(item: Extract<SelectItem, { kind: 'field' }>): string {
   return typeof lastKey === 'string' ? lastKey : item.field.column;
 }
 
+/** EmbedValueOf gives an embedded resource's value for one row (rest-embed.ts fetched them). */
+export type EmbedValueOf = (item: EmbedItem, row: Row) => unknown;
+
+/** embedName is the key an embed takes in a row: its alias, else its name. */
+export const embedName = (item: EmbedItem) => item.alias ?? item.name;
+
+function spreadInto(out: Row, item: EmbedItem, value: unknown): void {
+  if (value !== null && typeof value === 'object') {
+    Object.assign(out, value);
+    return;
+  }
+  // A missing to-one row spreads as NULLs of its selected columns.
+  for (const inner of item.select) {
+    if (inner.kind === 'field') out[outputName(inner)] = null;
+    else if (inner.kind === 'embed' && !inner.spread) out[embedName(inner)] = null;
+  }
+}
+
 /** projectRow applies a selection to one row. */
-export function projectRow(row: Row, select: SelectItem[]): Row {
+export function projectRow(row: Row, select: SelectItem[], embedded?: EmbedValueOf): Row {
   const out: Row = {};
   for (const item of select) {
     if (item.kind === 'star') {
       Object.assign(out, row);
+      continue;
+    }
+    if (item.kind === 'embed') {
+      // `authors!inner()` only filters: it adds no key.
+      if (item.select.length === 0) continue;
+      const value = embedded ? embedded(item, row) : null;
+      if (item.spread) spreadInto(out, item, value);
+      else out[embedName(item)] = value;
       continue;
     }
     let value: unknown = row[item.field.column] ?? null;
@@ -104,6 +130,6 @@ export function projectRow(row: Row, select: SelectItem[]): Row {
 }
 
 /** projectRows applies a selection to rows; `*` alone returns them unchanged. */
-export function projectRows<T extends Row>(rows: T[], select: SelectItem[]): Row[] {
-  return isStarOnly(select) ? rows : rows.map((row) => projectRow(row, select));
+export function projectRows<T extends Row>(rows: T[], select: SelectItem[], embedded?: EmbedValueOf): Row[] {
+  return isStarOnly(select) ? rows : rows.map((row) => projectRow(row, select, embedded));
 }

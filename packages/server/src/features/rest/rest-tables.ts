@@ -110,6 +110,8 @@ function matches(row: Row, condition: Condition): boolean {
     }
     case 'contains':
       throw unsupported(condition.op);
+    case 'exists':
+      throw unsupported('Embedding');
   }
 }
 

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SQLITE_FILE_NAME } from '../../db/dialect/sqlite.js';
 import { generateKey } from '../../lib/crypto/envelope.js';
+import { bearer } from '../../testing/account.fixtures.js';
 import {
   type ApiScenario,
   type CookieSession,
@@ -13,11 +14,11 @@ import {
   startAuthServer,
   users,
 } from '../../testing/auth.fixtures.js';
+
 import { startTestServer, type TestServer, testDialects } from '../../testing/test-server.js';
 import { listActivity } from '../activity/activity.service.js';
 import { secretEnvironmentOf } from './secrets.service.js';
 
-const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 const fieldError = (field: string, message: string) => ({
   code: 'validation_failed',
   message,

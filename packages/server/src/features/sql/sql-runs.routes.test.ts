@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer } from '../../testing/account.fixtures.js';
 import { type ApiScenario, runScenario, type SignedInTestUser } from '../../testing/auth.fixtures.js';
 import { createTestProject } from '../../testing/sql.fixtures.js';
-import { bearer, type SqlSuite, startSqlSuite, uploadSql } from '../../testing/sql-suite.fixtures.js';
+import { type SqlSuite, startSqlSuite, uploadSql } from '../../testing/sql-suite.fixtures.js';
 import type { TestTarget } from '../../testing/sql-targets.fixtures.js';
 import { type TestServer, testDialects } from '../../testing/test-server.js';
 

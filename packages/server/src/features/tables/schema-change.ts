@@ -1,6 +1,7 @@
 import type { ColumnType, TableSchema } from '@basalt/shared';
 import { columnTypeOf } from '../../db/column-types/registry.js';
 import type { SqlDialect } from '../../db/dialect/dialect.js';
+import { dropReferenceIndex } from '../../db/references.js';
 import {
   addColumn,
   changeRequired,
@@ -86,8 +87,11 @@ async function retype(
 async function applyStep(db: Executor, dialect: SqlDialect, before: Table, after: Table, step: SchemaStep) {
   switch (step.kind) {
     case 'dropColumn':
+      await dropReferenceIndex(db, before.id, step.column);
       return dropColumn(db, before.id, step.column);
     case 'renameColumn':
+      // Named after the column: dropped here, made again under the new name after the change.
+      await dropReferenceIndex(db, before.id, step.column);
       return renameColumn(db, before.id, step.column, step.to, before.schema[step.column]?.unique ?? false);
     case 'dropUnique':
       return void (await dropUniqueIndexSql(before.id, step.column).execute(db));
@@ -102,6 +106,10 @@ async function applyStep(db: Executor, dialect: SqlDialect, before: Table, after
       await addColumn(db, dialect, before.id, step.column, step.definition.type);
       if (step.definition.required) await changeRequired(db, dialect, after, step.column);
       if (step.definition.unique) await uniqueIndexSql(before.id, step.column).execute(db);
+      return;
+    case 'setReference':
+      // The index of a reference is made by the tables service (table-references.ts) after every change.
+      if (!step.references) await dropReferenceIndex(db, before.id, step.column);
       return;
   }
 }

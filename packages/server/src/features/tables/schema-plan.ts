@@ -1,5 +1,6 @@
 import {
   type ColumnDefinition,
+  type ColumnReference,
   type ColumnType,
   engineColumnMessage,
   findDuplicateName,
@@ -28,7 +29,8 @@ export type SchemaStep =
   | { kind: 'retypeColumn'; column: string; from: ColumnType; to: ColumnType; conversion: Conversion }
   | { kind: 'addColumn'; column: string; definition: ColumnDefinition }
   | { kind: 'setRequired'; column: string }
-  | { kind: 'addUnique'; column: string; transient: boolean };
+  | { kind: 'addUnique'; column: string; transient: boolean }
+  | { kind: 'setReference'; column: string; references: ColumnReference | null };
 
 /** SchemaStepKind names the kinds of step. */
 export type SchemaStepKind = SchemaStep['kind'];
@@ -247,8 +249,18 @@ export function planSchemaChange(
       steps.push({ kind: 'addUnique', column: name, transient: before.unique });
       require('noDuplicates', name, `Column "${name}" cannot be made unique: {count} {rows} {have} a value that another row also has.`);
     }
+    // A reference is metadata and an index (the rows' match is checked by the tables service, which knows tables).
+    if (!sameReference(before.references, after.references)) {
+      steps.push({ kind: 'setReference', column: name, references: after.references ?? null });
+    }
   }
   return { steps, preconditions };
+}
+
+/** sameReference tells whether two columns' references are the same (both absent counts). */
+export function sameReference(a: ColumnReference | undefined, b: ColumnReference | undefined): boolean {
+  if (!a || !b) return !a && !b;
+  return a.table.toLowerCase() === b.table.toLowerCase() && a.onDelete === b.onDelete;
 }
 
 /** applyPlanToSchema applies a plan's steps to a schema, purely: what the table's schema becomes. */
@@ -281,13 +293,25 @@ export function applyPlanToSchema(prev: TableSchema, plan: SchemaChangePlan): Ta
       case 'dropUnique':
         find(step.column)[1].unique = step.kind === 'addUnique';
         break;
+      case 'setReference': {
+        const definition = find(step.column)[1];
+        if (step.references) definition.references = { ...step.references };
+        else delete definition.references;
+        break;
+      }
     }
   }
   return Object.fromEntries(entries);
 }
 
 function describeDefinition(definition: ColumnDefinition): string {
-  return [definition.type, definition.required ? 'required' : '', definition.unique ? 'unique' : '']
+  const ref = definition.references;
+  return [
+    definition.type,
+    definition.required ? 'required' : '',
+    definition.unique ? 'unique' : '',
+    ref ? `references ${ref.table} on delete ${ref.onDelete}` : '',
+  ]
     .filter(Boolean)
     .join(', ');
 }
@@ -323,6 +347,10 @@ function describeStep(step: SchemaStep): string | null {
       return `Make "${step.column}" required`;
     case 'addUnique':
       return step.transient ? null : `Make "${step.column}" unique`;
+    case 'setReference':
+      return step.references
+        ? `Make "${step.column}" reference ${step.references.table} (on delete ${step.references.onDelete})`
+        : `Remove the reference of "${step.column}"`;
     default:
       return null;
   }

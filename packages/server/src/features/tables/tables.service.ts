@@ -8,6 +8,7 @@ import {
 } from '@basalt/shared';
 import type { Db } from '../../db/database.js';
 import { userTableName } from '../../db/identifiers.js';
+import { syncReferenceIndexes } from '../../db/references.js';
 import { touchRowCount } from '../../db/row-counts.js';
 import { createUserTable, dropUserTable } from '../../db/user-tables.js';
 import { ApiError, badRequest, conflict, notFound } from '../../http/errors.js';
@@ -22,6 +23,7 @@ import { accessOf, checkAccessColumns, renamedAccess, syncOwnerIndex } from './t
 import { tableCacheOf } from './table-cache.js';
 import { type TableDefinition, type TableResponse, toTableResponse } from './table-definition.js';
 import type { TableChangeKind } from './table-events.js';
+import { assertNotReferenced, checkReferences } from './table-references.js';
 import { applyTableSchema, type TableSchemaChange } from './table-schema-apply.js';
 import {
   deleteTableDefinition,
@@ -98,6 +100,7 @@ export async function createTable(db: Db, actor: Actor, input: unknown): Promise
       });
       await createUserTable(scope.kysely, db.dialect, table);
       await syncOwnerIndex(scope.kysely, table.id, null, accessOf(table));
+      await checkReferences(scope, actor.accountId, table, null);
       const change = { changeType: 'SCHEMA_CREATE', previousState: null, newState: toTableResponse(table) } as const;
       await recordTableChange(scope, actor, table, 'created', change, {}, now);
       return table;
@@ -110,7 +113,12 @@ export async function createTable(db: Db, actor: Actor, input: unknown): Promise
 
 /** listTables lists the actor's tables, newest first. */
 export async function listTables(db: Db, actor: Actor): Promise<TableResponse[]> {
-  return (await listTableDefinitions(db.kysely, actor.accountId)).map(toTableResponse);
+  return (await listTableDefinitionsOf(db, actor)).map(toTableResponse);
+}
+
+/** listTableDefinitionsOf lists the actor's definitions (the data API's many-to-many search reads them). */
+export function listTableDefinitionsOf(db: Db, actor: Actor): Promise<TableDefinition[]> {
+  return listTableDefinitions(db.kysely, actor.accountId);
 }
 
 /**
@@ -241,6 +249,7 @@ export async function changeTable(
       const renamed = change.name !== undefined && change.name !== current.name;
       if (renamed && change.name && change.name.toLowerCase() !== current.name.toLowerCase()) {
         if (await findTableDefinitionByName(scope.kysely, actor.accountId, change.name)) throw nameTaken(change.name);
+        await assertNotReferenced(scope, current, 'renamed');
       }
       const access = accessAfter(current, change);
       const applied = change.schema
@@ -255,6 +264,10 @@ export async function changeTable(
       if (!renamed && !described && !applied && !ruled) return current;
       // A SQLite rebuild drops the table's indexes; a new owner column needs its own.
       if (applied || ruled) await syncOwnerIndex(scope.kysely, current.id, accessOf(current), access);
+      if (applied) {
+        const name = renamed && change.name ? change.name : current.name;
+        await checkReferences(scope, actor.accountId, { id: current.id, name, schema: applied.schema }, current.schema);
+      }
       const now = new Date();
       const next = await updateTableDefinition(scope.kysely, current.id, {
         ...(renamed ? { name: change.name } : {}),
@@ -325,6 +338,7 @@ export async function deleteTable(
 ): Promise<TableResponse> {
   const deleted = await db.transaction(async (scope) => {
     const table = await lockOwnTable(scope, actor, id);
+    await assertNotReferenced(scope, table, 'deleted');
     const rows = await listRecords(scope, actor, table);
     await dropUserTable(scope.kysely, table.id);
     await deleteTableDefinition(scope.kysely, table.id);
@@ -376,6 +390,7 @@ export async function recreateTable(
     });
     await createUserTable(scope.kysely, db.dialect, table);
     await syncOwnerIndex(scope.kysely, table.id, null, accessOf(table));
+    await syncReferenceIndexes(scope.kysely, table.id, table.schema);
     await db.dialect.userTables.syncIdSequence(scope.kysely, userTableName(table.id), options.idFloor);
     await refillRecords(scope, actor, table, saved.rows);
     const entry = { changeType: 'SCHEMA_CREATE', previousState: null, newState: toTableResponse(table) } as const;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Developer, startDeveloper } from '../../testing/apps.fixtures.js';
 import { startAuthServer, users } from '../../testing/auth.fixtures.js';
+import { appUserRow } from '../../testing/rows.fixtures.js';
 import { type TestServer, testDialects } from '../../testing/test-server.js';
 
 // The Users page at the size the issue names: 100,000 users in one app (and 20,000 in another, which must not
@@ -23,20 +24,17 @@ describe.each(testDialects)('the Users page with 100,000 users on %s', (dialect)
       const rows = Array.from({ length: Math.min(CHUNK, count - start) }, (_, i) => {
         const n = start + i;
         const created = new Date(at + n * 1000).toISOString();
-        return {
-          id: `${prefix}${String(n).padStart(8, '0')}-0000-4000-8000-000000000000`.slice(0, 36),
-          app_id: appId,
-          email: `user${n}@${prefix}.example`,
-          username: `user_${n}`,
-          username_key: `user_${n}`,
-          password_hash: null,
-          email_confirmed_at: created,
-          user_metadata: JSON.stringify({ username: `user_${n}` }),
-          app_metadata: '{}',
-          is_anonymous: 0,
-          created_at: created,
-          updated_at: created,
-        };
+        return appUserRow(
+          {
+            id: `${prefix}${String(n).padStart(8, '0')}-0000-4000-8000-000000000000`.slice(0, 36),
+            app_id: appId,
+            email: `user${n}@${prefix}.example`,
+            username: `user_${n}`,
+            username_key: `user_${n}`,
+            user_metadata: JSON.stringify({ username: `user_${n}` }),
+          },
+          created,
+        );
       });
       await db.insertInto('app_users').values(rows).execute();
     }

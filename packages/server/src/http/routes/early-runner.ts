@@ -25,6 +25,8 @@ export interface EarlyAnswer {
   call: Call;
   requestId: string;
   durationMs: number;
+  /** bytes is the answer's body length. */
+  bytes: number;
 }
 
 /** EarlyRunnerOptions are what the runner needs of the rest of the server once it serves. */
@@ -105,7 +107,8 @@ export function createEarlyRunner(): EarlyRunner {
         headers.push(name, reply.headers[name] as string);
       }
       if (!typed) headers.push(CONTENT_TYPE, JSON_TYPE);
-      headers.push('content-length', String(Buffer.byteLength(body)));
+      const bytes = Buffer.byteLength(body);
+      headers.push('content-length', String(bytes));
       // The head is checked and kept now (a bad header throws here, in time for Fastify to answer instead); the
       // answer goes out with the others of this turn.
       res.writeHead(reply.status, headers);
@@ -121,6 +124,7 @@ export function createEarlyRunner(): EarlyRunner {
         call,
         requestId,
         durationMs,
+        bytes,
       });
     } catch {
       // Nothing above should throw once the answer is known; if it did, the connection must not hang.

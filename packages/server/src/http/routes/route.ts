@@ -109,6 +109,8 @@ export const answer = (body: unknown, init: { status?: number; headers?: Record<
 /** RouteDocs describe a route for the API's documents and the fuzz test. */
 export interface RouteDocs {
   summary: string;
+  /** operation is what the API's document describes the route as (a public record API route: `list`, `get`, …). */
+  operation?: string;
   /** body is the schema of the JSON body the route reads. */
   body?: ZodType;
   /** query is the schema of the query string's parameters. */

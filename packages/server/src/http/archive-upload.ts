@@ -1,7 +1,7 @@
 import { createWriteStream } from 'node:fs';
 import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { ApiError, badRequest } from '../../http/errors.js';
+import { ApiError, badRequest } from './errors.js';
 
 // An archive sent as a request's body (a backup's upload, an account's import), streamed to a file within a size
 // limit: never held in memory.

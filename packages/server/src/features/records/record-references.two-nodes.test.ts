@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callNode, type ServerProcess, startServerProcess } from '../../testing/server-process.js';
+import { createTestDatabase } from '../../testing/test-server.js';
+
+// Two `basalt serve` processes on one PostgreSQL database keep references alike: which columns refer to which
+// table is cached per process (record-references.ts), so a reference added on one node must hold on the other
+// at once after its event, for deletes (restrict) and for embedded reads.
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)('reference columns on two nodes of one PostgreSQL', () => {
+  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  let nodes: ServerProcess[] = [];
+  let headers: Record<string, string>;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    const siteUrl = 'http://basalt.cluster.test';
+    nodes = await Promise.all(
+      [0, 1].map(() => startServerProcess({ DATABASE_URL: database.url, AUTH_RATE_LIMIT: '1000', SITE_URL: siteUrl })),
+    );
+    const [a] = nodes as [ServerProcess];
+    const anonKey = (await callNode(a.url, 'GET', '/api/config', {})).body.anonKey;
+    const signUp = await callNode(
+      a.url,
+      'POST',
+      '/auth/v1/signup',
+      { apikey: anonKey },
+      { email: `refs-${Date.now()}@example.test`, password: 'Sturdy-Passw0rd!' },
+    );
+    expect(signUp.status).toBe(200);
+    headers = { apikey: anonKey, authorization: `Bearer ${signUp.body.access_token}` };
+  }, 60_000);
+
+  afterAll(async () => {
+    await Promise.all(nodes.map((node) => node.stop()));
+    await database?.drop();
+  });
+
+  it('holds a reference added on one node on the other', async () => {
+    const [a, b] = nodes as [ServerProcess, ServerProcess];
+    const json = { ...headers, prefer: 'return=representation' };
+    await callNode(a.url, 'POST', '/api/tables', headers, { name: 'authors', schema: { name: { type: 'text' } } });
+    const posts = await callNode(a.url, 'POST', '/api/tables', headers, {
+      name: 'posts',
+      schema: { title: { type: 'text' }, author_id: { type: 'number' } },
+    });
+    const [first] = (await callNode(b.url, 'POST', '/rest/v1/authors', json, [{ name: 'Ada' }, { name: 'Bo' }])).body;
+    // Node b learns that nothing refers to authors: a delete there takes no reference into account.
+    const bo = await callNode(b.url, 'DELETE', '/rest/v1/authors?name=eq.Bo', headers);
+    expect(bo.status).toBeLessThan(300);
+    const changed = await callNode(a.url, 'PATCH', `/api/tables/${posts.body.id}`, headers, {
+      schema: { title: { type: 'text' }, author_id: { type: 'number', references: { table: 'authors' } } },
+    });
+    expect(changed.status).toBe(200);
+    await callNode(a.url, 'POST', '/rest/v1/posts', headers, { title: 'Notes', author_id: first.id });
+    // Node b now refuses the delete, embeds through the reference, and refuses a value pointing nowhere.
+    let refused = 0;
+    for (let i = 0; i < 50 && refused !== 409; i++) {
+      refused = (await callNode(b.url, 'DELETE', '/rest/v1/authors?name=eq.Ada', headers)).status;
+      if (refused !== 409) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(refused).toBe(409);
+    const embedded = await callNode(b.url, 'GET', '/rest/v1/posts?select=title,author:authors(name)', headers);
+    expect(embedded.body).toEqual([{ title: 'Notes', author: { name: 'Ada' } }]);
+    const dangling = await callNode(b.url, 'POST', '/rest/v1/posts', headers, { title: 'x', author_id: 424_242 });
+    expect(dangling.status).toBe(409);
+    expect(dangling.body.code).toBe('23503');
+  });
+});
