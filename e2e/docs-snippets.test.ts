@@ -111,6 +111,16 @@ describe('the documented snippets, as written', () => {
     expect(serverErrors.users).toMatchObject({ users: [expect.objectContaining({ email: 'ada@example.com' })] });
     expect(Array.isArray(serverErrors.data)).toBe(true);
 
+    // docs/data-api.md: an API key on /rest/v1 goes in Authorization, beside the instance's anon key as apikey.
+    const key = (await server.request('POST', '/api/keys', { headers: dev.headers, json: { name: 'docs' } })).body.key;
+    const withKey = await server.request('GET', '/rest/v1/todos?select=id,title', {
+      headers: { apikey: server.anonKey, authorization: `Bearer ${key}` },
+    });
+    expect(withKey.status, withKey.text).toBe(200);
+    expect(Array.isArray(withKey.body)).toBe(true);
+    const keyAlone = await server.request('GET', '/rest/v1/todos', { headers: { apikey: key } });
+    expect(keyAlone.status).toBe(401);
+
     // The rules snippet is the body of PATCH /api/tables/<id>.
     const rules = JSON.parse(snippets.rules.slice(snippets.rules.indexOf('{')));
     const patched = await server.request('PATCH', `/api/tables/${tableId}`, { headers: dev.headers, json: rules });

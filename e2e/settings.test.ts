@@ -175,11 +175,10 @@ describe.skipIf(skip)('Settings and System Logs in Chromium', () => {
     await openSettings(page, 'Database');
     await visible(page.getByText('Connected', { exact: true }));
     await visible(page.getByText(/SQLite \d/));
-    const types = page.getByRole('radiogroup', { name: 'Database type' });
-    expect(await types.getByRole('radio', { name: 'SQLite' }).getAttribute('aria-checked')).toBe('true');
-    expect(await types.getByRole('radio', { name: 'PostgreSQL' }).isDisabled()).toBe(true);
-    expect(await page.getByRole('textbox', { name: 'Port' }).getAttribute('placeholder')).toBe('5432');
-    expect(await page.getByRole('button', { name: 'Save' }).isDisabled()).toBe(true);
+    const engine = page.getByRole('region', { name: 'Database engine in use' });
+    expect(await engine.textContent()).toContain('SQLite');
+    await visible(page.getByRole('heading', { name: 'Moving to PostgreSQL' }));
+    expect(await page.getByRole('button', { name: 'Save' }).count()).toBe(0);
 
     await page.getByRole('button', { name: 'Run Health Check' }).click();
     const integrity = page.getByRole('region', { name: 'Integrity check' });
@@ -347,8 +346,8 @@ describe.skipIf(skip || !process.env.TEST_DATABASE_URL)('Settings › Database o
     await openSettings(page, 'Database');
     await visible(page.getByText('Connected', { exact: true }));
     await visible(page.getByText(/PostgreSQL \d/));
-    const types = page.getByRole('radiogroup', { name: 'Database type' });
-    expect(await types.getByRole('radio', { name: 'PostgreSQL' }).getAttribute('aria-checked')).toBe('true');
+    expect(await page.getByRole('region', { name: 'Database engine in use' }).textContent()).toContain('PostgreSQL');
+    await visible(page.getByRole('heading', { name: 'Moving to SQLite' }));
     await page.getByRole('button', { name: 'Run Health Check' }).click();
     await visible(page.getByRole('region', { name: 'Integrity check' }));
     await shot(page, 'settings-database-postgres-desktop');

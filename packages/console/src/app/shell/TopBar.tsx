@@ -1,4 +1,5 @@
-import { SITE_NAME } from '@basalt/shared';
+import { SITE_NAME, type TableResponse, tableListSchema } from '@basalt/shared';
+import { useQuery } from '@tanstack/react-query';
 import { Menu, Plus, Search } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
@@ -6,15 +7,28 @@ import { BrandMark } from '@/components/brand-mark';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { ToastRoom } from '@/components/ui/toaster';
+import { tableKeys } from '@/features/tables/tables.keys';
+import { jsonQuery } from '@/lib/api';
 import { AccountMenu } from './AccountMenu';
 import { NotificationsMenu } from './NotificationsMenu';
 import { findNavItem, NAV_GROUPS } from './nav-items';
 import { ThemeToggle } from './ThemeToggle';
 
-/** PageSearch jumps to the console page whose name is typed (desktop only). */
+/** findTable returns the table named by the text: the same name (any case), else the first containing it. */
+function findTable(tables: readonly TableResponse[], text: string): TableResponse | undefined {
+  const q = text.trim().toLowerCase();
+  if (!q) return undefined;
+  return tables.find((t) => t.name.toLowerCase() === q) ?? tables.find((t) => t.name.toLowerCase().includes(q));
+}
+
+/** PageSearch jumps to the console page, or the table, whose name is typed (desktop only). */
 function PageSearch() {
   const navigate = useNavigate();
   const [text, setText] = useState('');
+  // The account's tables are read once the search is used, not on every page of the console.
+  const [used, setUsed] = useState(false);
+  const tables =
+    useQuery({ queryKey: tableKeys.apiList, queryFn: jsonQuery(tableListSchema), enabled: used }).data ?? [];
   return (
     // biome-ignore lint/a11y/useSemanticElements: <search> is still unknown to some browsers and test DOMs.
     <form
@@ -22,24 +36,33 @@ function PageSearch() {
       className="relative hidden w-full max-w-xs md:block"
       onSubmit={(e) => {
         e.preventDefault();
-        const item = findNavItem(text);
-        if (!item) return;
-        navigate(item.to);
+        const q = text.trim().toLowerCase();
+        // A page of that exact name first, then a table of that exact name, then whatever contains the text.
+        const page = findNavItem(text);
+        const table = findTable(tables, text);
+        const exactPage = page && page.label.toLowerCase() === q;
+        const target = exactPage ? page.to : table ? `/tables/${table.id}` : page?.to;
+        if (!target) return;
+        navigate(target);
         setText('');
       }}
     >
       <Search aria-hidden className="absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-muted-foreground" />
       <Input
         aria-label="Search"
-        placeholder="Search pages..."
+        placeholder="Search pages and tables..."
         list="console-pages"
         className="h-8 bg-muted/50 pl-8"
         value={text}
+        onFocus={() => setUsed(true)}
         onChange={(e) => setText(e.target.value)}
       />
       <datalist id="console-pages">
         {NAV_GROUPS.flatMap((g) => g.items).map((item) => (
           <option key={item.to} value={item.label} />
+        ))}
+        {tables.map((table) => (
+          <option key={`table-${table.id}`} value={table.name} label={`Table ${table.name}`} />
         ))}
       </datalist>
     </form>

@@ -87,4 +87,10 @@ describe('sample records', () => {
     expect(Object.keys(sampleStoredRecord(schema, 7))).toEqual(['id', 'title', 'done', 'created_at', 'updated_at']);
     expect(sampleStoredRecord(schema, 7).id).toBe(7);
   });
+
+  it('answers a date column as the API does: a timestamp, while the request sends the day', () => {
+    const withDate = { ...schema, due: column('date') };
+    expect(sampleRecord(withDate).due).toBe('2025-01-15');
+    expect(sampleStoredRecord(withDate).due).toBe('2025-01-15T00:00:00.000Z');
+  });
 });

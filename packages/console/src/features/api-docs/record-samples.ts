@@ -144,5 +144,13 @@ export function sampleStoredRecord(
   id = 1,
   values: SampleRecord = sampleRecord(schema),
 ): SampleRecord {
-  return { id, ...values, created_at: SAMPLE_TIMESTAMP, updated_at: SAMPLE_TIMESTAMP };
+  // A date column answers a timestamp (a day is stored as its midnight UTC), so the answer shows one.
+  const answered = Object.fromEntries(
+    Object.entries(values).map(([name, value]) =>
+      schema[name]?.type === 'date' && typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value)
+        ? [name, `${value}T00:00:00.000Z`]
+        : [name, value],
+    ),
+  );
+  return { id, ...answered, created_at: SAMPLE_TIMESTAMP, updated_at: SAMPLE_TIMESTAMP };
 }

@@ -32,10 +32,14 @@ export function PlansTab({
   choosing: boolean;
 }) {
   return (
-    <div className="grid grid-cols-1 gap-4 md:grid-cols-2 xl:grid-cols-4">
+    // Four cards fit beside the sidebar only on wide screens: at 1280 px a card's title and badge did not.
+    <div className="grid grid-cols-1 gap-4 md:grid-cols-2 2xl:grid-cols-4">
       {plans.map((plan) => {
         const isCurrent = plan.id === current;
         const isFree = plan.id === 'free';
+        // A plan below the current one is a change, not an upgrade.
+        const currentPrice = plans.find((p) => p.id === current)?.priceCents ?? 0;
+        const action = plan.priceCents < currentPrice ? `Switch to ${plan.name}` : `Upgrade to ${plan.name}`;
         return (
           <section
             key={plan.id}
@@ -45,9 +49,9 @@ export function PlansTab({
               isCurrent && 'border-primary ring-1 ring-primary',
             )}
           >
-            <div className="flex items-center justify-between gap-2">
-              <h3 className="text-lg font-semibold">{plan.name}</h3>
-              {isCurrent && <Badge>Current Plan</Badge>}
+            <div className="flex flex-wrap items-center justify-between gap-2">
+              <h3 className="min-w-0 text-lg font-semibold">{plan.name}</h3>
+              {isCurrent && <Badge className="shrink-0">Current Plan</Badge>}
             </div>
             <p>
               <span className="text-3xl font-semibold">{price(plan.priceCents)}</span>
@@ -74,7 +78,7 @@ export function PlansTab({
               disabled={isCurrent || isFree || choosing}
               onClick={() => onChoose(plan.id)}
             >
-              {isCurrent ? 'Current Plan' : isFree ? 'Free Plan' : `Upgrade to ${plan.name}`}
+              {isCurrent ? 'Current Plan' : isFree ? 'Free Plan' : action}
             </Button>
           </section>
         );

@@ -181,6 +181,15 @@ describe('Billing page', () => {
     expect(await screen.findByRole('region', { name: 'Starter plan' })).toBeInTheDocument();
   });
 
+  it('offers a lower plan as a switch, not an upgrade, while on Professional', async () => {
+    serve({ 'GET /api/billing/subscription': () => json(200, { ...active, plan: 'professional' }) });
+    renderApp('/billing?tab=plans');
+    const starter = await screen.findByRole('region', { name: 'Starter plan' });
+    await waitFor(() => expect(within(starter).getByRole('button', { name: 'Switch to Starter' })).toBeInTheDocument());
+    expect(screen.queryByRole('button', { name: 'Upgrade to Starter' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Upgrade to Enterprise' })).toBeInTheDocument();
+  });
+
   it('marks the current plan, disables it and the free plan, and checks out another', async () => {
     const backend = serve({
       'GET /api/billing/subscription': () => json(200, active),

@@ -162,18 +162,21 @@ describe('the database health card', () => {
   });
 });
 
-describe('the database type', () => {
+describe('the database engine', () => {
   it.each([
-    ['sqlite', 'SQLite'],
-    ['postgres', 'PostgreSQL'],
-  ] as const)('shows %s as this instance runs it, read-only', async (databaseType, label) => {
-    serveFake({ 'GET /api/health/database': pending });
-    renderApp('/settings?tab=database', { ...testConfig, databaseType });
-    const group = await screen.findByRole('radiogroup', { name: 'Database type' });
-    expect(within(group).getByRole('radio', { name: label })).toBeChecked();
-    for (const radio of within(group).getAllByRole('radio')) expect(radio).toBeDisabled();
-    expect(screen.getByRole('textbox', { name: 'Port' })).toHaveAttribute('placeholder', '5432');
-    expect(screen.getByRole('textbox', { name: 'Port' })).toBeDisabled();
-    expect(screen.getByRole('button', { name: 'Save' })).toBeDisabled();
-  });
+    ['sqlite', 'SQLite', 'PostgreSQL', 'DATABASE_URL=postgres://'],
+    ['postgres', 'PostgreSQL', 'SQLite', 'BACKUP_FORMAT=logical'],
+  ] as const)(
+    'shows %s in use and how to move to the other engine, with no form that does nothing',
+    async (databaseType, label, other, step) => {
+      serveFake({ 'GET /api/health/database': pending });
+      renderApp('/settings?tab=database', { ...testConfig, databaseType });
+      expect(await screen.findByRole('region', { name: 'Database engine in use' })).toHaveTextContent(label);
+      expect(screen.getByRole('heading', { name: `Moving to ${other}` })).toBeInTheDocument();
+      expect(screen.getByText(new RegExp(step.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))).toBeInTheDocument();
+      expect(screen.queryByRole('radiogroup', { name: 'Database type' })).toBeNull();
+      expect(screen.queryByRole('textbox', { name: 'Port' })).toBeNull();
+      expect(screen.queryByRole('button', { name: 'Save' })).toBeNull();
+    },
+  );
 });

@@ -36,10 +36,12 @@ describe('AddConnectionDialog', () => {
     );
     const user = userEvent.setup();
     await user.type(screen.getByRole('textbox', { name: 'Name' }), 'Second');
-    await user.type(
-      screen.getByRole('textbox', { name: 'Connection string' }),
-      'postgres://app:pw@db.example.com:5432/app',
-    );
+    const connection = screen.getByLabelText('Connection string');
+    // The string carries the password: masked while typed.
+    expect(connection).toHaveAttribute('type', 'password');
+    expect(screen.queryByRole('option', { name: 'Cursor' })).toBeNull();
+    expect(screen.getByRole('option', { name: 'Supabase' })).toBeInTheDocument();
+    await user.type(connection, 'postgres://app:pw@db.example.com:5432/app');
     await user.click(screen.getByRole('button', { name: 'Add connection' }));
     expect(await screen.findByText(QUOTA_MESSAGE)).toBeInTheDocument();
     expect(screen.getByText('Failed to add connection')).toBeInTheDocument();

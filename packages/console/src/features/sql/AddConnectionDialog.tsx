@@ -10,6 +10,7 @@ import { DialogForm, FormDialog } from '@/components/ui/form-dialog';
 import { FormField, fieldAria } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';
+import { PasswordInput } from '@/components/ui/password-input';
 import { useCreateConnectionMutation } from './sql.queries';
 
 /** AddConnectionDialog registers a database connection by its URL; the password is stored encrypted. */
@@ -68,7 +69,8 @@ export function AddConnectionDialog({
           </FormField>
           <FormField id="connection-provider" label="Provider">
             <NativeSelect id="connection-provider" {...form.register('provider')}>
-              {DATABASE_PROVIDERS.map((p) => (
+              {/* CURSOR stays readable for connections saved with it, but is no database provider to offer. */}
+              {DATABASE_PROVIDERS.filter((p) => p !== 'CURSOR').map((p) => (
                 <option key={p} value={p}>
                   {p.charAt(0) + p.slice(1).toLowerCase()}
                 </option>
@@ -77,7 +79,8 @@ export function AddConnectionDialog({
           </FormField>
         </div>
         <FormField id="connection-string" label="Connection string" error={errors.connectionString?.message}>
-          <Input
+          {/* It carries the database password: hidden while typed, like any password, unless asked to show. */}
+          <PasswordInput
             {...fieldAria('connection-string', errors.connectionString?.message)}
             autoComplete="off"
             spellCheck={false}

@@ -33,6 +33,15 @@ describe.each(testDialects)('billing without Stripe (%s)', (dialect) => {
       code: 'billing_not_configured',
       message: 'Billing is not configured on this server: ask its administrator to assign you a plan',
     });
+    // The administrator is told where to assign plans, not to ask themselves.
+    const asAdmin = await server.request('POST', '/api/billing/create-checkout-session', {
+      headers: admin.tokenHeaders,
+      json: { planId: 'starter' },
+    });
+    expect(asAdmin.body).toMatchObject({
+      code: 'billing_not_configured',
+      message: expect.stringContaining('as its administrator, assign plans in Billing → Accounts'),
+    });
     const hook = await server.request('POST', '/api/billing/webhook', {
       headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=00' },
       body: '{}',

@@ -51,11 +51,14 @@ export async function listInvoices(db: Db, actor: Actor): Promise<Invoice[]> {
   }));
 }
 
-const NOT_CONFIGURED = () =>
+// The administrator is the one who assigns plans here: telling them to ask themselves would leave them stuck.
+const NOT_CONFIGURED = (actor: Actor) =>
   new ApiError(
     400,
     'billing_not_configured',
-    'Billing is not configured on this server: ask its administrator to assign you a plan',
+    actor.admin
+      ? 'Billing is not configured on this server (no STRIPE_SECRET_KEY): as its administrator, assign plans in Billing → Accounts'
+      : 'Billing is not configured on this server: ask its administrator to assign you a plan',
   );
 
 // A failure of Stripe's API (down, refusing the key or a price) is a 502 the account can report, never a 500.
@@ -85,7 +88,7 @@ export async function createCheckoutSession(
   }
   if (planId === current) throw badRequest('current_plan', 'This plan is already your current plan');
   const { stripe } = options;
-  if (!stripe) throw NOT_CONFIGURED();
+  if (!stripe) throw NOT_CONFIGURED(actor);
   const price = stripe.config.prices[planId as Exclude<PlanId, 'free'>];
   if (!price) {
     throw new ApiError(400, 'plan_not_for_sale', `The ${planId} plan has no Stripe price on this server`);
@@ -132,7 +135,7 @@ export async function cancelSubscription(
   if (row.cancel_at_period_end === 1) {
     throw badRequest('already_canceled', 'The subscription is already set to end at the end of its period');
   }
-  if (!options.stripe) throw NOT_CONFIGURED();
+  if (!options.stripe) throw NOT_CONFIGURED(actor);
   const { client } = options.stripe;
   const subscriptionId = row.stripe_subscription_id;
   await askStripe(() => client.subscriptions.update(subscriptionId, { cancel_at_period_end: true }));
