@@ -187,7 +187,7 @@ describe.each(testDialects)('backups API on %s', (dialect) => {
             await fs.writeFile(file, JSON.stringify(manifest));
           }),
         422,
-        /Basalt 9\.0\.0 at migration level 0999_from_the_future.*this server \(Basalt 0\.1\.0\) is at 0032_backups/,
+        /Basalt 9\.0\.0 at migration level 0999_from_the_future.*this server \(Basalt 0\.1\.0\) is at \d{4}_[a-z_]+ and does not know/,
       ],
     ])('refuses %s and lists nothing', async (_name, make, status, message) => {
       const before = await count();
