@@ -9,6 +9,9 @@ import { REALTIME_RHYTHMS } from './features/realtime/realtime-hub.js';
 import { storageArchivePart } from './features/storage/storage-archive.js';
 import { every, type Job } from './lib/jobs/job.js';
 
+// Longer than any request may take (REQUEST_TIMEOUT_SECONDS) by far: a partial file this old is abandoned.
+const STORAGE_SWEEP_MS = 10 * 60_000;
+
 // Every piece of background work of a server, in one list: started once the server is ready, stopped when it
 // closes, the last started first (app.ts). A feature that needs work done in the background adds it here.
 
@@ -76,6 +79,13 @@ export function backgroundJobs(ctx: AppContext): Job[] {
             () => {},
           ),
         ]),
+    // Partial files of uploads a killed server cut off (features/storage): untouched for longer than any request.
+    every(
+      'storage partial uploads',
+      { firstAfterMs: 0, everyMs: STORAGE_SWEEP_MS },
+      () => ctx.storage.blobs.sweep(STORAGE_SWEEP_MS),
+      failed('storage partial uploads'),
+    ),
     // Scheduled backups, the watch of restores on other nodes, and the clean-up after one that died.
     { name: 'backups', start: () => startBackupJobs(ctx, [storageArchivePart(ctx.storage)]) },
     // The database health's window of recent probe timings.

@@ -27,6 +27,7 @@ import { statsRoutes } from './features/stats/stats.routes.js';
 import { storageRoutes } from './features/storage/storage.routes.js';
 import { storageArchivePart } from './features/storage/storage-archive.js';
 import { storageObjectRoutes } from './features/storage/storage-objects.routes.js';
+import { resumableRoutes } from './features/storage/storage-resumable.js';
 import { tableRecordsRoutes } from './features/tables/table-records.routes.js';
 import { tablesRoutes } from './features/tables/tables.routes.js';
 import type { CsrfTokens } from './http/csrf.js';
@@ -66,6 +67,7 @@ export function routeTable(ctx: AppContext, _services: { csrf: CsrfTokens }): Ro
     ...realtimeRoutes(ctx),
     ...storageRoutes(ctx, ctx.storage),
     ...storageObjectRoutes(ctx, ctx.storage),
+    ...resumableRoutes(ctx, ctx.storage),
     // Last: its short form /api/:name takes only what no route above claims.
     ...publicApiRoutes(ctx),
   ];

@@ -89,6 +89,11 @@ const shellPages: RouteObject[] = [
     lazy: lazyPage(async () => (await import('@/features/functions/EdgeFunctionsPage')).EdgeFunctionsPage),
   },
   {
+    path: 'storage',
+    handle: { title: 'Storage' } satisfies RouteHandle,
+    lazy: lazyPage(async () => (await import('@/features/storage/StoragePage')).StoragePage),
+  },
+  {
     path: 'secrets',
     handle: { title: 'Secrets' } satisfies RouteHandle,
     lazy: lazyPage(async () => (await import('@/features/secrets/SecretsPage')).SecretsPage),

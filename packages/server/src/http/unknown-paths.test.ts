@@ -13,9 +13,9 @@ const consoleShape = { code: 'route_not_found', message: expect.stringContaining
 const realtimeShape = { message: expect.stringContaining('No route for') };
 
 const cases: Array<[string, Record<string, unknown>]> = [
-  ['/storage/v1/object/public/avatars/me.png', storageShape],
+  ['/storage/v1/objects/public/avatars/me.png', storageShape],
   ['/storage/v1', storageShape],
-  ['/storage/v1/bucket?limit=1', storageShape],
+  ['/storage/v1/buckets?limit=1', storageShape],
   ['/realtime/v1/socket?vsn=1.0.0', realtimeShape],
   ['/realtime/v1', realtimeShape],
   ['/functions/v1', consoleShape],
@@ -52,7 +52,7 @@ describe.each(testDialects)('unknown paths of the API families (%s)', (dialect) 
 
   it.each([
     ['HEAD', '/storage/v1/object/x'],
-    ['POST', '/storage/v1/object/bucket/file.txt'],
+    ['POST', '/storage/v1/objects/bucket/file.txt'],
     ['DELETE', '/realtime/v1/api/broadcast'],
     ['PUT', '/functions/v1'],
   ])('answers %s %s with a JSON 404 too', async (method, url) => {

@@ -5,6 +5,7 @@ import {
   CreditCard,
   DatabaseZap,
   FileCode2,
+  HardDrive,
   History,
   KeyRound,
   LayoutDashboard,
@@ -39,6 +40,7 @@ export const NAV_GROUPS: readonly NavGroup[] = [
     items: [
       { label: 'Dashboard', to: '/', icon: LayoutDashboard },
       { label: 'Tables', to: '/tables', icon: Table2 },
+      { label: 'Storage', to: '/storage', icon: HardDrive },
       { label: 'Schema Editor', to: '/schema-editor', icon: DatabaseZap },
       { label: 'Users', to: '/users', icon: Users },
     ],

@@ -26,6 +26,8 @@ export interface BlobStore {
   delete(keys: string[]): Promise<void>;
   /** keys lists every stored key (for backups). */
   keys(): AsyncIterable<string>;
+  /** sweep removes what uploads cut by a killed server left behind, untouched for olderThanMs; returns how many. */
+  sweep(olderThanMs: number): Promise<number>;
 }
 
 /** BlobTooLarge is a put that went past its limit. */
@@ -111,6 +113,19 @@ export function diskBlobs(root: string): BlobStore {
     },
     async delete(keys) {
       await Promise.all(keys.map((key) => fs.rm(fileOf(key), { force: true })));
+    },
+    async sweep(olderThanMs) {
+      const names = await fs.readdir(partials).catch(() => [] as string[]);
+      let removed = 0;
+      for (const name of names) {
+        const file = path.join(partials, name);
+        const stat = await fs.stat(file).catch(() => null);
+        if (stat && Date.now() - stat.mtimeMs > olderThanMs) {
+          await fs.rm(file, { force: true });
+          removed++;
+        }
+      }
+      return removed;
     },
     async *keys() {
       let accounts: string[];

@@ -1,0 +1,193 @@
+// `npm run bench:storage`: file storage's throughput against a bare node:http + fs stream server in the same run
+// (bench/storage-baseline.mjs). Starts Basalt on SQLite storing on disk, signs an account up, creates a bucket,
+// then measures for both servers:
+//   - upload and download of 1 MB objects (--count of them, one at a time) and of one --big-mb object (100 MB);
+//   - 10 clients streaming a --big-mb object each at once, with the server's peak resident memory over the run
+//     (target: within 50 MB of its memory before the run);
+//   - 10 KB downloads per second under --connections connections for --duration seconds (autocannon).
+// Targets (issue "File storage"): ≥ 0.8× the baseline's throughput, ≥ 0.6× its small-object requests/s.
+// Usage: node bench/storage.mjs [--count 50] [--big-mb 100] [--duration 10] [--connections 16]
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { startProcess } from './setup.mjs';
+
+const { values } = parseArgs({
+  options: {
+    count: { type: 'string', default: '50' },
+    'big-mb': { type: 'string', default: '100' },
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '16' },
+  },
+});
+const COUNT = Number(values.count);
+const BIG = Number(values['big-mb']) * 1024 * 1024;
+const DURATION = Number(values.duration);
+const CONNECTIONS = Number(values.connections);
+
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'basalt-bench-storage-'));
+const { buildServer } = await import('../scripts/build.mjs');
+await buildServer();
+const basalt = await startProcess(['packages/server/dist/main.js', 'serve', '--port', '0'], {
+  logFile: path.join(work, 'basalt-stdout.log'),
+  env: {
+    BASALT_DATA_DIR: path.join(work, 'data'),
+    DATABASE_URL: '',
+    LOG_LEVEL: 'info',
+    AUTH_RATE_LIMIT: '1000',
+    STORAGE_MAX_FILE_SIZE: String(BIG + 1024),
+  },
+  pattern: /Server listening at http:\/\/127\.0\.0\.1:(\d+)/,
+});
+const baseline = await startProcess(['bench/storage-baseline.mjs', path.join(work, 'baseline')], {
+  logFile: path.join(work, 'baseline-stdout.log'),
+  pattern: /Baseline listening at http:\/\/127\.0\.0\.1:(\d+)/,
+});
+const basaltUrl = `http://127.0.0.1:${basalt.port}`;
+const baselineUrl = `http://127.0.0.1:${baseline.port}`;
+
+async function json(method, url, headers, body) {
+  const res = await fetch(url, {
+    method,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${url} → ${res.status}: ${text}`);
+  return text ? JSON.parse(text) : null;
+}
+
+const { anonKey } = await json('GET', `${basaltUrl}/api/config`, {});
+const signUp = await json(
+  'POST',
+  `${basaltUrl}/auth/v1/signup`,
+  { apikey: anonKey },
+  {
+    email: 'bench@example.com',
+    password: 'Bench-Passw0rd!',
+    data: { username: 'bench' },
+  },
+);
+const auth = { apikey: anonKey, authorization: `Bearer ${signUp.access_token}` };
+await json('POST', `${basaltUrl}/storage/v1/bucket`, auth, { name: 'bench' });
+
+// The same two operations on each server: its URL of an object, and the headers it wants.
+const targets = {
+  basalt: { url: (name) => `${basaltUrl}/storage/v1/object/bench/${name}`, headers: auth, put: 'POST' },
+  baseline: { url: (name) => `${baselineUrl}/f/${name}`, headers: {}, put: 'PUT' },
+};
+
+async function upload(target, name, body) {
+  const res = await fetch(target.url(name), {
+    method: target.put,
+    headers: { ...target.headers, 'content-type': 'application/octet-stream', 'x-upsert': 'true' },
+    body,
+    duplex: 'half',
+  });
+  await res.text();
+  if (!res.ok) throw new Error(`upload ${name} → ${res.status}`);
+}
+
+async function download(target, name) {
+  const res = await fetch(target.url(name), { headers: target.headers });
+  let bytes = 0;
+  for await (const chunk of res.body) bytes += chunk.length;
+  if (!res.ok) throw new Error(`download ${name} → ${res.status}`);
+  return bytes;
+}
+
+// A body of `size` random bytes, streamed in 64 KB chunks (never held whole).
+function bigBody(size) {
+  const chunk = crypto.randomBytes(64 * 1024);
+  let sent = 0;
+  return new ReadableStream({
+    pull(controller) {
+      if (sent >= size) return controller.close();
+      const part = chunk.subarray(0, Math.min(chunk.length, size - sent));
+      sent += part.length;
+      controller.enqueue(new Uint8Array(part));
+    },
+  });
+}
+
+const mbPerSecond = (bytes, ms) => bytes / 1024 / 1024 / (ms / 1000);
+
+function rssOf(pid) {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+async function measure(name, target, pid) {
+  const one = crypto.randomBytes(1024 * 1024);
+  let started = performance.now();
+  for (let i = 0; i < COUNT; i++) await upload(target, `one-${i}.bin`, one);
+  const up1 = mbPerSecond(COUNT * one.length, performance.now() - started);
+  started = performance.now();
+  for (let i = 0; i < COUNT; i++) await download(target, `one-${i}.bin`);
+  const down1 = mbPerSecond(COUNT * one.length, performance.now() - started);
+
+  started = performance.now();
+  await upload(target, 'big.bin', bigBody(BIG));
+  const upBig = mbPerSecond(BIG, performance.now() - started);
+  started = performance.now();
+  await download(target, 'big.bin');
+  const downBig = mbPerSecond(BIG, performance.now() - started);
+
+  const before = rssOf(pid);
+  let peak = before;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, rssOf(pid));
+  }, 50);
+  started = performance.now();
+  await Promise.all(Array.from({ length: 10 }, (_, i) => upload(target, `par-${i}.bin`, bigBody(BIG))));
+  await Promise.all(Array.from({ length: 10 }, (_, i) => download(target, `par-${i}.bin`)));
+  const parallel = mbPerSecond(20 * BIG, performance.now() - started);
+  clearInterval(sampler);
+
+  await upload(target, 'small.bin', crypto.randomBytes(10 * 1024));
+  const small = await autocannon({
+    url: target.url('small.bin'),
+    headers: target.headers,
+    connections: CONNECTIONS,
+    duration: DURATION,
+  });
+  return {
+    name,
+    up1,
+    down1,
+    upBig,
+    downBig,
+    parallel,
+    memoryGrowthMb: peak - before,
+    smallPerSecond: small.requests.average,
+  };
+}
+
+try {
+  const base = await measure('baseline', targets.baseline, baseline.child.pid);
+  const ours = await measure('basalt', targets.basalt, basalt.child.pid);
+  const row = (label, key, unit) =>
+    `| ${label} | ${base[key].toFixed(1)} ${unit} | ${ours[key].toFixed(1)} ${unit} | ${(ours[key] / base[key]).toFixed(2)}× |`;
+  const lines = [
+    `storage bench: ${COUNT} × 1 MB, ${BIG / 1024 / 1024} MB objects, 10 clients × ${BIG / 1024 / 1024} MB, 10 KB for ${DURATION} s × ${CONNECTIONS} connections`,
+    '| measure | bare node:http + fs | Basalt | ratio |',
+    '| --- | --- | --- | --- |',
+    row('upload 1 MB objects', 'up1', 'MB/s'),
+    row('download 1 MB objects', 'down1', 'MB/s'),
+    row(`upload one ${BIG / 1024 / 1024} MB object`, 'upBig', 'MB/s'),
+    row(`download one ${BIG / 1024 / 1024} MB object`, 'downBig', 'MB/s'),
+    row('10 clients up then down', 'parallel', 'MB/s'),
+    row('10 KB downloads', 'smallPerSecond', 'req/s'),
+    `| server memory growth, 10 clients | ${base.memoryGrowthMb.toFixed(0)} MB | ${ours.memoryGrowthMb.toFixed(0)} MB | |`,
+  ];
+  console.log(lines.join('\n'));
+  fs.mkdirSync(path.join('bench', 'results'), { recursive: true });
+  fs.writeFileSync(path.join('bench', 'results', 'storage.json'), JSON.stringify({ base, ours }, null, 2));
+} finally {
+  basalt.child.kill();
+  baseline.child.kill();
+  fs.rmSync(work, { recursive: true, force: true });
+}
