@@ -1,7 +1,8 @@
 import path from 'node:path';
-import { DEFAULT_PLANS, PLAN_IDS, type Plan, type PlanId } from '@basalt/shared';
 import { z } from 'zod';
+import { type BillingConfig, plansOf, stripeOf } from './config-billing.js';
 import { type DatabaseSettings, databaseEnv, databaseSettingsOf } from './config-database.js';
+import { type ConsoleOAuthProvider, oauthProvidersOf } from './config-oauth.js';
 
 /** Config is every setting of one Basalt instance, read once at start. */
 export interface Config {
@@ -116,89 +117,6 @@ export interface RealtimeConfig {
   maxMessagesPerSecond: number;
   /** The largest broadcast or presence message, in bytes. */
   maxPayloadBytes: number;
-}
-
-/** BillingConfig is what the operator sells: the plans, whether usage is metered, and Stripe's keys and prices. */
-export interface BillingConfig {
-  /** METERING: off stops counting API calls and enforcing quotas (usage then shows no calls). */
-  metering: boolean;
-  /**
-   * QUOTAS: whether the plans' caps refuse requests. auto (the default) enforces them only when Stripe is
-   * configured (the operator sells plans); enforce always (the operator assigns plans by hand); off never. Usage
-   * is metered and shown either way, and instance administrators are never capped (quotasEnforced).
-   */
-  quotas: 'auto' | 'enforce' | 'off';
-  /** METERING_REFRESH_MS: how old an account's usage may be when a quota is checked against it. */
-  meteringRefreshMs: number;
-  /** The four plans, DEFAULT_PLANS with BILLING_PLANS applied. */
-  plans: Plan[];
-  /** null: billing by Stripe is off and administrators assign plans by hand. */
-  stripe: StripeConfig | null;
-}
-
-/**
- * quotasEnforced tells whether the plans' caps refuse requests on this instance: with QUOTAS=enforce, or by default
- * when Stripe sells the plans. A self-hosted instance that sells nothing caps nobody.
- */
-export function quotasEnforced(billing: Pick<BillingConfig, 'metering' | 'quotas' | 'stripe'>): boolean {
-  if (!billing.metering || billing.quotas === 'off') return false;
-  return billing.quotas === 'enforce' || billing.stripe !== null;
-}
-
-/** StripeConfig is Stripe's secret key, webhook secret, checkout mode and a price id per paid plan. */
-export interface StripeConfig {
-  secretKey: string;
-  /** null: the webhook endpoint refuses every event (nothing can be verified). */
-  webhookSecret: string | null;
-  /** hosted: a Checkout page the browser is sent to (sessionUrl); embedded: a clientSecret for Stripe.js. */
-  checkoutMode: 'hosted' | 'embedded';
-  prices: Partial<Record<PlanId, string>>;
-  /** STRIPE_API_URL: another address for Stripe's API (a test double); null: api.stripe.com. */
-  apiUrl: string | null;
-}
-
-/** ConsoleOAuthProvider is a provider the operator configured for the console accounts. */
-export interface ConsoleOAuthProvider {
-  kind: 'github' | 'google' | 'gitlab' | 'oidc';
-  /** github, google, gitlab, or custom:<slug of AUTH_OIDC_NAME>. */
-  id: string;
-  name: string;
-  clientId: string;
-  clientSecret: string;
-  url: string | null;
-}
-
-// AUTH_<KIND>_CLIENT_ID and AUTH_<KIND>_SECRET configure one provider (both or neither); AUTH_GITHUB_URL and
-// AUTH_GITLAB_URL name a GitHub Enterprise or self-hosted GitLab; AUTH_OIDC_ISSUER (an issuer or its discovery URL)
-// and AUTH_OIDC_NAME an OpenID Connect provider.
-function oauthProvidersOf(env: NodeJS.ProcessEnv): ConsoleOAuthProvider[] {
-  const kinds = [
-    { kind: 'github', name: 'GitHub' },
-    { kind: 'google', name: 'Google' },
-    { kind: 'gitlab', name: 'GitLab' },
-    { kind: 'oidc', name: 'OpenID Connect' },
-  ] as const;
-  const providers: ConsoleOAuthProvider[] = [];
-  for (const { kind, name } of kinds) {
-    const prefix = `AUTH_${kind.toUpperCase()}`;
-    const clientId = env[`${prefix}_CLIENT_ID`]?.trim();
-    const clientSecret = env[`${prefix}_SECRET`]?.trim();
-    if (!clientId && !clientSecret) continue;
-    if (!clientId || !clientSecret) {
-      throw new Error(`Invalid configuration: ${prefix}_CLIENT_ID and ${prefix}_SECRET go together`);
-    }
-    const url = (kind === 'oidc' ? env.AUTH_OIDC_ISSUER : env[`${prefix}_URL`])?.trim() || null;
-    if (kind === 'oidc' && !url) throw new Error('Invalid configuration: AUTH_OIDC_ISSUER names the issuer');
-    if (url && !/^https?:\/\//.test(url)) throw new Error(`Invalid configuration: ${prefix} URL must be http(s)`);
-    const label = kind === 'oidc' ? env.AUTH_OIDC_NAME?.trim() || name : name;
-    const slug =
-      label
-        .toLowerCase()
-        .replace(/[^a-z0-9]+/g, '-')
-        .replace(/^-+|-+$/g, '') || 'oidc';
-    providers.push({ kind, id: kind === 'oidc' ? `custom:${slug}` : kind, name: label, clientId, clientSecret, url });
-  }
-  return providers;
 }
 
 /** FunctionsConfig holds the limits Basalt enforces on every edge function, the same for every account. */
@@ -366,70 +284,6 @@ const envSchema = z.object({
   STORAGE_S3_SECRET_ACCESS_KEY: z.string().default(''),
   STORAGE_S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('true'),
 });
-
-const limitField = z.number().int().min(0).nullable().optional();
-// BILLING_PLANS changes the default plans: a JSON object from plan id to the fields that differ.
-const plansOverrideSchema = z.partialRecord(
-  z.enum(PLAN_IDS),
-  z
-    .object({
-      name: z.string().min(1).max(60).optional(),
-      priceCents: z.number().int().min(0).optional(),
-      limits: z
-        .object({
-          apiCalls: limitField,
-          storageMb: limitField,
-          computeMinutes: limitField,
-          databaseConnections: limitField,
-        })
-        .strict()
-        .optional(),
-      features: z.array(z.string().max(200)).max(20).optional(),
-    })
-    .strict(),
-);
-
-function plansOf(json: string | undefined): Plan[] {
-  if (!json?.trim()) return DEFAULT_PLANS;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(json);
-  } catch {
-    throw new Error('Invalid configuration: BILLING_PLANS must be JSON');
-  }
-  const result = plansOverrideSchema.safeParse(parsed);
-  if (!result.success) {
-    const problems = result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
-    throw new Error(`Invalid configuration: BILLING_PLANS: ${problems}`);
-  }
-  return DEFAULT_PLANS.map((plan) => {
-    const change = result.data[plan.id];
-    if (!change) return plan;
-    return {
-      ...plan,
-      ...(change.name !== undefined ? { name: change.name } : {}),
-      ...(change.priceCents !== undefined ? { priceCents: change.priceCents } : {}),
-      ...(change.features !== undefined ? { features: change.features } : {}),
-      limits: { ...plan.limits, ...change.limits },
-    };
-  });
-}
-
-function stripeOf(e: z.infer<typeof envSchema>): StripeConfig | null {
-  const secretKey = e.STRIPE_SECRET_KEY?.trim();
-  if (!secretKey) return null;
-  const prices: Partial<Record<PlanId, string>> = {};
-  if (e.STRIPE_PRICE_STARTER?.trim()) prices.starter = e.STRIPE_PRICE_STARTER.trim();
-  if (e.STRIPE_PRICE_PROFESSIONAL?.trim()) prices.professional = e.STRIPE_PRICE_PROFESSIONAL.trim();
-  if (e.STRIPE_PRICE_ENTERPRISE?.trim()) prices.enterprise = e.STRIPE_PRICE_ENTERPRISE.trim();
-  return {
-    secretKey,
-    webhookSecret: e.STRIPE_WEBHOOK_SECRET?.trim() || null,
-    checkoutMode: e.STRIPE_CHECKOUT_MODE,
-    prices,
-    apiUrl: e.STRIPE_API_URL ?? null,
-  };
-}
 
 /** loadConfig reads the environment (DESIGN.md "Configuration") into a Config; overrides win. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DEFAULT_PLANS } from '@basalt/shared';
 import Stripe from 'stripe';
-import type { BillingConfig } from '../config.js';
+import type { BillingConfig } from '../config-billing.js';
 import type { TestServer } from './test-server.js';
 
 // A local double of the few Stripe API calls Basalt makes (customers, Checkout sessions, subscription updates and

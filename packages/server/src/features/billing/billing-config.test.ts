@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig, quotasEnforced } from '../../config.js';
+import { loadConfig } from '../../config.js';
+import { quotasEnforced } from '../../config-billing.js';
 
 // What the operator configures: the plans (BILLING_PLANS), metering, and Stripe's keys and prices.
 

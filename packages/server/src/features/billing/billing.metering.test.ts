@@ -1,6 +1,6 @@
 import { DEFAULT_PLANS, type Plan } from '@basalt/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BillingConfig } from '../../config.js';
+import type { BillingConfig } from '../../config-billing.js';
 import { createMailer } from '../../lib/mail/mailer.js';
 import { users } from '../../testing/auth.fixtures.js';
 import { startMailbox } from '../../testing/auth-mail.fixtures.js';

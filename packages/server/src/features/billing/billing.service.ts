@@ -2,7 +2,7 @@ import type { CheckoutResult, Invoice, Plan, PlanId, Subscription } from '@basal
 import { checkoutInputSchema } from '@basalt/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import Stripe from 'stripe';
-import type { StripeConfig } from '../../config.js';
+import type { StripeConfig } from '../../config-billing.js';
 import type { Db } from '../../db/database.js';
 import { ApiError, badRequest, notFound } from '../../http/errors.js';
 import { parseInput } from '../../http/validation.js';

@@ -1,5 +1,5 @@
 import Stripe from 'stripe';
-import type { StripeConfig } from '../../config.js';
+import type { StripeConfig } from '../../config-billing.js';
 
 // The official SDK, pointed at STRIPE_API_URL when one is set (tests run against a local double of Stripe's API).
 

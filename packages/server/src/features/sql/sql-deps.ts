@@ -1,5 +1,6 @@
 import type { Plan } from '@basalt/shared';
-import { type Config, quotasEnforced } from '../../config.js';
+import type { Config } from '../../config.js';
+import { quotasEnforced } from '../../config-billing.js';
 import type { Db } from '../../db/database.js';
 import { serverIdentity } from '../../db/server-identity.js';
 import type { Keyring } from '../../lib/crypto/master-key.js';
