@@ -8,6 +8,7 @@ import type { SystemDatabase } from '../schema.js';
 import { type PreparedQuery, textQuery } from '../sql-text.js';
 import type { DatabaseErrorInfo, HealthDialect, SqlDialect, UserTableDialect } from './dialect.js';
 import { postgresBackup } from './postgres-backup.js';
+import { combinedStatements } from './postgres-combined.js';
 import { postgresLogSearch } from './postgres-log-search.js';
 
 // COUNT(*) and bigserial ids are int8; they stay far below 2^53, so read them as numbers.
@@ -33,37 +34,6 @@ class TypedCursor extends Cursor {
  * ever; the error (57014) reaches the client as a 400 that asks to narrow the filter (user-tables errors).
  */
 const STATEMENT_TIMEOUT_MS = 30_000;
-
-// Statements joined as data-modifying WITH clauses of one statement: PostgreSQL runs each to completion, whether or
-// not anything reads it, all in one snapshot (none sees another's rows, which is why only statements whose results
-// nobody reads are joined). Their `$n` placeholders are numbered on; a text with a quote could hold a `$n` that is
-// not a placeholder, so such a statement is not joined; nor are more values than one statement may bind (65,535).
-const MAX_COMBINED_PARAMETERS = 30_000;
-const RETURNING = /\bRETURNING\b/i;
-
-function combinedStatements(queries: readonly CompiledQuery[], last?: CompiledQuery): CompiledQuery | null {
-  const all = last ? [...queries, last] : queries;
-  if (all.some((query) => query.sql.includes("'") || query.sql.includes('$$'))) return null;
-  if (all.reduce((n, query) => n + query.parameters.length, 0) > MAX_COMBINED_PARAMETERS) return null;
-  // With a last statement, the others are made to run before it: each returns its rows, and a condition on all of
-  // them that PostgreSQL evaluates once, before reading the last one's, counts them. (Left unread, they would run
-  // after it: a lock they take would then be taken after the last one's, against the order every write keeps.)
-  if (last && (!RETURNING.test(last.sql) || queries.some((query) => RETURNING.test(query.sql)))) return null;
-  const parameters: unknown[] = [];
-  const clauses = all.map((query, i) => {
-    const offset = parameters.length;
-    parameters.push(...query.parameters);
-    const text = offset === 0 ? query.sql : query.sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`);
-    if (query === last) return `basalt_last AS (${text})`;
-    return last ? `basalt_${i} AS (${text} RETURNING 1)` : `basalt_${i} AS (${text})`;
-  });
-  if (!last) return CompiledQuery.raw(`WITH ${clauses.join(', ')} SELECT 1`, parameters);
-  const before = queries.map((_, i) => `(SELECT count(*) FROM basalt_${i})`).join(' + ');
-  return CompiledQuery.raw(
-    `WITH ${clauses.join(', ')} SELECT basalt_last.* FROM basalt_last WHERE ${before} >= 0`,
-    parameters,
-  );
-}
 
 // The pool behind each Kysely dialect made here (the health check reads its counters), and whether a transaction
 // pooler stands in front of it (then no statement is prepared by name: the next transaction on the pooler's
