@@ -25,8 +25,8 @@ export async function registerLegacyRoutes(
   await app.register(csrfRoutes, { csrf, siteUrl: config.siteUrl });
   const pools = appAuthPools(authDeps);
   await app.register(authRoutes, { pools });
-  await app.register(accountRoutes, { deps: authDeps });
+  await app.register(accountRoutes, { deps: authDeps, ctx });
   await app.register(usersRoutes, { ctx, pools });
-  await app.register(consoleAccountsRoutes, { deps: authDeps });
+  await app.register(consoleAccountsRoutes, { deps: authDeps, ctx });
   // Their raw archive bodies have their own content-type parser in each plugin.
 }

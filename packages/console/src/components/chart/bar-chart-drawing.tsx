@@ -1,7 +1,7 @@
 import { Bar, BarChart as Chart, ResponsiveContainer, Tooltip, XAxis } from 'recharts';
-import type { BarChartProps } from './chart';
 import { useToneColours } from './chart-colours';
 import { ChartTooltipBody } from './chart-tooltip';
+import type { BarChartProps } from './chart-types';
 
 // The drawing of a BarChart, in a chunk of its own with Recharts (chart.tsx loads it lazily).
 

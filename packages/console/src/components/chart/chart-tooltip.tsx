@@ -1,4 +1,4 @@
-import type { ChartRow } from './chart';
+import type { ChartRow } from './chart-types';
 
 // The tooltip of the console's charts: the hovered row, said in words as the values list says it.
 

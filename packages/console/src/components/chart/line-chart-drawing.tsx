@@ -2,7 +2,7 @@ import { Area, AreaChart, ReferenceArea, ResponsiveContainer, Tooltip, XAxis, YA
 import type { ChartTone } from './chart-colours';
 import { useToneColours } from './chart-colours';
 import { ChartTooltipBody } from './chart-tooltip';
-import type { LineChartProps } from './line-chart';
+import type { LineChartProps } from './chart-types';
 
 // The drawing of a LineChart, in a chunk of its own with Recharts (line-chart.tsx loads it lazily).
 

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../app-context.js';
 import { cookieOptions } from '../../http/cookies.js';
 import { SESSION_COOKIE } from '../../http/principal.js';
 import { type AuthDeps, clientOf } from '../auth/auth-deps.js';
@@ -15,7 +16,10 @@ import { toUserProfile, updateProfile } from './account-profile.service.js';
 //   DELETE /api/user                  {confirm: <username>} → {success, message}; the session cookie is cleared
 
 /** accountRoutes registers the account-settings endpoints over the auth services. */
-export async function accountRoutes(app: FastifyInstance, { deps }: { deps: AuthDeps }): Promise<void> {
+export async function accountRoutes(
+  app: FastifyInstance,
+  { deps, ctx }: { deps: AuthDeps; ctx: AppContext },
+): Promise<void> {
   app.get('/api/user/profile', async (request, reply) => {
     reply.header('Cache-Control', 'no-store');
     const { account } = await requireConsoleUser(request, deps);
@@ -35,7 +39,7 @@ export async function accountRoutes(app: FastifyInstance, { deps }: { deps: Auth
 
   app.delete('/api/user', async (request, reply) => {
     const { account } = await requireConsoleUser(request, deps);
-    const deleted = await deleteOwnAccount(deps.ctx, account, request.body);
+    const deleted = await deleteOwnAccount(ctx, account, request.body);
     request.log.info({ accountId: account.id, ...deleted }, 'account deleted');
     reply.clearCookie(SESSION_COOKIE, cookieOptions(request, deps.ctx.config.siteUrl));
     return { success: true, message: 'Account deleted' };

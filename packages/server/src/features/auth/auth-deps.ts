@@ -1,15 +1,19 @@
 import { ACCESS_TOKEN_TTL_SECONDS, SITE_NAME } from '@basalt/shared';
-import type { FastifyRequest } from 'fastify';
-import type { AppContext } from '../../app-context.js';
+import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
+import type { Config } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import { readSetting, writeSettingOnce } from '../../db/instance-settings.store.js';
 import { randomToken } from '../../lib/crypto/tokens.js';
 import { createMailer, type Mailer, mailFromAddress } from '../../lib/mail/mailer.js';
 import { createRateLimiter, type RateLimiter } from '../../lib/rate-limit/rate-limiter.js';
+import type { InstanceSettingsService } from '../instance/instance-settings.js';
+import type { LogWriter } from '../logs/log-writer.js';
+import type { Vault } from '../secrets/secrets-vault.js';
 import type { AccountRow } from './accounts.service.js';
 import { type AuthRateLimits, createAuthRateLimits } from './auth-rate-limits.js';
 import { consoleUserPool } from './console-pool.js';
 import { createSessionService, type SessionService } from './sessions.service.js';
+import type { TokenService } from './tokens.service.js';
 import type { UserPool, UserRow } from './user-pool.js';
 import { createVerificationService, type VerificationService } from './verification.service.js';
 
@@ -19,8 +23,24 @@ export interface SecretSealer {
   open(db: Db, accountId: string, label: string, sealed: string): Promise<string>;
 }
 
+/**
+ * AuthContext is what auth needs of the server it runs in (the server's AppContext has all of it): auth names only
+ * these, so that the context, which knows every feature, is never imported back by one.
+ */
+export interface AuthContext {
+  db: Db;
+  config: Pick<Config, 'siteUrl' | 'authRateLimit' | 'smtpUrl' | 'smtpFrom' | 'oauthProviders'>;
+  tokens: TokenService;
+  log: FastifyBaseLogger;
+  /** logs records auth events in the system log. */
+  logs: LogWriter;
+  vault: Vault;
+  /** instance tells whether console sign-ups are open. */
+  instance: InstanceSettingsService;
+}
+
 /** secretSealerOf seals with the instance's secrets vault (features/secrets), labelled per use. */
-export function secretSealerOf(ctx: Pick<AppContext, 'vault'>): SecretSealer {
+export function secretSealerOf(ctx: Pick<AuthContext, 'vault'>): SecretSealer {
   const vault = ctx.vault;
   return {
     seal: (db, accountId, label, value) => vault.seal(db, accountId, { id: 0, name: label }, value),
@@ -30,7 +50,7 @@ export function secretSealerOf(ctx: Pick<AppContext, 'vault'>): SecretSealer {
 
 /** AuthBase is what every pool's auth services share: the instance, its mailer, limiter and secrets. */
 export interface AuthBase {
-  ctx: AppContext;
+  ctx: AuthContext;
   mailer: Mailer;
   limiter: RateLimiter;
   /** The secret rotated refresh tokens derive from (created at first start, shared by every process). */
@@ -45,7 +65,7 @@ export interface AuthBase {
  * (built once) or an app's end users' (features/apps, per app).
  */
 export interface AuthDeps<R extends UserRow = AccountRow> {
-  ctx: AppContext;
+  ctx: AuthContext;
   base: AuthBase;
   pool: UserPool<R>;
   sessions: SessionService<R>;
@@ -97,7 +117,7 @@ export function poolDeps<R extends UserRow>(base: AuthBase, pool: UserPool<R>, l
 
 /** createAuthDeps builds the console accounts' auth services over the instance's context; `now` is for tests. */
 export async function createAuthDeps(
-  ctx: AppContext,
+  ctx: AuthContext,
   options: { now?: () => Date; secrets?: SecretSealer } = {},
 ): Promise<AuthDeps<AccountRow>> {
   const now = options.now ?? (() => new Date());

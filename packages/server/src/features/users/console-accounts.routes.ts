@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../app-context.js';
 import type { AccountRow } from '../auth/accounts.service.js';
 import type { AuthDeps } from '../auth/auth-deps.js';
 import { requireConsoleUser } from '../auth/auth-guards.js';
@@ -20,9 +21,8 @@ const idOf = (request: FastifyRequest) => (request.params as { id: string }).id;
 /** consoleAccountsRoutes registers the administrator's account endpoints over the console's auth services. */
 export async function consoleAccountsRoutes(
   app: FastifyInstance,
-  { deps }: { deps: AuthDeps<AccountRow> },
+  { deps, ctx }: { deps: AuthDeps<AccountRow>; ctx: AppContext },
 ): Promise<void> {
-  const { ctx } = deps;
   const admin = async (request: FastifyRequest) => {
     const { account } = await requireConsoleUser(request, deps);
     assertAdmin(account);

@@ -1,6 +1,9 @@
 import type { AddressInfo } from 'node:net';
-import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../../app-context.js';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { Config } from '../../../config.js';
+import type { Db } from '../../../db/database.js';
+import type { LogWriter } from '../../logs/log-writer.js';
+import type { Vault } from '../../secrets/secrets-vault.js';
 import { functionEnvironment } from '../function-environment.js';
 import { findVersion } from '../functions.store.js';
 import { createInvocationRecorder, type InvocationRecorder } from '../invocation-recorder.js';
@@ -43,7 +46,14 @@ function selfBaseUrl(app: FastifyInstance): string {
 }
 
 /** RuntimeContext is what the runtime needs of the server: its context's parts, and its own address. */
-export type RuntimeContext = Pick<AppContext, 'db' | 'config' | 'logs' | 'log' | 'vault'> & { app: FastifyInstance };
+export interface RuntimeContext {
+  app: FastifyInstance;
+  db: Db;
+  config: Config;
+  logs: LogWriter;
+  log: FastifyBaseLogger;
+  vault: Vault;
+}
 
 /** createRuntimeHandle prepares nothing until the first get(). */
 export function createRuntimeHandle(ctx: RuntimeContext): RuntimeHandle {
