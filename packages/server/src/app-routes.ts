@@ -1,4 +1,5 @@
 import type { AppContext } from './app-context.js';
+import { achievementsRoutes } from './features/achievements/achievements.routes.js';
 import { activityRoutes } from './features/activity/activity.routes.js';
 import { appsRoutes } from './features/apps/apps.routes.js';
 import { backupsRoutes } from './features/backups/backups.routes.js';
@@ -57,6 +58,7 @@ export function routeTable(ctx: AppContext, _services: { csrf: CsrfTokens }): Ro
     ...monitoringRoutes(ctx),
     ...openapiRoutes(ctx, () => table),
     ...secretsRoutes(ctx),
+    ...achievementsRoutes(ctx),
     ...billingRoutes(ctx),
     ...functionsRoutes(ctx),
     ...backupsRoutes(ctx, [storageArchivePart(ctx.storage)]),
