@@ -10,6 +10,7 @@ import { functionInvokeRoutes } from './features/functions/invoke.routes.js';
 import { healthRoutes } from './features/health/health.routes.js';
 import { checkpointsRoutes } from './features/history/checkpoints.routes.js';
 import { historyRoutes } from './features/history/history.routes.js';
+import { insightsRoutes } from './features/insights/insights.routes.js';
 import { instanceRoutes } from './features/instance/instance.routes.js';
 import { keysRoutes } from './features/keys/keys.routes.js';
 import { logsRoutes } from './features/logs/logs.routes.js';
@@ -59,6 +60,7 @@ export function routeTable(ctx: AppContext, _services: { csrf: CsrfTokens }): Ro
     ...openapiRoutes(ctx, () => table),
     ...secretsRoutes(ctx),
     ...achievementsRoutes(ctx),
+    ...insightsRoutes(ctx),
     ...billingRoutes(ctx),
     ...functionsRoutes(ctx),
     ...backupsRoutes(ctx, [storageArchivePart(ctx.storage)]),
