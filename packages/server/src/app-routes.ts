@@ -1,4 +1,5 @@
 import type { AppContext } from './app-context.js';
+import { achievementsRoutes } from './features/achievements/achievements.routes.js';
 import { activityRoutes } from './features/activity/activity.routes.js';
 import { appsRoutes } from './features/apps/apps.routes.js';
 import { backupsRoutes } from './features/backups/backups.routes.js';
@@ -9,6 +10,7 @@ import { functionInvokeRoutes } from './features/functions/invoke.routes.js';
 import { healthRoutes } from './features/health/health.routes.js';
 import { checkpointsRoutes } from './features/history/checkpoints.routes.js';
 import { historyRoutes } from './features/history/history.routes.js';
+import { insightsRoutes } from './features/insights/insights.routes.js';
 import { instanceRoutes } from './features/instance/instance.routes.js';
 import { keysRoutes } from './features/keys/keys.routes.js';
 import { logsRoutes } from './features/logs/logs.routes.js';
@@ -58,6 +60,8 @@ export function routeTable(ctx: AppContext, _services: { csrf: CsrfTokens }): Ro
     ...monitoringRoutes(ctx),
     ...openapiRoutes(ctx, () => table),
     ...secretsRoutes(ctx),
+    ...achievementsRoutes(ctx),
+    ...insightsRoutes(ctx),
     ...billingRoutes(ctx),
     ...functionsRoutes(ctx),
     ...backupsRoutes(ctx, [storageArchivePart(ctx.storage)]),

@@ -5,6 +5,7 @@ import { dashboardKeys } from './dashboard/dashboard.keys';
 import { functionKeys } from './functions/functions.keys';
 import { checkpointKeys, historyKeys } from './history/history.keys';
 import { keyKeys } from './keys/keys.keys';
+import { achievementKeys } from './profile/achievements.keys';
 import { projectKeys } from './projects/projects.keys';
 import { isRecordsKey, recordKeys } from './records/records.keys';
 import { secretKeys } from './secrets/secrets.keys';
@@ -21,6 +22,8 @@ export type TableRef = Pick<TableResponse, 'id' | 'name'>;
 function refreshDashboard(queryClient: QueryClient) {
   void queryClient.invalidateQueries({ queryKey: dashboardKeys.stats });
   void queryClient.invalidateQueries({ queryKey: dashboardKeys.activityAll });
+  // A write may reach a milestone.
+  void queryClient.invalidateQueries({ queryKey: achievementKeys.list });
 }
 
 function refreshTableLists(queryClient: QueryClient) {

@@ -40,6 +40,7 @@ import type {
   FunctionUsageTable,
   SecretsTable,
 } from './schema/function-tables.js';
+import type { PerformanceInsightsTable } from './schema/insight-tables.js';
 import type { InstanceSettingsTable, RateLimitsTable, SystemLogsTable } from './schema/instance-tables.js';
 import type {
   DatabaseHealthTable,
@@ -165,6 +166,7 @@ export interface SystemDatabase {
   request_metrics: RequestMetricsTable;
   request_metric_batches: RequestMetricBatchesTable;
   database_health: DatabaseHealthTable;
+  performance_insights: PerformanceInsightsTable;
   storage_buckets: StorageBucketsTable;
   storage_objects: StorageObjectsTable;
 }

@@ -5,6 +5,7 @@ import { EmptyState, LoadErrorState } from '@/components/ui/empty-state';
 import { NativeSelect } from '@/components/ui/native-select';
 import { Skeleton } from '@/components/ui/skeleton';
 import { HealthHistoryCard } from './HealthHistoryCard';
+import { InsightsCard } from './InsightsCard';
 import { MetricsCharts } from './MetricsCharts';
 import { isMetricRange, type MetricRange, useMetricsQuery } from './monitoring.queries';
 import { RangeTabs } from './RangeTabs';
@@ -80,6 +81,7 @@ export function MonitoringView() {
       </div>
       {body}
       <HealthHistoryCard range={range} />
+      <InsightsCard />
     </div>
   );
 }

@@ -7,6 +7,7 @@ import { PageHeader } from '@/components/ui/page-header';
 import { formatDate, formatRelativeTime } from '@/components/ui/relative-time';
 import { useAuth } from '@/features/auth/auth-context';
 import { initialsOf } from '@/features/auth/auth-user';
+import { AchievementsCard } from './AchievementsCard';
 
 const LINKS = [
   { to: '/settings', label: 'Edit profile', description: 'Username, email and marketing emails', icon: UserRound },
@@ -74,6 +75,7 @@ export function ProfilePage() {
           </div>
         </CardContent>
       </Card>
+      <AchievementsCard />
       <Card>
         <CardHeader>
           <CardTitle>Settings</CardTitle>

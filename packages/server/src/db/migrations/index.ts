@@ -23,6 +23,7 @@ import { functionRoutesPerAccountMigration } from './0021_function_routes_per_ac
 import { backupsMigration } from './0032_backups.js';
 import { storageMigration } from './0033_storage.js';
 import { monitoringMigration } from './0036_monitoring.js';
+import { performanceInsightsMigration } from './0037_performance_insights.js';
 
 /** systemMigrations lists every numbered system migration, oldest first; names never change. */
 export function systemMigrations(dialect: SqlDialect): Record<string, Migration> {
@@ -49,6 +50,7 @@ export function systemMigrations(dialect: SqlDialect): Record<string, Migration>
     '0032_backups': backupsMigration(),
     '0021_function_routes_per_account': functionRoutesPerAccountMigration(),
     '0036_monitoring': monitoringMigration(dialect),
+    '0037_performance_insights': performanceInsightsMigration(dialect),
     '0033_storage': storageMigration(),
   };
 }

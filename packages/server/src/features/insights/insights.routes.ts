@@ -1,0 +1,27 @@
+import type { AppContext } from '../../app-context.js';
+import { idOf } from '../../http/ids.js';
+import { answer, type Route } from '../../http/routes/route.js';
+import { listInsights, markImplemented } from './insights.service.js';
+
+// The console's performance insights; a signed-in account only:
+//   GET  /api/insights                    the account's insights, open ones first
+//   POST /api/insights/:id/implemented    marks one implemented → the insight
+
+/** insightsRoutes are the performance insights routes. */
+export function insightsRoutes({ db, callers }: AppContext): Route[] {
+  const user = { family: 'console', admit: [callers.user] } as const;
+  return [
+    {
+      ...user,
+      method: 'GET',
+      url: '/api/insights',
+      handler: async (call) => answer(await listInsights(db, call.actor), { headers: { 'Cache-Control': 'no-store' } }),
+    },
+    {
+      ...user,
+      method: 'POST',
+      url: '/api/insights/:id/implemented',
+      handler: (call) => markImplemented(db, call.actor, idOf(call)),
+    },
+  ];
+}
