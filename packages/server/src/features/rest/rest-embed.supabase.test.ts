@@ -314,6 +314,21 @@ describe.each(testDialects)('/rest/v1 embedded resources with supabase-js on %s'
     ]);
   });
 
+  it('embeds related rows in a write’s representation, and refuses a bad embed before writing', async () => {
+    const author = ids.authors?.[2];
+    const { data, error } = await dev.client
+      .from('posts')
+      .insert({ title: 'Fresh', author_id: author })
+      .select('title, author:authors!author_id(name), comments(count)')
+      .single();
+    expect(error).toBeNull();
+    expect(data).toEqual({ title: 'Fresh', author: { name: 'Claude' }, comments: [{ count: 0 }] });
+    const bad = await dev.client.from('posts').insert({ title: 'Never' }).select('title, nope(*)');
+    expect(bad.error?.code).toBe('PGRST200');
+    expect((await dev.client.from('posts').select('id').eq('title', 'Never')).data).toEqual([]);
+    await dev.client.from('posts').delete().eq('title', 'Fresh');
+  });
+
   it('answers what joining the same rows in JavaScript answers', async () => {
     const [authors, posts] = await Promise.all([
       dev.client.from('authors').select('*').order('id'),

@@ -2,6 +2,7 @@ import type { Db } from '../../db/database.js';
 import { type Condition, columnTypeIn, type OrderTerm, type TableDefinition } from '../../db/user-tables.js';
 import type { Actor } from '../../lib/actor/actor.js';
 import { checkCondition } from '../records/record-conditions.js';
+import { countRecordsBy } from '../records/record-group-counts.js';
 import { rowRuleOf, withRules } from '../records/record-rules.js';
 import { listRecords, type RecordRow } from '../records/records.service.js';
 import { allConditions, filtersCondition, orderTerms } from './rest-filters.js';
@@ -159,6 +160,17 @@ class Planner {
       for (const row of rows) out.set(row, byId.get(row[relationship.column] as number) ?? null);
       return out;
     }
+    if (
+      relationship.cardinality === 'one-to-many' &&
+      embed.countOnly &&
+      embed.params.limit === null &&
+      embed.params.offset === 0
+    ) {
+      // Only the numbers: one grouped count, no rows read.
+      const counts = await this.countBy(relationship.target, relationship.column, keysOf(rows, 'id'), embed.where);
+      for (const row of rows) out.set(row, [{ count: counts.get(row.id as number) ?? 0 }]);
+      return out;
+    }
     let linked: Map<unknown, RecordRow[]>;
     if (relationship.cardinality === 'one-to-many') {
       const children = await this.read(relationship.target, relationship.column, keysOf(rows, 'id'), embed, true);
@@ -188,6 +200,21 @@ class Planner {
         );
     }
     return out;
+  }
+
+  private async countBy(
+    table: TableDefinition,
+    column: string,
+    keys: unknown[],
+    where: Condition | undefined,
+  ): Promise<Map<number, number>> {
+    const counts = new Map<number, number>();
+    for (let at = 0; at < keys.length; at += KEYS_PER_STATEMENT) {
+      const values = keys.slice(at, at + KEYS_PER_STATEMENT) as number[];
+      const all = allConditions([{ kind: 'in', column, values }, ...(where ? [where] : [])]);
+      for (const [key, n] of await countRecordsBy(this.db, this.actor, table, column, all)) counts.set(key, n);
+    }
+    return counts;
   }
 
   // The rows of a table whose `column` is one of `keys`, with the embed's conditions and order, by chunks of keys.

@@ -13,6 +13,7 @@ import {
   upsertRecordsWithOutcome,
 } from '../records/records.service.js';
 import type { TableDefinition } from '../tables/table-definition.js';
+import { type EmbedPlan, hasEmbeds, planEmbeds } from './rest-embed.js';
 import { filtersCondition } from './rest-filters.js';
 import { RestQueryError, undefinedColumn, unknownBodyColumn } from './rest-query.errors.js';
 import { hasFilters } from './rest-query.parse.js';
@@ -70,8 +71,18 @@ function beforeCommitChecks(
   };
 }
 
-function representation(query: RestQuery, rows: RecordRow[]): unknown {
-  return query.prefer.return === 'representation' ? bodyOf(query.format, projectRows(rows, query.select)) : undefined;
+// A write's representation may embed related rows (`insert(…).select('*, author:authors(name)')`): resolved before
+// the write (a bad embed changes nothing), read for the written rows after it.
+async function embedsOf(db: Db, actor: Actor, table: TableDefinition, query: RestQuery): Promise<EmbedPlan | null> {
+  return query.prefer.return === 'representation' && hasEmbeds(query.select)
+    ? planEmbeds(db, actor, table, query)
+    : null;
+}
+
+async function representation(query: RestQuery, rows: RecordRow[], embeds: EmbedPlan | null): Promise<unknown> {
+  if (query.prefer.return !== 'representation') return undefined;
+  const embedded = embeds ? await embeds.values(rows) : undefined;
+  return bodyOf(query.format, projectRows(rows, query.select, embedded));
 }
 
 function writeHeaders(query: RestQuery, contentRange: string): Record<string, string> {
@@ -97,6 +108,7 @@ export async function insertRows(
 ): Promise<RestReply> {
   const inputs = insertInputs(body, query.columns);
   checkSelect(query.select, table.name, (column) => columnTypeIn(table, column));
+  const embeds = await embedsOf(db, actor, table, query);
   const options: CreateOptions = {
     ...beforeCommitChecks(actor, table, query),
     ...(query.columns ? { columns: query.columns } : {}),
@@ -123,7 +135,7 @@ export async function insertRows(
   return {
     status: created ? 201 : 200,
     headers: writeHeaders(query, `*/${total}`),
-    body: representation(query, rows),
+    body: await representation(query, rows, embeds),
   };
 }
 
@@ -141,6 +153,7 @@ export async function updateRows(
   }
   checkSelect(query.select, table.name, (column) => columnTypeIn(table, column));
   if (!hasFilters(query)) throw missingWhere('UPDATE');
+  const embeds = await embedsOf(db, actor, table, query);
   const rows = await updateRecords(
     db,
     actor,
@@ -149,7 +162,7 @@ export async function updateRows(
     body,
     beforeCommitChecks(actor, table, query),
   );
-  const payload = representation(query, rows);
+  const payload = await representation(query, rows, embeds);
   return {
     status: payload === undefined ? 204 : 200,
     headers: writeHeaders(query, rangeHeader(0, rows.length, query.prefer.count === null ? null : rows.length)),
@@ -161,8 +174,9 @@ export async function updateRows(
 export async function deleteRows(db: Db, actor: Actor, table: TableDefinition, query: RestQuery): Promise<RestReply> {
   checkSelect(query.select, table.name, (column) => columnTypeIn(table, column));
   if (!hasFilters(query)) throw missingWhere('DELETE');
+  const embeds = await embedsOf(db, actor, table, query);
   const rows = await deleteRecords(db, actor, table, filtersCondition(query), beforeCommitChecks(actor, table, query));
-  const body = representation(query, rows);
+  const body = await representation(query, rows, embeds);
   const total = query.prefer.count === null ? '*' : String(rows.length);
   return { status: body === undefined ? 204 : 200, headers: writeHeaders(query, `*/${total}`), body };
 }
