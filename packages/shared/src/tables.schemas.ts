@@ -32,6 +32,7 @@ export const IDENTIFIER_PATTERN = /^[A-Za-z][A-Za-z0-9_]*$/;
  */
 export const RESERVED_TABLE_NAMES: readonly string[] = [
   'account',
+  'achievements',
   'activity',
   'admin',
   'api',
@@ -52,9 +53,11 @@ export const RESERVED_TABLE_NAMES: readonly string[] = [
   'graphql',
   'health',
   'history',
+  'insights',
   'jwks',
   'keys',
   'logs',
+  'metrics',
   'openapi',
   'openapi.json',
   'profile',
@@ -71,6 +74,8 @@ export const RESERVED_TABLE_NAMES: readonly string[] = [
   'storage',
   'table',
   'tables',
+  'types',
+  'types.ts',
   'user',
   'users',
 ];
