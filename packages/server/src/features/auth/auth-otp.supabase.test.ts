@@ -72,6 +72,9 @@ describe.each(testDialects)('magic links and codes on %s', (dialect) => {
     it('answers an unknown address with create_user false exactly as a known one, and mails nothing', async () => {
       const client = authClient(server, pool(name).anonKey);
       const before = mailbox.mails.length;
+      // The unsent-mail limit counts per clock minute (a fixed window): both requests must fall in the same one.
+      const intoMinute = Date.now() % 60_000;
+      if (intoMinute > 50_000) await new Promise((resolve) => setTimeout(resolve, 60_500 - intoMinute));
       const res = await client.auth.signInWithOtp({ email: address('nobody'), options: { shouldCreateUser: false } });
       expect(res.error).toBeNull();
       await new Promise((resolve) => setTimeout(resolve, 100));
