@@ -1,5 +1,6 @@
-import { lazy, Suspense } from 'react';
+import { lazy } from 'react';
 import { cn } from '@/lib/cn';
+import { ChartFrame } from './chart-frame';
 import type { BarChartProps } from './chart-types';
 
 // The console's one chart: bars per category (a day, an hour) for one or more series, drawn by Recharts. Recharts
@@ -13,24 +14,14 @@ const BarChartDrawing = lazy(() => import('./bar-chart-drawing'));
 
 /** BarChart draws rows as bars (loading Recharts on first use) and lists them for screen readers. */
 export function BarChart(props: BarChartProps) {
-  const height = cn('h-28 w-full', props.className);
   return (
-    <div className="grid">
-      <div aria-hidden className={height}>
-        <Suspense fallback={<div className={cn(height, 'rounded-md bg-muted/40')} />}>
-          <BarChartDrawing {...props} />
-        </Suspense>
-      </div>
-      <ul aria-label={props.listLabel} className="sr-only">
-        {props.rows.map((row) => {
-          const label = props.describe(row);
-          return (
-            <li key={String(row[props.x])} aria-label={label}>
-              {label}
-            </li>
-          );
-        })}
-      </ul>
-    </div>
+    <ChartFrame
+      height={cn('h-28 w-full', props.className)}
+      rows={props.rows}
+      x={props.x}
+      describe={props.describe}
+      listLabel={props.listLabel}
+      drawing={<BarChartDrawing {...props} />}
+    />
   );
 }
