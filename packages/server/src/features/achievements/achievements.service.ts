@@ -35,6 +35,18 @@ interface Milestone {
 
 const earliest = async (query: Promise<{ created_at: string }[]>) => (await query).map((r) => r.created_at);
 
+// When the account's first `limit` tables were made: the first-table and five-tables milestones both read it.
+const tablesCreated: Milestone['times'] = (db, id, limit) =>
+  earliest(
+    db.kysely
+      .selectFrom('user_tables')
+      .select('created_at')
+      .where('account_id', '=', id)
+      .orderBy('created_at')
+      .limit(limit)
+      .execute(),
+  );
+
 const MILESTONES: Milestone[] = [
   {
     id: 'first-table',
@@ -43,16 +55,7 @@ const MILESTONES: Milestone[] = [
     icon: 'table',
     category: 'database',
     target: 1,
-    times: (db, id, limit) =>
-      earliest(
-        db.kysely
-          .selectFrom('user_tables')
-          .select('created_at')
-          .where('account_id', '=', id)
-          .orderBy('created_at')
-          .limit(limit)
-          .execute(),
-      ),
+    times: tablesCreated,
   },
   {
     id: 'first-record',
@@ -152,16 +155,7 @@ const MILESTONES: Milestone[] = [
     icon: 'database',
     category: 'database',
     target: 5,
-    times: (db, id, limit) =>
-      earliest(
-        db.kysely
-          .selectFrom('user_tables')
-          .select('created_at')
-          .where('account_id', '=', id)
-          .orderBy('created_at')
-          .limit(limit)
-          .execute(),
-      ),
+    times: tablesCreated,
   },
 ];
 
