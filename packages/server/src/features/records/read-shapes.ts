@@ -27,13 +27,24 @@ const MAX_TABLES = 2000;
 const MAX_COLUMNS = 64;
 
 const shapesByDb = new WeakMap<Db, Map<number, TableReads>>();
+// The last database noted for, and its tables: a server has one, so the WeakMap is rarely asked.
+let lastDb: Db | null = null;
+let lastTables: Map<number, TableReads> | null = null;
 
-function tableReads(db: Db, table: TableDefinition): TableReads | null {
+function tablesOf(db: Db): Map<number, TableReads> {
+  if (db === lastDb && lastTables) return lastTables;
   let tables = shapesByDb.get(db);
   if (!tables) {
     tables = new Map();
     shapesByDb.set(db, tables);
   }
+  lastDb = db;
+  lastTables = tables;
+  return tables;
+}
+
+function tableReads(db: Db, table: TableDefinition): TableReads | null {
+  const tables = tablesOf(db);
   let reads = tables.get(table.id);
   if (!reads) {
     if (tables.size >= MAX_TABLES) return null;
@@ -53,8 +64,8 @@ function tally(into: Map<string, ReadTally>, column: string, ms: number) {
   }
 }
 
-// The columns whose comparisons an index could serve, through AND and OR (each column once).
-function filterColumns(condition: Condition, into: Set<string>) {
+// The columns whose comparisons an index could serve, through AND and OR (each column once: a condition has few).
+function filterColumns(condition: Condition, into: string[]) {
   switch (condition.kind) {
     case 'and':
     case 'or':
@@ -63,7 +74,7 @@ function filterColumns(condition: Condition, into: Set<string>) {
     case 'compare':
     case 'in':
     case 'is':
-      if (!condition.path && condition.column !== 'id') into.add(condition.column);
+      if (!condition.path && condition.column !== 'id' && !into.includes(condition.column)) into.push(condition.column);
       return;
     default:
       return;
@@ -82,7 +93,7 @@ export function noteList(
   const reads = tableReads(db, table);
   if (!reads) return;
   if (where) {
-    const columns = new Set<string>();
+    const columns: string[] = [];
     filterColumns(where, columns);
     for (const column of columns) tally(reads.filters, column, ms);
   }
@@ -103,5 +114,6 @@ export function noteCount(db: Db, table: TableDefinition, ms: number): void {
 export function takeReadShapes(db: Db): Map<number, TableReads> {
   const tables = shapesByDb.get(db) ?? new Map<number, TableReads>();
   shapesByDb.delete(db);
+  if (lastDb === db) lastTables = null;
   return tables;
 }
