@@ -35,3 +35,18 @@ export interface StorageObjectsTable {
   created_at: string;
   updated_at: string;
 }
+
+/** StorageUsageTable keeps each account's stored bytes and objects, updated by every object write. */
+export interface StorageUsageTable {
+  account_id: string;
+  bytes: number | string;
+  objects: number | string;
+}
+
+/** StorageResumableUploadsTable names each unfinished resumable upload, for its expiry on any node. */
+export interface StorageResumableUploadsTable {
+  id: string;
+  account_id: string;
+  expires_at: string;
+  created_at: string;
+}

@@ -121,7 +121,7 @@ export async function uploadObject(
       const existing = await findObject(scope.kysely, bucket.id, name);
       if (existing) {
         if (mode === 'create' || !mayReplace) throw mode === 'create' ? alreadyExists() : forbidden();
-        await replaceObject(scope.kysely, existing.id, fields);
+        await replaceObject(scope.kysely, existing, fields);
         publishWritten(scope, actor.accountId, bucket.name, name);
         return { id: existing.id, replaced: blobKeyOf(existing) };
       }
