@@ -5,9 +5,9 @@ import type { Migration } from 'kysely/migration';
  * storageUsageMigration adds file storage's kept counters and its resumable uploads (features/storage):
  * `storage_usage`, one row per account with the bytes and the number of its stored objects, kept by every object
  * write in the write's transaction (usage reads it instead of summing objects); and `storage_resumable_uploads`,
- * one row per unfinished TUS upload, so that any node can expire one (its partial bytes live in the shared blob
- * store). The uploads' rows do not cascade with their account: the expiry job finds an account's leftovers and
- * removes their bytes first.
+ * one row per unfinished TUS upload (its size, the offset reached, its metadata, how many chunks its bytes are in;
+ * the chunks themselves live in the blob store), so that any node continues or expires any upload. The uploads'
+ * rows do not cascade with their account: the expiry job finds an account's leftovers and removes their bytes.
  */
 export function storageUsageMigration(): Migration {
   return {
@@ -26,6 +26,10 @@ export function storageUsageMigration(): Migration {
         .createTable('storage_resumable_uploads')
         .addColumn('id', 'text', (c) => c.primaryKey())
         .addColumn('account_id', 'text', (c) => c.notNull())
+        .addColumn('size', 'bigint', (c) => c.notNull())
+        .addColumn('upload_offset', 'bigint', (c) => c.notNull())
+        .addColumn('chunks', 'integer', (c) => c.notNull())
+        .addColumn('metadata', 'text', (c) => c.notNull())
         .addColumn('expires_at', 'text', (c) => c.notNull())
         .addColumn('created_at', 'text', (c) => c.notNull())
         .execute();

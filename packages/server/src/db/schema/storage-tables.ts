@@ -47,6 +47,13 @@ export interface StorageUsageTable {
 export interface StorageResumableUploadsTable {
   id: string;
   account_id: string;
+  /** The upload's declared length in bytes. */
+  size: number | string;
+  /** The bytes received so far, in `chunks` blobs (`<account>/r-<id>-<n>`). */
+  upload_offset: number | string;
+  chunks: number;
+  /** JSON object of the TUS metadata (bucketName, objectName, …, and who started it). */
+  metadata: string;
   expires_at: string;
   created_at: string;
 }

@@ -1,4 +1,3 @@
-import type { Readable } from 'node:stream';
 import { sql } from 'kysely';
 import type { Storage } from './storage-context.js';
 
@@ -9,16 +8,22 @@ import type { Storage } from './storage-context.js';
 
 const BATCH = 200;
 
-/** readResumable opens a finished upload's bytes in the resumable store. */
-export async function readResumable(storage: Storage, id: string): Promise<Readable> {
-  // Both stores have `read` (the file store's answers at once, the S3 store's after a request); DataStore does not.
-  return await (storage.resumable as unknown as { read(id: string): Readable | Promise<Readable> }).read(id);
-}
-
 /** removeResumable removes an upload's partial bytes and its row; one already gone is not an error. */
 export async function removeResumable(storage: Storage, id: string): Promise<void> {
-  await storage.resumable.remove(id).catch(() => undefined);
-  await storage.db.kysely.deleteFrom('storage_resumable_uploads').where('id', '=', id).execute();
+  await storage.resumable.remove(id).catch(async () => {
+    // Its bytes could not be removed (the store is down): the row goes anyway only once the account is gone.
+    await storage.db.kysely
+      .deleteFrom('storage_resumable_uploads')
+      .where('id', '=', id)
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('accounts').select('id').whereRef('accounts.id', '=', 'storage_resumable_uploads.account_id'),
+          ),
+        ),
+      )
+      .execute();
+  });
 }
 
 /** expireResumableUploads removes uploads past their expiry or whose account is gone; returns how many. */

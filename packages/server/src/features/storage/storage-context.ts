@@ -1,12 +1,11 @@
 import path from 'node:path';
-import type { DataStore } from '@tus/utils';
 import type { Config } from '../../config.js';
 import { accountTag } from '../../db/bus/account-events.js';
 import type { Db } from '../../db/database.js';
 import { type BusCache, busCache } from '../../lib/cache/bus-cache.js';
 import { type BucketRow, findBucket } from './storage.store.js';
 import { type BlobStore, diskBlobs } from './storage-blobs.js';
-import { resumableStore } from './storage-resumable-store.js';
+import { BlobResumableStore } from './storage-resumable-store.js';
 import { s3Blobs } from './storage-s3.js';
 import { createSigner, type Signer } from './storage-signing.js';
 import './storage-events.js';
@@ -27,7 +26,7 @@ export interface Storage {
   /** buckets caches buckets by `<account>/<name>` (null: none). */
   buckets: BusCache<BucketRow | null>;
   /** resumable keeps unfinished TUS uploads where every node finds them (storage-resumable-store.ts). */
-  resumable: DataStore;
+  resumable: BlobResumableStore;
 }
 
 /** bucketKey is a bucket's key in the cache. */
@@ -35,8 +34,7 @@ export const bucketKey = (accountId: string, name: string) => `${accountId}/${na
 
 /** createStorage makes the storage of one server from its configuration. */
 export function createStorage(db: Db, config: Pick<Config, 'dataDir' | 'storage'>): Storage {
-  const root = path.join(config.dataDir, 'storage');
-  const blobs = config.storage.s3 ? s3Blobs(config.storage.s3) : diskBlobs(root);
+  const blobs = config.storage.s3 ? s3Blobs(config.storage.s3) : diskBlobs(path.join(config.dataDir, 'storage'));
   const buckets = busCache<BucketRow | null>(db, {
     load: async (key) => {
       const slash = key.indexOf('/');
@@ -56,6 +54,6 @@ export function createStorage(db: Db, config: Pick<Config, 'dataDir' | 'storage'
     signer: createSigner(db),
     maxFileSize: config.storage.maxFileSize,
     buckets,
-    resumable: resumableStore(config.storage.s3, root),
+    resumable: new BlobResumableStore(db, blobs),
   };
 }

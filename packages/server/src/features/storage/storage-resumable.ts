@@ -7,12 +7,11 @@ import type { Actor } from '../../lib/actor/actor.js';
 import { findObject } from './storage.store.js';
 import { findBucketOf } from './storage-buckets.service.js';
 import { actorOfCall, storageAdmission } from './storage-caller.js';
-import { readResumable, removeResumable } from './storage-cleanup.js';
+import { removeResumable } from './storage-cleanup.js';
 import type { Storage } from './storage-context.js';
 import { alreadyExists, forbidden, invalidInput, objectNotFound, tooLarge } from './storage-errors.js';
 import { mimeTypeOf, objectName } from './storage-names.js';
 import { checkUpload, limitOf, uploadObject } from './storage-objects.service.js';
-import { RESUMABLE_EXPIRY_MS } from './storage-resumable-store.js';
 import { mayDo, readAccess } from './storage-rules.js';
 
 // Resumable uploads with the TUS protocol at /storage/v1/upload/resumable, as supabase-js documents them with
@@ -39,20 +38,9 @@ export function resumableRoutes(ctx: AppContext, storage: Storage): Route[] {
     path: PATH,
     datastore: store,
     maxSize: ctx.config.storage.maxFileSize,
-    onUploadCreate: async (req, upload) => {
-      const actor = actorOfRequest(req);
-      const now = Date.now();
-      await storage.db.kysely
-        .insertInto('storage_resumable_uploads')
-        .values({
-          id: upload.id,
-          account_id: actor.accountId,
-          expires_at: new Date(now + RESUMABLE_EXPIRY_MS).toISOString(),
-          created_at: new Date(now).toISOString(),
-        })
-        .execute();
-      return { metadata: { ...upload.metadata, basaltActor: JSON.stringify(actor) } };
-    },
+    onUploadCreate: async (req, upload) => ({
+      metadata: { ...upload.metadata, basaltActor: JSON.stringify(actorOfRequest(req)) },
+    }),
     onUploadFinish: async (_req, upload) => {
       const meta = upload.metadata ?? {};
       const actor = JSON.parse(meta.basaltActor ?? 'null') as Actor;
@@ -63,7 +51,7 @@ export function resumableRoutes(ctx: AppContext, storage: Storage): Route[] {
           meta.bucketName,
           meta.objectName,
           {
-            stream: await readResumable(storage, upload.id),
+            stream: await store.read(upload.id),
             contentType: mimeTypeOf(meta.contentType ?? undefined),
             contentLength: upload.size ?? null,
             cacheControl: meta.cacheControl ? `max-age=${meta.cacheControl}` : 'no-cache',
