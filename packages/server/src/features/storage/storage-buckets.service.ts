@@ -12,6 +12,7 @@ import {
   listBuckets as listBucketRows,
   updateBucket as updateBucketRow,
 } from './storage.store.js';
+import { noteBucket } from './storage-activity.js';
 import { bucketKey, type Storage } from './storage-context.js';
 import {
   alreadyExists,
@@ -142,6 +143,7 @@ export async function createBucket(storage: Storage, actor: Actor, body: unknown
       // Two creations of one name at once: the unique index decides.
       throw alreadyExists();
     }
+    await noteBucket(scope, actor, 'CREATE', name, { public: row.public === 1 });
     scope.publish('storage.bucket.changed', { accountId: actor.accountId, name });
   });
   return { name };
@@ -178,6 +180,9 @@ export async function updateBucket(storage: Storage, actor: Actor, name: unknown
   await storage.db.transaction(async (scope) => {
     if (set.public === 1 && bucket.public !== 1) await mustBeOnlyPublic(scope, actor.accountId, bucket.name);
     await updateBucketRow(scope.kysely, bucket.id, set);
+    await noteBucket(scope, actor, 'UPDATE', bucket.name, {
+      changed: Object.keys(set).filter((k) => k !== 'updated_at'),
+    });
     scope.publish('storage.bucket.changed', { accountId: actor.accountId, name: bucket.name });
   });
   return { message: 'Successfully updated' };
@@ -193,6 +198,7 @@ export async function emptyBucket(storage: Storage, actor: Actor, name: unknown)
       scope.kysely,
       objects.map((o) => o.id),
     );
+    await noteBucket(scope, actor, 'DELETE', bucket.name, { emptied: objects.length });
     return objects;
   });
   await storage.blobs.delete(removed.map((o) => `${o.account_id}/${o.version}`));
@@ -206,6 +212,7 @@ export async function deleteBucket(storage: Storage, actor: Actor, name: unknown
   await storage.db.transaction(async (scope) => {
     if ((await countObjects(scope.kysely, bucket.id)) > 0) throw bucketNotEmpty();
     await deleteBucketRow(scope.kysely, bucket.id);
+    await noteBucket(scope, actor, 'DELETE', bucket.name);
     scope.publish('storage.bucket.changed', { accountId: actor.accountId, name: bucket.name });
   });
   return { message: 'Successfully deleted' };
