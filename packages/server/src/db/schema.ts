@@ -57,7 +57,12 @@ import type {
   SchemaLayoutVersionsTable,
   TableProjectsTable,
 } from './schema/project-tables.js';
-import type { StorageBucketsTable, StorageObjectsTable } from './schema/storage-tables.js';
+import type {
+  StorageBucketsTable,
+  StorageObjectsTable,
+  StorageResumableUploadsTable,
+  StorageUsageTable,
+} from './schema/storage-tables.js';
 
 export type {
   AccountsTable,
@@ -169,4 +174,6 @@ export interface SystemDatabase {
   performance_insights: PerformanceInsightsTable;
   storage_buckets: StorageBucketsTable;
   storage_objects: StorageObjectsTable;
+  storage_usage: StorageUsageTable;
+  storage_resumable_uploads: StorageResumableUploadsTable;
 }

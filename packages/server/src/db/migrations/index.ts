@@ -24,6 +24,7 @@ import { backupsMigration } from './0032_backups.js';
 import { storageMigration } from './0033_storage.js';
 import { monitoringMigration } from './0036_monitoring.js';
 import { performanceInsightsMigration } from './0037_performance_insights.js';
+import { storageUsageMigration } from './0040_storage_usage.js';
 
 /** systemMigrations lists every numbered system migration, oldest first; names never change. */
 export function systemMigrations(dialect: SqlDialect): Record<string, Migration> {
@@ -52,5 +53,6 @@ export function systemMigrations(dialect: SqlDialect): Record<string, Migration>
     '0036_monitoring': monitoringMigration(dialect),
     '0037_performance_insights': performanceInsightsMigration(dialect),
     '0033_storage': storageMigration(),
+    '0040_storage_usage': storageUsageMigration(),
   };
 }
