@@ -5,6 +5,7 @@ import type { SqlDialect, StoredValue } from './dialect/dialect.js';
 import { quoteIdentifier } from './identifiers.js';
 import type { JsonPath } from './jsonb.js';
 import type { SqlOperand, SqlText } from './sql-text.js';
+import { DEFAULT_CONFIG } from './text-search/ts-document.js';
 import { columnTypeIn, quotedColumn, quotedTable, type UserTableShape } from './user-tables.js';
 
 // Conditions and order of user-table reads: the one filter representation of every API (rest, public,
@@ -16,6 +17,10 @@ import { columnTypeIn, quotedColumn, quotedTable, type UserTableShape } from './
 export type ComparisonOperator = 'eq' | 'neq' | 'gt' | 'gte' | 'lt' | 'lte' | 'isdistinct';
 /** PatternOperator: like/ilike take SQL patterns (`%`, `_`, `\` escapes); match/imatch regular expressions. */
 export type PatternOperator = 'like' | 'ilike' | 'match' | 'imatch';
+/** SearchOperator: full-text search with to_tsquery, plainto_, phraseto_ or websearch_to_tsquery (text-search/). */
+export type { SearchOperator } from './text-search/ts-query.js';
+
+import type { SearchOperator } from './text-search/ts-query.js';
 /** ContainmentOperator: cs contains (jsonb @>), cd contained by (<@), ov overlaps (arrays). */
 export type ContainmentOperator = 'cs' | 'cd' | 'ov';
 
@@ -29,6 +34,7 @@ export type Condition =
   | { kind: 'is'; column: string; path?: JsonPath; value: null | boolean | 'not_null' }
   | { kind: 'in'; column: string; path?: JsonPath; values: CellValue[] }
   | { kind: 'contains'; column: string; path?: JsonPath; op: ContainmentOperator; value: JsonValue }
+  | { kind: 'search'; column: string; path?: JsonPath; op: SearchOperator; config: string | null; query: string }
   | { kind: 'and' | 'or'; conditions: Condition[] }
   | { kind: 'not'; condition: Condition }
   | RelatedCondition;
@@ -216,6 +222,9 @@ export function writeCondition(
     }
     case 'contains':
       d.containmentSql(out, column, condition.op, JSON.stringify(condition.value));
+      return;
+    case 'search':
+      d.textSearchSql(out, column, condition.op, condition.config ?? DEFAULT_CONFIG, condition.query);
       return;
   }
 }

@@ -68,6 +68,9 @@ export type QuantifiableOperator = Exclude<ComparisonOperator, 'neq'> | PatternO
 /** ContainmentOperator is cs (contains, @>), cd (contained by, <@) or ov (overlaps, &&). */
 export type ContainmentOperator = 'cs' | 'cd' | 'ov';
 
+/** SearchOperator is a full-text operator: to_tsquery, plainto_, phraseto_ and websearch_to_tsquery. */
+export type SearchOperator = 'fts' | 'plfts' | 'phfts' | 'wfts';
+
 /** IsValue is what `is.` takes (case-insensitive on the wire, lower-case here). */
 export type IsValue = 'null' | 'not_null' | 'true' | 'false' | 'unknown';
 
@@ -79,7 +82,8 @@ export type Operation =
   | { kind: 'in'; values: string[] }
   | { kind: 'is'; value: IsValue }
   | { kind: 'isdistinct'; value: string }
-  | { kind: 'contains'; op: ContainmentOperator; value: string };
+  | { kind: 'contains'; op: ContainmentOperator; value: string }
+  | { kind: 'search'; op: SearchOperator; config: string | null; value: string };
 
 /** Filter is `{column}={not.}{op}.{value}`, or `column.op.value` inside a logic tree. */
 export interface Filter {
