@@ -21,6 +21,7 @@ Commands:
   keys            Print the instance's anon and service keys; with --app <username>, that account's app keys
   recount         Count every table's rows again (after rows were loaded into the database outside Basalt)
   backup          Back the instance up into the backups folder; --out <file> also copies the archive there
+  gen types       Print the supabase-js Database type of --app <username>'s tables; --out <file> writes it there
   restore <file>  Restore an archive (the current state is backed up first); stop the server first on SQLite
 
 Options of serve: --port, --host (they override PORT and HOST)
@@ -137,6 +138,10 @@ async function main(argv: string[]): Promise<number> {
     case 'backup': {
       const { backupFromCli } = await import('./features/backups/backups-cli.js');
       return withDatabase(config, (db) => backupFromCli(db, config, { out: values.out }));
+    }
+    case 'gen': {
+      const { genTypesFromCli } = await import('./features/openapi/types-cli.js');
+      return withDatabase(config, (db) => genTypesFromCli(db, positionals[1], values));
     }
     case 'restore': {
       const { restoreFromCli } = await import('./features/backups/backups-cli.js');

@@ -31,7 +31,23 @@ export type SelectCast = (typeof SELECT_CASTS)[number];
 export type SelectItem =
   | { kind: 'star' }
   | { kind: 'field'; field: FieldRef; alias: string | null; cast: SelectCast | null }
+  | AggregateItem
   | EmbedItem;
+
+/** AggregateFunction is one of PostgREST 12's aggregates. */
+export type AggregateFunction = 'count' | 'sum' | 'avg' | 'min' | 'max';
+
+/**
+ * AggregateItem is `alias:column.fn()::cast`, or `count()` (column null): the other selected columns group the
+ * rows. `cast` converts the result, as `avg()::int` does.
+ */
+export interface AggregateItem {
+  kind: 'aggregate';
+  fn: AggregateFunction;
+  column: string | null;
+  alias: string | null;
+  cast: SelectCast | null;
+}
 
 /**
  * EmbedItem is an embedded resource: `alias:name!hint!inner(select)`, or `...name(select)` (a spread). `name` is a
