@@ -15,6 +15,7 @@ import type { JsonPath } from '../jsonb.js';
 import type { RegexRefusal } from '../regex-pattern.js';
 import type { SystemDatabase } from '../schema.js';
 import type { SqlExpression, SqlOperand, SqlText } from '../sql-text.js';
+import type { SearchOperator } from '../text-search/ts-query.js';
 import type { BackupDialect } from './backup-dialect.js';
 
 /**
@@ -180,6 +181,11 @@ export interface UserTableDialect {
   jsonCompareSql(out: SqlText, column: SqlOperand, op: '<' | '<=' | '>' | '>=', jsonText: string): void;
   /** isDistinctSql is `IS DISTINCT FROM` a stored value (json: JSON text compared as jsonb). */
   isDistinctSql(out: SqlText, column: SqlOperand, value: StoredValue, json: boolean): void;
+  /**
+   * textSearchSql is `to_tsvector('english', column) @@ <op>(config, query)`: PostgREST's fts, plfts, phfts and
+   * wfts (fts: to_tsquery, then plainto_, phraseto_ and websearch_to_tsquery).
+   */
+  textSearchSql(out: SqlText, column: SqlOperand, op: SearchOperator, config: string, query: string): void;
   /** containmentSql is jsonb `@>` (cs), `<@` (cd), or array overlap (ov) with JSON text. */
   containmentSql(out: SqlText, column: SqlOperand, op: 'cs' | 'cd' | 'ov', jsonText: string): void;
   /**

@@ -214,6 +214,14 @@ function describePostgresError(error: unknown): DatabaseErrorInfo | null {
   }
 }
 
+// PostgREST's full-text operators and the function each builds its tsquery with.
+const TS_QUERY_FUNCTIONS = {
+  fts: 'to_tsquery',
+  plfts: 'plainto_tsquery',
+  phfts: 'phraseto_tsquery',
+  wfts: 'websearch_to_tsquery',
+} as const;
+
 const keyType = (key: string | number | undefined) => (typeof key === 'number' ? 'integer' : 'text');
 
 function postgresUserTables(): UserTableDialect {
@@ -252,6 +260,10 @@ function postgresUserTables(): UserTableDialect {
       out.operand(column).raw(' IS DISTINCT FROM ');
       if (json) out.raw('CAST(').value(value).raw(' AS jsonb)');
       else out.value(value);
+    },
+    textSearchSql(out, column, op, config, query) {
+      out.raw("to_tsvector('english'::regconfig, ").operand(column).raw(`) @@ ${TS_QUERY_FUNCTIONS[op]}(CAST(`);
+      out.value(config).raw(' AS regconfig), ').value(query).raw(')');
     },
     containmentSql(out, column, op, jsonText) {
       if (op === 'cs') out.operand(column).raw(' @> CAST(').value(jsonText).raw(' AS jsonb)');
