@@ -99,7 +99,9 @@ export function HistoryTimeline({ tableId }: { tableId: number }) {
               >
                 {group.label}
               </h4>
-              <ol className="grid gap-2 p-3">
+              {/* One column that may not grow past the panel: a grid item is as wide as its content otherwise, and a
+                  long checkpoint name pushed every card (and its Revert) off a phone's screen. */}
+              <ol className="grid grid-cols-1 gap-2 p-3">
                 {group.changes.map((change) => (
                   <TimelineChange
                     key={change.id}
