@@ -10,6 +10,7 @@ import type { DatabaseErrorInfo, HealthDialect, SqlDialect, UserTableDialect } f
 import { postgresBackup } from './postgres-backup.js';
 import { combinedStatements } from './postgres-combined.js';
 import { postgresLogSearch } from './postgres-log-search.js';
+import { NamedStatements } from './postgres-named.js';
 
 // COUNT(*) and bigserial ids are int8; they stay far below 2^53, so read them as numbers.
 const INT8_OID = 20;
@@ -40,6 +41,8 @@ const STATEMENT_TIMEOUT_MS = 30_000;
 // connection may be another client's, which never prepared it, or prepared another under the same name).
 const pools = new WeakMap<object, pg.Pool>();
 const behindTransactionPooler = new WeakSet<object>();
+// The texts each pool's clients send by name inside transactions (postgres-named.ts); none behind a pooler.
+const namedStatements = new WeakMap<object, NamedStatements>();
 
 /** postgresDialect runs Basalt on a PostgreSQL server (DATABASE_URL). */
 export const postgresDialect: SqlDialect = {
@@ -71,6 +74,11 @@ export const postgresDialect: SqlDialect = {
     const dialect = new PostgresDialect({ pool, cursor: TypedCursor });
     pools.set(dialect, pool);
     if (transactionPooler) behindTransactionPooler.add(dialect);
+    else {
+      const named = new NamedStatements();
+      named.attach(pool);
+      namedStatements.set(dialect, named);
+    }
     return dialect;
   },
   // Each write has its own connection and transaction; PostgreSQL groups the WAL flushes of concurrent commits.
@@ -94,7 +102,18 @@ export const postgresDialect: SqlDialect = {
     };
   },
   backgroundReads: (kysely) => async (query) => (await kysely.executeQuery(query)).rows,
-  transactionRows: (trx) => async (query) => (await trx.executeQuery(query)).rows,
+  transactionRows: (trx, connection) => {
+    const named = namedStatements.get(connection);
+    if (named === undefined) return async (query) => (await trx.executeQuery(query)).rows;
+    return async (query) => {
+      try {
+        return (await trx.executeQuery(named.named(query))).rows;
+      } catch (error) {
+        named.forget(query, error);
+        throw error;
+      }
+    };
+  },
   combined: combinedStatements,
   autoIncrementId: (column) => column.primaryKey(),
   autoIncrementType: 'bigserial',
