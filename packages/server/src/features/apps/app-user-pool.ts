@@ -3,7 +3,14 @@ import type { Updateable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { AppUsersTable } from '../../db/schema.js';
 import { type AccountRow, normalizeEmail, usernameColumns } from '../auth/accounts.service.js';
-import { type AuthBase, type AuthDeps, poolDeps } from '../auth/auth-deps.js';
+import {
+  type AuthBase,
+  type AuthContext,
+  type AuthDeps,
+  createAuthDeps,
+  poolDeps,
+  secretSealerOf,
+} from '../auth/auth-deps.js';
 import type { AuthPools } from '../auth/auth-gateway.js';
 import { serializeMetadata } from '../auth/metadata-limits.js';
 import { APP_TABLES, anonymousEmail, type UserPool, type UserStore } from '../auth/user-pool.js';
@@ -19,7 +26,7 @@ import {
   listAppUsersPage,
   updateAppUserRow,
 } from './app-users.store.js';
-import { appsConfigOf } from './apps-config.js';
+import { appsConfigOf, configureApps } from './apps-config.js';
 
 // An app's end users as a user pool of the auth services (features/auth/user-pool.ts): /auth/v1 with an app's
 // key signs up, signs in and manages that app's users with the very services console accounts use. Each app's
@@ -150,4 +157,16 @@ export function appAuthPools(consoleDeps: AuthDeps<AccountRow>): AuthPools {
     appOfKey: (key) => then(lookup.matchKey(key), (match) => (match ? depsFor(match.app) : null)),
     appOfRef: (ref) => then(lookup.byRef(ref), (app) => (app ? depsFor(app) : null)),
   };
+}
+
+/**
+ * createAuth builds the auth services of every pool over the instance's context: the console accounts' now, each
+ * app's on first use. Apps sign their keys with the instance's key and confirm sign-ups by mail when SMTP is set;
+ * OAuth client secrets and TOTP secrets are sealed by the secrets vault under each account's data key.
+ */
+export async function createAuth(ctx: AuthContext): Promise<AuthPools> {
+  const { config, db, tokens } = ctx;
+  const secrets = secretSealerOf(ctx);
+  configureApps(db, { tokens, mailDelivers: config.smtpUrl !== null, siteUrl: config.siteUrl, secrets });
+  return appAuthPools(await createAuthDeps(ctx, { secrets }));
 }

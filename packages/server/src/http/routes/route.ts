@@ -106,6 +106,10 @@ export class Answer {
 export const answer = (body: unknown, init: { status?: number; headers?: Record<string, string> } = {}): Answer =>
   new Answer(init.status ?? 200, body, init.headers ?? {});
 
+/** redirect is an answer that sends the browser on to `location` (302 unless said otherwise), with no body. */
+export const redirect = (location: string, status: 301 | 302 | 303 | 307 | 308 = 302): Answer =>
+  new Answer(status, undefined, { Location: location });
+
 /** RouteDocs describe a route for the API's documents and the fuzz test. */
 export interface RouteDocs {
   summary: string;
