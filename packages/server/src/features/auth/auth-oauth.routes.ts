@@ -145,7 +145,13 @@ export function authOAuthRoutes({ pools, keyed, browser }: AuthRails): Route[] {
     },
 
     // The provider sends the browser here with `code` and `state` (or `error`); form_post providers POST them.
-    { ...browser, method: ['GET', 'POST'], url: '/auth/v1/callback', handler: (call) => callback(call, pools) },
+    {
+      ...browser,
+      method: ['GET', 'POST'],
+      url: '/auth/v1/callback',
+      body: 'form',
+      handler: (call) => callback(call, pools),
+    },
 
     // linkIdentity: supabase-js asks for the provider's URL (skip_http_redirect=true) and opens it itself.
     {
