@@ -13,7 +13,7 @@ import {
 } from '../auth/auth-deps.js';
 import type { AuthPools } from '../auth/auth-gateway.js';
 import { serializeMetadata } from '../auth/metadata-limits.js';
-import { APP_TABLES, anonymousEmail, type UserPool, type UserStore } from '../auth/user-pool.js';
+import { APP_TABLES, anonymousEmail, type NewUser, type UserPool, type UserStore } from '../auth/user-pool.js';
 import { type AppRecord, appLookupOf } from './app-lookup.js';
 import { allowedRedirect, appPasswordPolicy } from './app-settings.js';
 import {
@@ -32,36 +32,41 @@ import { appsConfigOf, configureApps } from './apps-config.js';
 // key signs up, signs in and manages that app's users with the very services console accounts use. Each app's
 // services are built on first use and rebuilt when its settings or keys change (`app.changed`).
 
+/** appUserRowOf is the row of an app's new end user, as its store writes it (the test rows are made from it too). */
+export function appUserRowOf(appId: string, input: NewUser, now = new Date()): AppUserRow {
+  const at = now.toISOString();
+  const userMetadata = input.userMetadata ?? {};
+  const id = input.id ?? randomUUID();
+  return {
+    id,
+    app_id: appId,
+    email: input.anonymous ? anonymousEmail(id) : normalizeEmail(input.email),
+    ...usernameColumns(userMetadata),
+    password_hash: input.passwordHash,
+    email_confirmed_at: input.confirmed ? at : null,
+    confirmation_sent_at: null,
+    recovery_sent_at: null,
+    new_email: null,
+    email_change_sent_at: null,
+    last_sign_in_at: null,
+    banned_until: null,
+    user_metadata: serializeMetadata('user_metadata', userMetadata),
+    app_metadata: serializeMetadata('app_metadata', input.appMetadata ?? {}),
+    is_anonymous: input.anonymous ? 1 : 0,
+    invited_at: input.invitedAt ?? null,
+    reauthentication_sent_at: null,
+    created_at: at,
+    updated_at: at,
+  };
+}
+
 /** appUserStore is the store of one app's users. */
 export function appUserStore(appId: string): UserStore<AppUserRow> {
   return {
     findById: (db, id) => findAppUserById(db, appId, id),
     findByEmail: (db, email) => findAppUserByEmail(db, appId, normalizeEmail(email)),
     async create(db, input, now) {
-      const at = now.toISOString();
-      const userMetadata = input.userMetadata ?? {};
-      const id = input.id ?? randomUUID();
-      const row: AppUserRow = {
-        id,
-        app_id: appId,
-        email: input.anonymous ? anonymousEmail(id) : normalizeEmail(input.email),
-        ...usernameColumns(userMetadata),
-        password_hash: input.passwordHash,
-        email_confirmed_at: input.confirmed ? at : null,
-        confirmation_sent_at: null,
-        recovery_sent_at: null,
-        new_email: null,
-        email_change_sent_at: null,
-        last_sign_in_at: null,
-        banned_until: null,
-        user_metadata: serializeMetadata('user_metadata', userMetadata),
-        app_metadata: serializeMetadata('app_metadata', input.appMetadata ?? {}),
-        is_anonymous: input.anonymous ? 1 : 0,
-        invited_at: input.invitedAt ?? null,
-        reauthentication_sent_at: null,
-        created_at: at,
-        updated_at: at,
-      };
+      const row = appUserRowOf(appId, input, now);
       await insertAppUser(db, row);
       return row;
     },
