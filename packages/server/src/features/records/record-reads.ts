@@ -5,10 +5,11 @@ import { assertCan } from './record-access.js';
 import { checkCondition, checkOrder, recordIdCondition } from './record-conditions.js';
 import { estimatedCount, exactCount, plannedCount } from './record-counts.js';
 import { invalidFilter } from './record-errors.js';
+import { selectRowById } from './record-point-reads.js';
 import { rowRuleOf, ruleCondition, withRules } from './record-rules.js';
 import { type RecordRow, toRecordRow } from './record-values.js';
 import { translated } from './record-writes.js';
-import { selectRowById, selectRows } from './records.store.js';
+import { selectRows } from './records.store.js';
 
 // The records service's reads, for every API: only tables the actor may read (record-access.ts), conditions and order checked
 // against its schema, and a point read (one id) as its own statement, the record APIs' most frequent one.
