@@ -88,7 +88,10 @@ describe.skipIf(skip)('a new user’s path in Chromium', () => {
   });
 
   it('fits History’s timeline cards in a 375 px screen, Revert included', async () => {
-    const checkpoint = await api(session, token, 'POST', '/api/checkpoints', { tableId, name: 'Before opening the notes to every signed-in user of the app' });
+    const checkpoint = await api(session, token, 'POST', '/api/checkpoints', {
+      tableId,
+      name: 'Before opening the notes to every signed-in user of the app',
+    });
     expect(checkpoint.status).toBe(201);
     checkpointId = checkpoint.body.id;
     expect((await api(session, token, 'PATCH', `/api/tables/${tableId}`, { access: READABLE })).status).toBe(200);
@@ -110,8 +113,13 @@ describe.skipIf(skip)('a new user’s path in Chromium', () => {
       await page.getByRole('button', { name: 'Sign in' }).click();
       await dashboard(page);
       await page.goto(`/history/${tableId}?tab=checkpoints`);
-      await page.getByRole('listitem', { name: 'Before opening the notes to every signed-in user of the app' }).getByRole('button', { name: 'Restore' }).click();
-      const confirm = page.getByRole('alertdialog', { name: 'Restore checkpoint "Before opening the notes to every signed-in user of the app"?' });
+      await page
+        .getByRole('listitem', { name: 'Before opening the notes to every signed-in user of the app' })
+        .getByRole('button', { name: 'Restore' })
+        .click();
+      const confirm = page.getByRole('alertdialog', {
+        name: 'Restore checkpoint "Before opening the notes to every signed-in user of the app"?',
+      });
       await settledDialog(confirm);
       await visible(confirm.getByRole('region', { name: 'Access rules change' }));
       await shot(page, `new-user-restore-access-${look}`);
@@ -125,8 +133,13 @@ describe.skipIf(skip)('a new user’s path in Chromium', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await dashboard(page);
     await page.goto(`/history/${tableId}?tab=checkpoints`);
-    await page.getByRole('listitem', { name: 'Before opening the notes to every signed-in user of the app' }).getByRole('button', { name: 'Restore' }).click();
-    const confirm = page.getByRole('alertdialog', { name: 'Restore checkpoint "Before opening the notes to every signed-in user of the app"?' });
+    await page
+      .getByRole('listitem', { name: 'Before opening the notes to every signed-in user of the app' })
+      .getByRole('button', { name: 'Restore' })
+      .click();
+    const confirm = page.getByRole('alertdialog', {
+      name: 'Restore checkpoint "Before opening the notes to every signed-in user of the app"?',
+    });
     await settledDialog(confirm);
     const notice = confirm.getByRole('region', { name: 'Access rules change' });
     await visible(notice.getByText('Today: Anyone signed in to your app can read'));

@@ -24,8 +24,8 @@ import { backupsMigration } from './0032_backups.js';
 import { storageMigration } from './0033_storage.js';
 import { monitoringMigration } from './0036_monitoring.js';
 import { performanceInsightsMigration } from './0037_performance_insights.js';
-import { storageUsageMigration } from './0040_storage_usage.js';
 import { userAchievementsMigration } from './0038_user_achievements.js';
+import { storageUsageMigration } from './0040_storage_usage.js';
 import { queryShapesMigration } from './0043_query_shapes.js';
 
 /** systemMigrations lists every numbered system migration, oldest first; names never change. */
