@@ -10,6 +10,7 @@ import { MONITORING_RHYTHMS, runMonitoringRetention } from './features/monitorin
 import { SCHEMA_PRESENCE_RHYTHM } from './features/projects/schema-room.js';
 import { REALTIME_RHYTHMS } from './features/realtime/realtime-hub.js';
 import { storageArchivePart } from './features/storage/storage-archive.js';
+import { expireResumableUploads, forgetDeletedAccounts } from './features/storage/storage-cleanup.js';
 import { every, type Job } from './lib/jobs/job.js';
 
 // Longer than any request may take (REQUEST_TIMEOUT_SECONDS) by far: a partial file this old is abandoned.
@@ -95,6 +96,17 @@ export function backgroundJobs(ctx: AppContext): Job[] {
       () => ctx.storage.blobs.sweep(STORAGE_SWEEP_MS),
       failed('storage partial uploads'),
     ),
+    // Unfinished resumable uploads past their expiry (any node's), and a deleted account's stored bytes.
+    every(
+      'storage expired resumable uploads',
+      { firstAfterMs: STORAGE_SWEEP_MS, everyMs: STORAGE_SWEEP_MS },
+      () => expireResumableUploads(ctx.storage),
+      failed('storage expired resumable uploads'),
+    ),
+    {
+      name: 'storage of deleted accounts',
+      start: () => forgetDeletedAccounts(ctx.storage, failed('storage of deleted accounts')),
+    },
     // Scheduled backups, the watch of restores on other nodes, and the clean-up after one that died.
     { name: 'backups', start: () => startBackupJobs(ctx, [storageArchivePart(ctx.storage)]) },
     // The database health's window of recent probe timings.

@@ -57,7 +57,12 @@ import type {
   SchemaLayoutVersionsTable,
   TableProjectsTable,
 } from './schema/project-tables.js';
-import type { StorageBucketsTable, StorageObjectsTable } from './schema/storage-tables.js';
+import type {
+  StorageBucketsTable,
+  StorageObjectsTable,
+  StorageResumableUploadsTable,
+  StorageUsageTable,
+} from './schema/storage-tables.js';
 
 export type {
   AccountsTable,
@@ -171,4 +176,6 @@ export interface SystemDatabase {
   user_achievements: UserAchievementsTable;
   storage_buckets: StorageBucketsTable;
   storage_objects: StorageObjectsTable;
+  storage_usage: StorageUsageTable;
+  storage_resumable_uploads: StorageResumableUploadsTable;
 }
