@@ -26,6 +26,9 @@ export function achievementUnlocks(db: Db, onError: (error: unknown) => void): J
         maxEntries: MAX_ACCOUNTS,
       });
       const pending = new Set<Promise<void>>();
+      // One check at a time per account and milestones: a burst of writes starts one, and an event that comes
+      // while it runs asks for one more round after it (the running one may have read the rows before it).
+      const running = new Map<string, { again: boolean }>();
       const check = async (accountId: string, ids: readonly string[]) => {
         const known = await reached.get(accountId);
         const open = ids.filter((id) => !known.has(id));
@@ -37,9 +40,26 @@ export function achievementUnlocks(db: Db, onError: (error: unknown) => void): J
         // Past this point nothing is awaited by the publisher: the check runs after the action has answered.
         const known = reached.peek(accountId);
         if (known && ids.every((id) => known.has(id))) return;
-        const run = check(accountId, ids).catch(onError);
+        const key = `${accountId} ${ids.join(',')}`;
+        const current = running.get(key);
+        if (current) {
+          current.again = true;
+          return;
+        }
+        const state = { again: false };
+        running.set(key, state);
+        const run = (async () => {
+          do {
+            state.again = false;
+            await check(accountId, ids);
+          } while (state.again);
+        })()
+          .catch(onError)
+          .finally(() => {
+            running.delete(key);
+            pending.delete(run);
+          });
         pending.add(run);
-        void run.finally(() => pending.delete(run));
       };
       const stops = [
         db.bus.subscribe('table.changed', (e, origin) => {
