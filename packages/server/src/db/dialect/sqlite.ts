@@ -19,11 +19,11 @@ import type { SystemDatabase } from '../schema.js';
 import { PLAIN_PARAMETER, textQuery, wrapOperand } from '../sql-text.js';
 import { textSearchMatches } from '../text-search/ts-match.js';
 import type { SearchOperator } from '../text-search/ts-query.js';
-import type { DatabaseErrorInfo, HealthDialect, RunRows, SqlDialect, UserTableDialect } from './dialect.js';
+import type { DatabaseErrorInfo, RunRows, SqlDialect, UserTableDialect } from './dialect.js';
 import { SQLITE_FILE_NAME, sqliteBackup } from './sqlite-backup.js';
 import { checkpointInBackground, readInBackground } from './sqlite-checkpoints.js';
 import { groupCommit } from './sqlite-group-commit.js';
-import { runIntegrityPragmas } from './sqlite-integrity.js';
+import { sqliteHealth } from './sqlite-health.js';
 import { sqliteLogSearch } from './sqlite-log-search.js';
 
 export { SQLITE_FILE_NAME } from './sqlite-backup.js';
@@ -156,7 +156,7 @@ export const sqliteDialect: SqlDialect = {
     return `SQLite ${rows[0]?.v ?? 'unknown'}`;
   },
   userTables: sqliteUserTables(),
-  health: sqliteHealth(),
+  health: sqliteHealth((connection) => fileOf(connection).file),
   logSearch: sqliteLogSearch,
   backup: sqliteBackup,
   // One server process per file: the bus stays in process.
@@ -333,77 +333,3 @@ function sqliteUserTables(): UserTableDialect {
 // The pages of the named user tables and their indexes (the names as one JSON array: one text for any number).
 const TABLES_SIZE = `SELECT sum(pgsize) AS n FROM dbstat WHERE name IN
   (SELECT name FROM sqlite_schema WHERE tbl_name IN (SELECT value FROM json_each(?)))`;
-
-// At most this many problems are reported per check: a damaged file can list thousands.
-const INTEGRITY_MAX_PROBLEMS = 50;
-
-// SQLite serves Basalt through one connection per process (one writer at a time is SQLite's own limit): it is
-// "active" while a transaction is open on it (a group of writes, a schema change), idle otherwise.
-function sqliteHealth(): HealthDialect {
-  return {
-    async connectionStats(db, connection) {
-      const { file } = fileOf(connection);
-      const pragma = async (name: string) => {
-        const { rows } = await sql<Record<string, number>>`${sql.raw(`PRAGMA ${name}`)}`.execute(db);
-        return Number(Object.values(rows[0] ?? {})[0] ?? 0);
-      };
-      const [pageSize, pageCount, freePages] = [
-        await pragma('page_size'),
-        await pragma('page_count'),
-        await pragma('freelist_count'),
-      ];
-      let walSizeBytes = 0;
-      try {
-        walSizeBytes = fs.statSync(`${file.name}-wal`).size;
-      } catch {
-        // No WAL file at the moment (just checkpointed and truncated).
-      }
-      const active = file.inTransaction ? 1 : 0;
-      return {
-        active,
-        idle: 1 - active,
-        max: 1,
-        utilization: active,
-        details: {
-          engine: 'sqlite',
-          sizeBytes: pageSize * pageCount,
-          pageSize,
-          pageCount,
-          freePages,
-          walSizeBytes,
-        },
-      };
-    },
-    async checkIntegrity(_db, connection) {
-      const { quickCheck, foreignKeys } = await runIntegrityPragmas(
-        fileOf(connection).file.name,
-        INTEGRITY_MAX_PROBLEMS,
-      );
-      const pageProblems = quickCheck.filter((line) => line !== 'ok');
-      return [
-        {
-          name: 'quick_check',
-          ok: pageProblems.length === 0,
-          message:
-            pageProblems.length === 0
-              ? 'PRAGMA quick_check: every page, record and index entry is well formed'
-              : `PRAGMA quick_check found ${pageProblems.length} problem(s)`,
-          problems: pageProblems,
-        },
-        {
-          name: 'foreign_keys',
-          ok: foreignKeys.length === 0,
-          message:
-            foreignKeys.length === 0
-              ? 'PRAGMA foreign_key_check: every reference points to an existing row'
-              : `PRAGMA foreign_key_check found ${foreignKeys.length} row(s) referring to missing rows`,
-          problems: foreignKeys.map((f) => `${f.table} row ${f.rowid ?? '?'} refers to a missing ${f.parent} row`),
-        },
-      ];
-    },
-    async tableNames(db) {
-      const { rows } = await sql<{ name: string }>`SELECT name FROM sqlite_schema WHERE type = 'table'`.execute(db);
-      return rows.map((row) => row.name);
-    },
-  };
-}
