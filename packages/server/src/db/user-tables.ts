@@ -1,5 +1,6 @@
 import type { ColumnDefinition, ColumnType, TableAccess, TableSchema } from '@basalt/shared';
 import { type Kysely, sql } from 'kysely';
+import { dropColumnIndex, syncColumnIndexes } from './column-indexes.js';
 import { columnTypeOf } from './column-types/registry.js';
 import type { SqlDialect, SqlFragment } from './dialect/dialect.js';
 import { assertIdentifier, ownerIndexName, quoteIdentifier, uniqueIndexName, userTableName } from './identifiers.js';
@@ -137,6 +138,7 @@ function uniqueIndexes(shape: UserTableShape): SqlFragment[] {
 export async function createUserTable(db: Executor, dialect: SqlDialect, shape: UserTableShape): Promise<void> {
   await createTableSql(dialect, shape).execute(db);
   for (const index of uniqueIndexes(shape)) await index.execute(db);
+  await syncColumnIndexes(db, shape.id, shape.schema);
   await resetRowCount(db, dialect, shape.id);
 }
 
@@ -180,9 +182,10 @@ export async function dropOwnerIndex(db: Executor, tableId: number): Promise<voi
   await sql.raw(`DROP INDEX IF EXISTS ${quoteIdentifier(ownerIndexName(tableId))}`).execute(db);
 }
 
-/** dropColumn drops a column and its unique index. */
+/** dropColumn drops a column and its indexes. */
 export async function dropColumn(db: Executor, tableId: number, column: string): Promise<void> {
   await dropUniqueIndexSql(tableId, column).execute(db);
+  await dropColumnIndex(db, tableId, column);
   await sql`ALTER TABLE ${tableRef(tableId)} DROP COLUMN ${columnRef(column)}`.execute(db);
 }
 

@@ -49,6 +49,8 @@ export interface SqlDialect {
     searchPath?: string[] | null;
     /** poolSize is how many connections the pool keeps (PostgreSQL). */
     poolSize?: number;
+    /** synchronousCommit false: commits do not wait for the disk (PostgreSQL; DATABASE_SYNCHRONOUS_COMMIT=off). */
+    synchronousCommit?: boolean;
     /** transactionPooler: DATABASE_URL is a transaction pooler (PostgreSQL; nothing prepared, no startup settings). */
     transactionPooler?: boolean;
   }): Dialect;
@@ -56,7 +58,9 @@ export interface SqlDialect {
    * sessionDefaults makes the settings a transaction pooler cannot pass at connection start the role's defaults in
    * this database, over a direct connection (PostgreSQL: TimeZone UTC and the statement timeout); null elsewhere.
    */
-  sessionDefaults: ((directUrl: string, options: { statementTimeoutMs: number }) => Promise<void>) | null;
+  sessionDefaults:
+    | ((directUrl: string, options: { statementTimeoutMs: number; synchronousCommit: boolean }) => Promise<void>)
+    | null;
   /**
    * writeTransactions makes the runner of record writes (SQLite: group commit; PostgreSQL: one transaction
    * each) for a Kysely instance made over `connection`, what createKyselyDialect returned.
