@@ -6,7 +6,7 @@ import { quoteIdentifier } from './identifiers.js';
 import type { JsonPath } from './jsonb.js';
 import type { SqlOperand, SqlText } from './sql-text.js';
 import { DEFAULT_CONFIG } from './text-search/ts-document.js';
-import { columnTypeIn, quotedColumn, quotedTable, type UserTableShape } from './user-tables.js';
+import { columnTypeIn, quotedColumn, quotedTable, type TableDefinition, type UserTableShape } from './user-tables.js';
 
 // Conditions and order of user-table reads: the one filter representation of every API (rest, public,
 // console) and the SQL it compiles to. Split from user-tables.ts (identifiers and DDL); what the engines
@@ -74,6 +74,19 @@ export interface OrderTerm {
   path?: JsonPath;
   direction: 'asc' | 'desc';
   nulls?: 'first' | 'last';
+  /** via orders by a column of the row this row references (`order=author(name)`): `column` is the other table's. */
+  via?: OrderVia;
+}
+
+/**
+ * OrderVia is the row a reference column points at (`table.id = reference`), read in a subquery named `alias`,
+ * under `where` (the other table's access rule): a row the caller may not read sorts as NULL.
+ */
+export interface OrderVia {
+  table: TableDefinition;
+  reference: string;
+  alias: string;
+  where?: Condition;
 }
 
 /**
@@ -229,6 +242,21 @@ export function writeCondition(
   }
 }
 
+// `(SELECT a."name" FROM "t_2" AS a WHERE a."id" = "t_1"."author_id" AND (rule))`: one row at most (by id).
+function writeOrderVia(out: SqlText, dialect: SqlDialect, shape: UserTableShape, column: string, via: OrderVia) {
+  const type = columnTypeIn(via.table, column);
+  if (type === null || isJsonType(type)) throw new Error(`writeOrder: cannot order by ${JSON.stringify(column)}`);
+  const alias = quoteIdentifier(via.alias);
+  out.raw(`(SELECT ${alias}.${quotedColumn(column)} FROM ${quotedTable(via.table.id)} AS ${alias} WHERE `);
+  out.raw(`${alias}."id" = ${quotedTable(shape.id)}.${quotedColumn(via.reference)}`);
+  if (via.where) {
+    out.raw(' AND (');
+    writeCondition(out, dialect, via.table, via.where, alias);
+    out.raw(')');
+  }
+  out.raw(')');
+}
+
 /**
  * writeOrder appends ORDER BY terms with explicit NULLS FIRST/LAST.
  * JSON values (json and array columns, `->` paths) sort in jsonb's order on both engines.
@@ -236,11 +264,14 @@ export function writeCondition(
 export function writeOrder(out: SqlText, dialect: SqlDialect, shape: UserTableShape, order: OrderTerm[]): void {
   order.forEach((term, i) => {
     const nulls = term.nulls ?? (term.direction === 'asc' ? 'last' : 'first');
-    const type = operandType(shape, term.column, term.path);
-    if (type === null) throw new Error(`writeOrder: unknown column ${JSON.stringify(term.column)}`);
-    const operand = operandSql(dialect, term.column, term.path);
     if (i > 0) out.raw(', ');
-    out.operand(isJsonType(type) ? dialect.userTables.jsonSortSql(operand) : operand);
+    if (term.via) writeOrderVia(out, dialect, shape, term.column, term.via);
+    else {
+      const type = operandType(shape, term.column, term.path);
+      if (type === null) throw new Error(`writeOrder: unknown column ${JSON.stringify(term.column)}`);
+      const operand = operandSql(dialect, term.column, term.path);
+      out.operand(isJsonType(type) ? dialect.userTables.jsonSortSql(operand) : operand);
+    }
     out.raw(` ${term.direction === 'asc' ? 'ASC' : 'DESC'} ${nulls === 'first' ? 'NULLS FIRST' : 'NULLS LAST'}`);
   });
 }

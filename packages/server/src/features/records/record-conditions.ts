@@ -6,8 +6,17 @@ import { JSON_PATH_LIMITS, type JsonPath } from '../../db/jsonb.js';
 import { DEFAULT_CONFIG, EMULATED_CONFIGS, PG_TEXT_SEARCH_CONFIGS } from '../../db/text-search/ts-document.js';
 import { buildTsQuery, TsQuerySyntaxError } from '../../db/text-search/ts-query.js';
 import type { TableDefinition } from '../../db/user-tables.js';
-import { type Condition, columnTypeIn, isJsonType, type OrderTerm, operandType } from '../../db/user-tables.js';
+import {
+  type Condition,
+  columnTypeIn,
+  isJsonType,
+  type OrderTerm,
+  type OrderVia,
+  operandType,
+} from '../../db/user-tables.js';
 import { ApiError } from '../../http/errors.js';
+import type { Actor } from '../../lib/actor/actor.js';
+import { assertCan } from './record-access.js';
 import {
   invalidFilter,
   invalidJsonPath,
@@ -15,6 +24,7 @@ import {
   jsonPathNeedsJson,
   unknownFilterColumn,
 } from './record-errors.js';
+import { rowRuleOf, ruleCondition } from './record-rules.js';
 
 // Conditions arrive from every API (rest filters, public API ids, console calls). checkCondition refuses
 // unknown columns (42703) and operators that do not fit a column's type, and converts values: a string for a
@@ -189,9 +199,13 @@ export function checkCondition(
   }
 }
 
-/** checkOrder validates order terms: known columns, asc|desc, nulls first|last. */
-export function checkOrder(table: TableDefinition, order: OrderTerm[]): OrderTerm[] {
+/**
+ * checkOrder validates order terms: known columns, asc|desc, nulls first|last. A term through a reference
+ * (`via`) needs the actor: it reads the other table under that table's select rule.
+ */
+export function checkOrder(table: TableDefinition, order: OrderTerm[], actor?: Actor): OrderTerm[] {
   return order.map((term) => {
+    if (term.via) return checkOrderVia(table, term, term.via, actor);
     const type = typeOf(table, term.column);
     if (term.path) checkJsonPath(term.column, type, term.path);
     if (term.direction !== 'asc' && term.direction !== 'desc')
@@ -201,6 +215,16 @@ export function checkOrder(table: TableDefinition, order: OrderTerm[]): OrderTer
     }
     return term;
   });
+}
+
+function checkOrderVia(table: TableDefinition, term: OrderTerm, via: OrderVia, actor: Actor | undefined): OrderTerm {
+  if (!actor) throw invalidFilter('Ordering by a related column is not possible here', 'PGRST100');
+  if (!table.schema[via.reference]?.references) throw unknownFilterColumn(table, via.reference);
+  assertCan(actor, 'read', via.table);
+  const type = typeOf(via.table, term.column);
+  if (term.path || isJsonType(type)) throw invalidFilter('A related order needs a column that is not JSON', 'PGRST100');
+  const where = ruleCondition(rowRuleOf(actor, via.table, 'select'));
+  return { ...term, via: where ? { ...via, where } : via };
 }
 
 /** recordIdCondition selects one record by id. */

@@ -49,7 +49,7 @@ export async function listRecords(
     throw invalidFilter('Limit and offset must be whole numbers, zero or more', 'PGRST103');
   }
   const checked = options.where ? checkCondition(db.dialect, table, options.where) : undefined;
-  const order = options.order ? checkOrder(table, options.order) : undefined;
+  const order = options.order ? checkOrder(table, options.order, actor) : undefined;
   // The access rules are part of the statement (record-rules.ts): rows they hide are never read.
   const rule = rowRuleOf(actor, table, 'select');
   const where = withRules(checked, rule);

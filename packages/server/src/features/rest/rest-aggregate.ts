@@ -44,6 +44,7 @@ export async function readAggregates(
     else if (item.field.jsonPath.length > 0) throw notGroupable('JSON paths');
     else if (!groups.includes(item.field.column)) groups.push(item.field.column);
   }
+  if (query.order.some((term) => term.relation !== undefined)) throw notGroupable('an embedded resource’s order');
   const { offset, limit } = query.range;
   const counting = query.prefer.count !== null;
   const read = (paged: boolean) =>

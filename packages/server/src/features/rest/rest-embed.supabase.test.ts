@@ -282,6 +282,46 @@ describe.each(testDialects)('/rest/v1 embedded resources with supabase-js on %s'
     expect(res.status).toBe(400);
   });
 
+  it('orders by a column of an embedded to-one resource', async () => {
+    const byEditor = await dev.client
+      .from('posts')
+      .select('title, editor:authors!editor_id(name)')
+      .order('editor(name)');
+    expect(byEditor.error).toBeNull();
+    expect(byEditor.data?.map((p) => p.title)).toEqual(['Unix', 'Engines', 'Notes']);
+    const byAuthor = await dev.client
+      .from('posts')
+      .select('title, author:authors!author_id(name)')
+      .order('author(name)', { ascending: false })
+      .order('id', { ascending: false });
+    expect(byAuthor.data?.map((p) => p.title)).toEqual(['Unix', 'Notes', 'Engines']);
+    const mine = await bob.client
+      .from('comments')
+      .select('body, post:posts(title)')
+      .order('post(title)', { ascending: false });
+    expect(mine.data?.map((c) => c.body)).toEqual(['bob on unix', 'bob on engines']);
+    const notSelected = await dev.client.from('posts').select('title').order('author(name)');
+    expect(notSelected.status).toBe(400);
+    expect(notSelected.error).toMatchObject({
+      code: 'PGRST108',
+      message: "'author' is not an embedded resource in this request",
+      hint: "Verify that 'author' is included in the 'select' query parameter.",
+    });
+    const toMany = await dev.client.from('posts').select('title, comments(body)').order('comments(body)');
+    expect(toMany.status).toBe(400);
+    expect(toMany.error).toMatchObject({
+      code: 'PGRST118',
+      message: "A related order on 'comments' is not possible",
+      details: "'posts' and 'comments' do not form a many-to-one or one-to-one relationship",
+    });
+    const unknown = await dev.client
+      .from('posts')
+      .select('title, author:authors!author_id(name)')
+      .order('author(nope)');
+    expect(unknown.status).toBe(400);
+    expect(unknown.error?.code).toBe('42703');
+  });
+
   it('applies the embedded table’s access rules for each end user', async () => {
     const read = (client: typeof ann.client) =>
       client.from('posts').select('title, comments(body)').order('id').order('id', { referencedTable: 'comments' });

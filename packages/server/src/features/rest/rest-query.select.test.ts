@@ -198,6 +198,7 @@ describe('parseOrder', () => {
       [{ field: { column: 'meta', jsonPath: [{ arrow: '->>', key: 'size' }] }, direction: 'desc', nulls: 'first' }],
     ],
     ['', []],
+    ['author(name).desc,id', [{ relation: 'author', ...term('name', 'desc', 'first') }, term('id', 'asc', 'last')]],
   ])('%j', (value, terms) => {
     expect(parseOrder(value)).toEqual(terms);
   });
@@ -213,7 +214,7 @@ describe('parseOrder', () => {
     ['id.asc.smth34', 8, 'unexpected "s" expecting "nullsfirst" or "nullslast"'],
     ['id;drop table x', 3, 'unexpected ";" expecting delimiter (.), "," or end of input'],
     ['id,', 4, 'unexpected end of input expecting field name (* or [a..z0..9_$])'],
-    ['clients(name)', 8, 'Ordering by embedded resources is not supported'],
+    ['clients(name', 13, 'unexpected end of input expecting ")"'],
   ])('refuses %j at column %d', (value, column, details) => {
     expect(errorOf(() => parseOrder(value))).toEqual(parseFailure(`order (${value})`, column, details));
   });

@@ -15,7 +15,7 @@ export const MAX_EMBED_DEPTH = 8;
 // `select`, `order`, `columns` and `on_conflict`, after PostgREST's pFieldForest, pOrder and pColumns.
 // Embedded resources (`author:authors!hint!inner(*)`, `...authors(name)`) are parsed here and resolved against
 // the tables' references by rest-embed.ts; they nest at most MAX_EMBED_DEPTH levels (a clear 400, never a deep
-// recursion). Ordering by an embedded column (`order=author(name)`) is not supported. Aggregates (`count()`,
+// recursion). `order=author(name)` orders by a column of an embedded to-one resource. Aggregates (`count()`,
 // `amount.sum()`) are answered at the top level, as PostgREST 12 with aggregates enabled does; inside an embed
 // only its `count` (`comments(count)`), the others are PGRST123.
 
@@ -159,10 +159,15 @@ export function parseSelect(value: string): SelectItem[] {
 function orderTerm(c: Cursor): OrderTerm {
   c.skipSpaces();
   const start = c.pos;
-  fieldName(c);
-  if (c.peek() === '(') c.unsupported('Ordering by embedded resources is not supported');
-  c.pos = start;
+  const name = fieldName(c);
+  // `author(name)`: a column of an embedded to-one resource (rest-read.ts checks that it is one).
+  let relation: string | null = null;
+  if (c.peek() === '(') {
+    c.pos++;
+    relation = name;
+  } else c.pos = start;
   const fieldRef = field(c);
+  if (relation !== null) c.expect(')', '")"');
   let direction: 'asc' | 'desc' | null = null;
   let nulls: 'first' | 'last' | null = null;
   const keyword = (words: string[]) => words.find((w) => c.startsWith(`.${w}`));
@@ -187,7 +192,12 @@ function orderTerm(c: Cursor): OrderTerm {
   }
   const resolved = direction ?? 'asc';
   // PostgreSQL's defaults: NULLS LAST ascending, NULLS FIRST descending (SQLite's differ: write them out).
-  return { field: fieldRef, direction: resolved, nulls: nulls ?? (resolved === 'asc' ? 'last' : 'first') };
+  const term: OrderTerm = {
+    field: fieldRef,
+    direction: resolved,
+    nulls: nulls ?? (resolved === 'asc' ? 'last' : 'first'),
+  };
+  return relation === null ? term : { relation, ...term };
 }
 
 /** parseOrder reads `order=col.desc.nullsfirst,col2`; an empty value means no order. */

@@ -115,6 +115,8 @@ export type LogicTree =
 
 /** OrderTerm is one `col.desc.nullsfirst`; defaults are resolved (asc, NULLS LAST for asc, FIRST for desc). */
 export interface OrderTerm {
+  /** An embedded to-one resource's name or alias in `select`, for `order=author(name)`. */
+  relation?: string;
   field: FieldRef;
   direction: 'asc' | 'desc';
   nulls: 'first' | 'last';

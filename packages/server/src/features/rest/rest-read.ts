@@ -7,6 +7,7 @@ import { hasAggregates, readAggregates } from './rest-aggregate.js';
 import { csvBody } from './rest-csv.js';
 import { hasEmbeds, planEmbeds } from './rest-embed.js';
 import { filtersCondition, orderTerms } from './rest-filters.js';
+import { hasRelatedOrder, relatedOrderTerms } from './rest-order.js';
 import { undefinedColumn } from './rest-query.errors.js';
 import type { RestQuery } from './rest-query.types.js';
 import {
@@ -31,7 +32,8 @@ function checkColumns(table: TableDefinition, query: RestQuery): void {
   const typeOf = (column: string) => columnTypeIn(table, column);
   checkSelect(query.select, table.name, typeOf);
   for (const term of query.order) {
-    if (typeOf(term.field.column) === null) throw undefinedColumn(table.name, term.field.column);
+    if (term.relation === undefined && typeOf(term.field.column) === null)
+      throw undefinedColumn(table.name, term.field.column);
   }
 }
 
@@ -50,7 +52,7 @@ export async function readRows(
   if (hasAggregates(query.select)) return readAggregates(db, actor, table, query, head);
   const embeds = hasEmbeds(query.select) ? await planEmbeds(db, actor, table, query) : null;
   const where = embeds ? embeds.where : filtersCondition(query);
-  const order = orderTerms(query.order);
+  const order = hasRelatedOrder(query) ? await relatedOrderTerms(db, actor, table, query) : orderTerms(query.order);
   const { offset, limit } = query.range;
   const singular = query.format === 'object';
   const counting = query.prefer.count !== null;
