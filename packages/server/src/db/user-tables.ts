@@ -91,9 +91,6 @@ export function quotedTable(tableId: number): string {
   return quoted;
 }
 
-// The condition tree moved to user-conditions.ts; its names stay importable from here.
-export * from './user-conditions.js';
-
 // ---------------------------------------------------------------------------------------------------------
 // DDL
 

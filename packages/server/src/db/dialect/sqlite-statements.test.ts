@@ -7,7 +7,7 @@ import { createItemsTable } from '../../testing/records.fixtures.js';
 import { type SignedInAccount, signIn } from '../../testing/tables.fixtures.js';
 import { startTestServer, type TestServer } from '../../testing/test-server.js';
 import type { Db } from '../database.js';
-import type { Condition } from '../user-tables.js';
+import type { Condition } from '../user-conditions.js';
 
 // A statement kept in the statement cache must not be compiled again each time it runs with new values. SQLite
 // recompiles a statement whose bound value might change its plan (an equality under an ORDER BY, on an indexed

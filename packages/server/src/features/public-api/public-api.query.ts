@@ -1,4 +1,4 @@
-import type { Condition, OrderTerm } from '../../db/user-tables.js';
+import type { Condition, OrderTerm } from '../../db/user-conditions.js';
 import { badRequest } from '../../http/errors.js';
 import { allConditions, filterCondition, treeCondition } from '../rest/rest-filters.js';
 import { type LogicKey, parseFilter, parseLogicTree } from '../rest/rest-query.filters.js';

@@ -1,7 +1,8 @@
 import { Readable } from 'node:stream';
 import Papa from 'papaparse';
 import type { Db } from '../../db/database.js';
-import type { Condition, TableDefinition } from '../../db/user-tables.js';
+import type { Condition } from '../../db/user-conditions.js';
+import type { TableDefinition } from '../../db/user-tables.js';
 import type { Actor } from '../../lib/actor/actor.js';
 import { listRecords, type RecordRow } from '../records/records.service.js';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
-import type { OrderTerm } from '../../db/user-tables.js';
+import type { OrderTerm } from '../../db/user-conditions.js';
 import { answer, type Route } from '../../http/routes/route.js';
 import { parseInput } from '../../http/validation.js';
 import { parseFilters } from '../public-api/public-api.query.js';

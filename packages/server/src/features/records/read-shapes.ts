@@ -1,5 +1,6 @@
 import type { Db } from '../../db/database.js';
-import type { Condition, OrderTerm, TableDefinition } from '../../db/user-tables.js';
+import type { Condition, OrderTerm } from '../../db/user-conditions.js';
+import type { TableDefinition } from '../../db/user-tables.js';
 
 // The shapes of the record APIs' reads (/rest/v1, /api/tables, the console's grid), for the performance insights:
 // which columns of which table lists filter and order on, how often and how long they took, and how long exact

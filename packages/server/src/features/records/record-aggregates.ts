@@ -2,16 +2,8 @@ import type { ColumnType } from '@basalt/shared';
 import { columnTypeOf } from '../../db/column-types/registry.js';
 import type { Db } from '../../db/database.js';
 import { SqlText } from '../../db/sql-text.js';
-import {
-  type Condition,
-  columnTypeIn,
-  type OrderTerm,
-  quotedColumn,
-  quotedTable,
-  type TableDefinition,
-  writeCondition,
-  writeOrder,
-} from '../../db/user-tables.js';
+import { type Condition, type OrderTerm, writeCondition, writeOrder } from '../../db/user-conditions.js';
+import { columnTypeIn, quotedColumn, quotedTable, type TableDefinition } from '../../db/user-tables.js';
 import type { Actor } from '../../lib/actor/actor.js';
 import { assertCan } from './record-access.js';
 import { checkCondition, checkOrder } from './record-conditions.js';

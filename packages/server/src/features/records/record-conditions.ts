@@ -5,15 +5,9 @@ import type { SqlDialect } from '../../db/dialect/dialect.js';
 import { JSON_PATH_LIMITS, type JsonPath } from '../../db/jsonb.js';
 import { DEFAULT_CONFIG, EMULATED_CONFIGS, PG_TEXT_SEARCH_CONFIGS } from '../../db/text-search/ts-document.js';
 import { buildTsQuery, TsQuerySyntaxError } from '../../db/text-search/ts-query.js';
+import { type Condition, isJsonType, type OrderTerm, type OrderVia, operandType } from '../../db/user-conditions.js';
 import type { TableDefinition } from '../../db/user-tables.js';
-import {
-  type Condition,
-  columnTypeIn,
-  isJsonType,
-  type OrderTerm,
-  type OrderVia,
-  operandType,
-} from '../../db/user-tables.js';
+import { columnTypeIn } from '../../db/user-tables.js';
 import { ApiError } from '../../http/errors.js';
 import type { Actor } from '../../lib/actor/actor.js';
 import { assertCan } from './record-access.js';

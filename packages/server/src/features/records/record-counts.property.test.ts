@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recountRowCount } from '../../db/row-counts.js';
-import type { Condition } from '../../db/user-tables.js';
+import type { Condition } from '../../db/user-conditions.js';
 import { HistoryTable, historyCall } from '../../testing/history.fixtures.js';
 import { type AccountName, type SignedInAccount, signInAll } from '../../testing/tables.fixtures.js';
 import { startTestServer, type TestServer, testDialects } from '../../testing/test-server.js';

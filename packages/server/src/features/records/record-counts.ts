@@ -1,6 +1,7 @@
 import type { Db } from '../../db/database.js';
 import { readRowCount } from '../../db/row-counts.js';
-import { type Condition, crossesTables, type TableDefinition } from '../../db/user-tables.js';
+import { type Condition, crossesTables } from '../../db/user-conditions.js';
+import type { TableDefinition } from '../../db/user-tables.js';
 import type { RecordsChanged } from './record-events.js';
 import { isEvaluable, matches } from './record-predicate.js';
 import { countRows, countSample, countWithVersions, plannedRowCount } from './records.store.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../db/database.js';
-import type { Condition, OrderTerm } from '../../db/user-tables.js';
+import type { Condition, OrderTerm } from '../../db/user-conditions.js';
 import { createItemsTable } from '../../testing/records.fixtures.js';
 import { type SignedInAccount, signIn } from '../../testing/tables.fixtures.js';
 import { startTestServer, type TestServer, testDialects } from '../../testing/test-server.js';

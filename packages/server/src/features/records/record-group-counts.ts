@@ -1,12 +1,7 @@
 import type { Db } from '../../db/database.js';
 import { SqlText } from '../../db/sql-text.js';
-import {
-  type Condition,
-  quotedColumn,
-  quotedTable,
-  type TableDefinition,
-  writeCondition,
-} from '../../db/user-tables.js';
+import { type Condition, writeCondition } from '../../db/user-conditions.js';
+import { quotedColumn, quotedTable, type TableDefinition } from '../../db/user-tables.js';
 import type { Actor } from '../../lib/actor/actor.js';
 import { assertCan } from './record-access.js';
 import { checkCondition } from './record-conditions.js';

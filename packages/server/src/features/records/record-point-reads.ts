@@ -1,6 +1,7 @@
 import type { SqlDialect } from '../../db/dialect/dialect.js';
 import { preparedQuery, type SqlText, textQuery } from '../../db/sql-text.js';
-import { type Condition, operandType, quotedTable, type UserTableShape, writeCondition } from '../../db/user-tables.js';
+import { type Condition, operandType, writeCondition } from '../../db/user-conditions.js';
+import { quotedTable, type UserTableShape } from '../../db/user-tables.js';
 import { tableStatementName } from './record-statement-names.js';
 import { type RawRow, type RowSource, run, statement } from './records.store.js';
 

@@ -1,5 +1,6 @@
 import type { CellValue } from '../../db/column-types/column-type.js';
-import { type Condition, columnTypeIn, type UserTableShape } from '../../db/user-tables.js';
+import type { Condition } from '../../db/user-conditions.js';
+import { columnTypeIn, type UserTableShape } from '../../db/user-tables.js';
 import type { RecordRow } from './record-values.js';
 
 // A filter evaluated on a record in JavaScript, exactly as both engines evaluate its SQL: what lets a cached count

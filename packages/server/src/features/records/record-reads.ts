@@ -1,5 +1,6 @@
 import type { Db } from '../../db/database.js';
-import type { Condition, OrderTerm, TableDefinition } from '../../db/user-tables.js';
+import type { Condition, OrderTerm } from '../../db/user-conditions.js';
+import type { TableDefinition } from '../../db/user-tables.js';
 import type { Actor } from '../../lib/actor/actor.js';
 import { noteCount, noteList } from './read-shapes.js';
 import { assertCan } from './record-access.js';

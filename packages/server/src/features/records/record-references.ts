@@ -1,7 +1,8 @@
 import type { OnDeleteAction } from '@basalt/shared';
 import type { Db } from '../../db/database.js';
 import { existingIds, referringRows } from '../../db/references.js';
-import type { Condition, TableDefinition } from '../../db/user-tables.js';
+import type { Condition } from '../../db/user-conditions.js';
+import type { TableDefinition } from '../../db/user-tables.js';
 import { ApiError } from '../../http/errors.js';
 import type { Actor } from '../../lib/actor/actor.js';
 import { listTableDefinitions } from '../tables/tables.store.js';

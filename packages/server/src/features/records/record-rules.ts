@@ -1,5 +1,6 @@
 import { type AccessOperation, DEFAULT_TABLE_ACCESS } from '@basalt/shared';
-import type { Condition, TableDefinition } from '../../db/user-tables.js';
+import type { Condition } from '../../db/user-conditions.js';
+import type { TableDefinition } from '../../db/user-tables.js';
 import { ApiError } from '../../http/errors.js';
 import type { Actor } from '../../lib/actor/actor.js';
 import type { RecordInput, RecordRow } from './record-values.js';

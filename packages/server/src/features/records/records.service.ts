@@ -1,7 +1,8 @@
 import { dateType } from '../../db/column-types/date.js';
 import type { Db } from '../../db/database.js';
 import type { DialectName } from '../../db/dialect/dialect.js';
-import type { Condition, TableDefinition } from '../../db/user-tables.js';
+import type { Condition } from '../../db/user-conditions.js';
+import type { TableDefinition } from '../../db/user-tables.js';
 import { ApiError } from '../../http/errors.js';
 import type { Actor } from '../../lib/actor/actor.js';
 import { assertCan } from './record-access.js';
@@ -21,7 +22,7 @@ import { deleteRowsById, type StoredRow, selectRowsForChange, updateRowsById } f
 // takes a Db (the root, or a scope whose transaction it joins) and the actor. The reads are in
 // record-reads.ts; both are exported from here, the records service's one door.
 
-export type { Condition, OrderTerm } from '../../db/user-tables.js';
+export type { Condition, OrderTerm } from '../../db/user-conditions.js';
 export { assertCan } from './record-access.js';
 export { recordIdCondition } from './record-conditions.js';
 export type { RecordChange, RecordsChanged } from './record-events.js';

@@ -3,16 +3,8 @@ import type { ReadRows, SqlDialect, StoredValue } from '../../db/dialect/dialect
 import { userTableName } from '../../db/identifiers.js';
 import { type RowCountState, type ShardRow, stateOf, versionsSql } from '../../db/row-counts.js';
 import { preparedQuery, SqlText } from '../../db/sql-text.js';
-import {
-  type Condition,
-  type Executor,
-  type OrderTerm,
-  quotedColumn,
-  quotedTable,
-  type UserTableShape,
-  writeCondition,
-  writeOrder,
-} from '../../db/user-tables.js';
+import { type Condition, type OrderTerm, writeCondition, writeOrder } from '../../db/user-conditions.js';
+import { type Executor, quotedColumn, quotedTable, type UserTableShape } from '../../db/user-tables.js';
 import { tableStatementName } from './record-statement-names.js';
 
 // The SQL of a user table's rows (STYLE.md, Server rule 3). Callers pass checked column names and stored

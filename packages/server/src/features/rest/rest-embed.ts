@@ -1,5 +1,6 @@
 import type { Db } from '../../db/database.js';
-import { type Condition, columnTypeIn, type OrderTerm, type TableDefinition } from '../../db/user-tables.js';
+import type { Condition, OrderTerm } from '../../db/user-conditions.js';
+import { columnTypeIn, type TableDefinition } from '../../db/user-tables.js';
 import type { Actor } from '../../lib/actor/actor.js';
 import { checkCondition } from '../records/record-conditions.js';
 import { countRecordsBy } from '../records/record-group-counts.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Condition } from '../../db/user-tables.js';
+import type { Condition } from '../../db/user-conditions.js';
 import { parseListQuery } from '../public-api/public-api.query.js';
 import { filtersCondition, orderTerms } from './rest-filters.js';
 import { parseRestQuery } from './rest-query.parse.js';

@@ -1,4 +1,4 @@
-import type { Condition, OrderTerm } from '../../db/user-tables.js';
+import type { Condition, OrderTerm } from '../../db/user-conditions.js';
 import type { FieldRef, Filter, LogicTree, Operation, OrderTerm as PostgrestOrderTerm } from './rest-query.types.js';
 
 // PostgREST's filters, logic trees and order (parsed by rest-query.*) as the records service's

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.js';
-import type { OrderTerm } from '../../db/user-tables.js';
+import type { OrderTerm } from '../../db/user-conditions.js';
 import type { Actor } from '../../lib/actor/actor.js';
 import type { TableDefinition } from '../tables/table-definition.js';
 import { orderTerms } from './rest-filters.js';

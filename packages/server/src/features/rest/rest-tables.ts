@@ -1,7 +1,7 @@
 import type { ColumnType } from '@basalt/shared';
 import type { Db } from '../../db/database.js';
 import { likeMatches } from '../../db/like-pattern.js';
-import type { Condition, OrderTerm } from '../../db/user-tables.js';
+import type { Condition, OrderTerm } from '../../db/user-conditions.js';
 import type { Actor } from '../../lib/actor/actor.js';
 import { isLimited } from '../records/records.service.js';
 import { createTable, deleteTable, listTables, type TableResponse, updateTable } from '../tables/tables.service.js';
