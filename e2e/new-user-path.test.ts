@@ -88,7 +88,10 @@ describe.skipIf(skip)('a new user’s path in Chromium', () => {
   });
 
   it('fits History’s timeline cards in a 375 px screen, Revert included', async () => {
-    const checkpoint = await api(session, token, 'POST', '/api/checkpoints', { tableId, name: 'Before opening the notes to every signed-in user of the app' });
+    const checkpoint = await api(session, token, 'POST', '/api/checkpoints', {
+      tableId,
+      name: 'Before opening the notes to every signed-in user of the app',
+    });
     expect(checkpoint.status).toBe(201);
     checkpointId = checkpoint.body.id;
     expect((await api(session, token, 'PATCH', `/api/tables/${tableId}`, { access: READABLE })).status).toBe(200);
@@ -110,8 +113,13 @@ describe.skipIf(skip)('a new user’s path in Chromium', () => {
       await page.getByRole('button', { name: 'Sign in' }).click();
       await dashboard(page);
       await page.goto(`/history/${tableId}?tab=checkpoints`);
-      await page.getByRole('listitem', { name: 'Before opening the notes to every signed-in user of the app' }).getByRole('button', { name: 'Restore' }).click();
-      const confirm = page.getByRole('alertdialog', { name: 'Restore checkpoint "Before opening the notes to every signed-in user of the app"?' });
+      await page
+        .getByRole('listitem', { name: 'Before opening the notes to every signed-in user of the app' })
+        .getByRole('button', { name: 'Restore' })
+        .click();
+      const confirm = page.getByRole('alertdialog', {
+        name: 'Restore checkpoint "Before opening the notes to every signed-in user of the app"?',
+      });
       await settledDialog(confirm);
       await visible(confirm.getByRole('region', { name: 'Access rules change' }));
       await shot(page, `new-user-restore-access-${look}`);
@@ -125,8 +133,13 @@ describe.skipIf(skip)('a new user’s path in Chromium', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await dashboard(page);
     await page.goto(`/history/${tableId}?tab=checkpoints`);
-    await page.getByRole('listitem', { name: 'Before opening the notes to every signed-in user of the app' }).getByRole('button', { name: 'Restore' }).click();
-    const confirm = page.getByRole('alertdialog', { name: 'Restore checkpoint "Before opening the notes to every signed-in user of the app"?' });
+    await page
+      .getByRole('listitem', { name: 'Before opening the notes to every signed-in user of the app' })
+      .getByRole('button', { name: 'Restore' })
+      .click();
+    const confirm = page.getByRole('alertdialog', {
+      name: 'Restore checkpoint "Before opening the notes to every signed-in user of the app"?',
+    });
     await settledDialog(confirm);
     const notice = confirm.getByRole('region', { name: 'Access rules change' });
     await visible(notice.getByText('Today: Anyone signed in to your app can read'));
@@ -138,6 +151,45 @@ describe.skipIf(skip)('a new user’s path in Chromium', () => {
     const table = await api(session, token, 'GET', `/api/tables/${tableId}`);
     expect(table.body.access).toMatchObject(READABLE);
     expect(checkpointId).toBeGreaterThan(0);
+    await context.close();
+  });
+
+  it('searches /logs on the server by text and level, and imports the person’s own tables onto the canvas', async () => {
+    const project = await api(session, token, 'POST', '/api/projects', { name: 'Notes app' });
+    expect(project.status).toBe(201);
+    await forEachLook(session, lin, async (page, suffix) => {
+      await page.goto('/logs');
+      await page.getByRole('combobox', { name: 'Level' }).selectOption('info');
+      await page.getByRole('searchbox', { name: 'Search logs' }).fill('sign');
+      await page.waitForURL(/q=sign/);
+      await visible(page.getByRole('table', { name: 'System logs' }).getByRole('row').nth(1));
+      expect(new URL(page.url()).searchParams.get('level')).toBe('info');
+      await shot(page, `new-user-logs-filtered-${suffix}`);
+
+      await page.goto('/schema-editor');
+      await page.getByRole('button', { name: 'Import existing tables' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Import existing tables' });
+      await settledDialog(dialog);
+      await shot(page, `new-user-import-tables-${suffix}`);
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+    });
+    const { page, context } = await openConsolePage(session, 'desktop');
+    await page.goto('/auth');
+    await page.getByLabel('Email').fill(lin.email);
+    await page.getByLabel('Password', { exact: true }).fill(lin.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await dashboard(page);
+    await page.goto('/schema-editor');
+    await page.getByRole('button', { name: 'Import existing tables' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Import existing tables' });
+    await settledDialog(dialog);
+    const own = dialog.getByRole('region', { name: 'Your tables' });
+    expect(await own.getByRole('checkbox', { name: 'notes' }).isChecked()).toBe(true);
+    await shot(page, 'new-user-import-tables-desktop');
+    await dialog.getByRole('button', { name: 'Import 1 table' }).click();
+    await toast(page, 'Tables imported');
+    const linked = await api(session, token, 'GET', `/api/projects/${project.body.id}/tables`);
+    expect(linked.body.map((t: { name: string }) => t.name)).toEqual(['notes']);
     await context.close();
   });
 });
