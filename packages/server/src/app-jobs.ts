@@ -1,13 +1,16 @@
 import type { AppContext } from './app-context.js';
+import { achievementUnlocks } from './features/achievements/achievement-unlocks.js';
 import { startBackupJobs } from './features/backups/backup-jobs.js';
 import { PROBE_WINDOW } from './features/health/probe-timings.js';
 import { HISTORY_RETENTION_RHYTHM, runHistoryRetention } from './features/history/history-retention.js';
 import { examineTables, INSIGHTS_RHYTHM } from './features/insights/insights.service.js';
+import { queryShapesJob } from './features/insights/query-shapes.js';
 import { LOG_RETENTION_RHYTHM, runLogRetention } from './features/logs/log-retention.js';
 import { MONITORING_RHYTHMS, runMonitoringRetention } from './features/monitoring/monitoring-jobs.js';
 import { SCHEMA_PRESENCE_RHYTHM } from './features/projects/schema-room.js';
 import { REALTIME_RHYTHMS } from './features/realtime/realtime-hub.js';
 import { storageArchivePart } from './features/storage/storage-archive.js';
+import { expireResumableUploads, forgetDeletedAccounts } from './features/storage/storage-cleanup.js';
 import { every, type Job } from './lib/jobs/job.js';
 
 // Longer than any request may take (REQUEST_TIMEOUT_SECONDS) by far: a partial file this old is abandoned.
@@ -28,6 +31,10 @@ export function backgroundJobs(ctx: AppContext): Job[] {
     { name: 'API rate-limit counters', start: () => () => ctx.keyLimiter.close() },
     // Performance insights: every account's tables looked at once an hour.
     every('performance insights', INSIGHTS_RHYTHM, async () => examineTables(ctx.db), failed('performance insights')),
+    // Milestones reached as their actions' events come over the bus.
+    achievementUnlocks(ctx.db, failed('achievement unlocks')),
+    // What the record APIs' reads filtered, ordered and counted, written each minute for the insights.
+    queryShapesJob(ctx.db, failed('query shapes')),
     // The edge functions' Deno processes, egress gateway and invocation recorder (made on the first call).
     { name: 'functions runtime', start: () => () => ctx.functions.close() },
     // The Schema Editor rooms' presence beats; closing ends their sockets.
@@ -89,6 +96,17 @@ export function backgroundJobs(ctx: AppContext): Job[] {
       () => ctx.storage.blobs.sweep(STORAGE_SWEEP_MS),
       failed('storage partial uploads'),
     ),
+    // Unfinished resumable uploads past their expiry (any node's), and a deleted account's stored bytes.
+    every(
+      'storage expired resumable uploads',
+      { firstAfterMs: STORAGE_SWEEP_MS, everyMs: STORAGE_SWEEP_MS },
+      () => expireResumableUploads(ctx.storage),
+      failed('storage expired resumable uploads'),
+    ),
+    {
+      name: 'storage of deleted accounts',
+      start: () => forgetDeletedAccounts(ctx.storage, failed('storage of deleted accounts')),
+    },
     // Scheduled backups, the watch of restores on other nodes, and the clean-up after one that died.
     { name: 'backups', start: () => startBackupJobs(ctx, [storageArchivePart(ctx.storage)]) },
     // The database health's window of recent probe timings.

@@ -8,6 +8,7 @@ import { type Config, loadConfig } from './config.js';
 import { type Db, migrateToLatest, openDatabase } from './db/database.js';
 import { recountRowCount } from './db/row-counts.js';
 import { createTokenService } from './features/auth/tokens.service.js';
+import type { ArchivePart } from './features/backups/backup-deps.js';
 
 const USAGE = `Usage: basalt [command] [options]
 
@@ -20,11 +21,21 @@ Commands:
   signups <open|close>  Open or close console sign-ups (Settings → Instance)
   keys            Print the instance's anon and service keys; with --app <username>, that account's app keys
   recount         Count every table's rows again (after rows were loaded into the database outside Basalt)
-  backup          Back the instance up into the backups folder; --out <file> also copies the archive there
-  restore <file>  Restore an archive (the current state is backed up first); stop the server first on SQLite
+  backup          Back the instance up into the backups folder; --out <file> also copies the archive there,
+                  --files includes the stored files
+  gen types       Print the supabase-js Database type of --app <username>'s tables; --out <file> writes it there
+  restore <file>  Restore an archive, stored files too (the current state is backed up first); stop the server
+                  first on SQLite
 
 Options of serve: --port, --host (they override PORT and HOST)
 Configuration comes from the environment: see the README.`;
+
+// The archive parts besides the database (stored files), as the server's backups have them (app-routes.ts).
+async function cliParts(db: Db, config: Config): Promise<ArchivePart[]> {
+  const { createStorage } = await import('./features/storage/storage-context.js');
+  const { storageArchivePart } = await import('./features/storage/storage-archive.js');
+  return [storageArchivePart(createStorage(db, config))];
+}
 
 // The built console sits beside the server package: packages/console/dist.
 function defaultConsoleDir(): string | null {
@@ -83,6 +94,7 @@ async function main(argv: string[]): Promise<number> {
       username: { type: 'string' },
       app: { type: 'string' },
       out: { type: 'string' },
+      files: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -136,11 +148,17 @@ async function main(argv: string[]): Promise<number> {
       });
     case 'backup': {
       const { backupFromCli } = await import('./features/backups/backups-cli.js');
-      return withDatabase(config, (db) => backupFromCli(db, config, { out: values.out }));
+      return withDatabase(config, async (db) =>
+        backupFromCli(db, config, { out: values.out, files: values.files === true }, await cliParts(db, config)),
+      );
+    }
+    case 'gen': {
+      const { genTypesFromCli } = await import('./features/openapi/types-cli.js');
+      return withDatabase(config, (db) => genTypesFromCli(db, positionals[1], values));
     }
     case 'restore': {
       const { restoreFromCli } = await import('./features/backups/backups-cli.js');
-      return withDatabase(config, (db) => restoreFromCli(db, config, positionals[1]));
+      return withDatabase(config, async (db) => restoreFromCli(db, config, positionals[1], await cliParts(db, config)));
     }
     case 'create-admin': {
       const { createAdminFromCli } = await import('./features/auth/admin-cli.js');

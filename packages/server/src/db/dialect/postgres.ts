@@ -54,6 +54,7 @@ export const postgresDialect: SqlDialect = {
     searchPath,
     poolSize = 10,
     transactionPooler = false,
+    synchronousCommit = true,
   }) {
     if (!databaseUrl) throw new Error('postgresDialect needs DATABASE_URL');
     // statement_timeout is a startup parameter of every pooled connection: no extra round trip per query.
@@ -64,7 +65,11 @@ export const postgresDialect: SqlDialect = {
       ? {}
       : {
           statement_timeout: statementTimeoutMs,
-          options: searchPath ? `-c TimeZone=UTC -c search_path=${searchPathOption(searchPath)}` : '-c TimeZone=UTC',
+          options: [
+            '-c TimeZone=UTC',
+            ...(searchPath ? [`-c search_path=${searchPathOption(searchPath)}`] : []),
+            ...(synchronousCommit ? [] : ['-c synchronous_commit=off']),
+          ].join(' '),
         };
     const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize, types, ...startup });
     // An idle connection that the server drops (restart, failover) emits 'error'; unheard, it kills the process.
@@ -140,7 +145,10 @@ const CACHED_PLAN_CHANGED = '0A000';
 // Behind a transaction pooler no setting can be sent at connection start, and a SET would outlive the transaction
 // on a connection the next client gets: the role's own defaults in this database carry them instead (a role may
 // always set its own). They apply to the connections opened after this, the pooler's included.
-async function setSessionDefaults(directUrl: string, { statementTimeoutMs }: { statementTimeoutMs: number }) {
+async function setSessionDefaults(
+  directUrl: string,
+  { statementTimeoutMs, synchronousCommit }: { statementTimeoutMs: number; synchronousCommit: boolean },
+) {
   const client = new pg.Client({ connectionString: directUrl });
   await client.connect();
   try {
@@ -149,6 +157,9 @@ async function setSessionDefaults(directUrl: string, { statementTimeoutMs }: { s
     await client.query(`ALTER ROLE CURRENT_USER IN DATABASE ${database} SET TimeZone = 'UTC'`);
     await client.query(
       `ALTER ROLE CURRENT_USER IN DATABASE ${database} SET statement_timeout = ${Math.trunc(statementTimeoutMs)}`,
+    );
+    await client.query(
+      `ALTER ROLE CURRENT_USER IN DATABASE ${database} SET synchronous_commit = ${synchronousCommit ? 'on' : 'off'}`,
     );
   } finally {
     await client.end();
@@ -203,6 +214,14 @@ function describePostgresError(error: unknown): DatabaseErrorInfo | null {
   }
 }
 
+// PostgREST's full-text operators and the function each builds its tsquery with.
+const TS_QUERY_FUNCTIONS = {
+  fts: 'to_tsquery',
+  plfts: 'plainto_tsquery',
+  phfts: 'phraseto_tsquery',
+  wfts: 'websearch_to_tsquery',
+} as const;
+
 const keyType = (key: string | number | undefined) => (typeof key === 'number' ? 'integer' : 'text');
 
 function postgresUserTables(): UserTableDialect {
@@ -241,6 +260,10 @@ function postgresUserTables(): UserTableDialect {
       out.operand(column).raw(' IS DISTINCT FROM ');
       if (json) out.raw('CAST(').value(value).raw(' AS jsonb)');
       else out.value(value);
+    },
+    textSearchSql(out, column, op, config, query) {
+      out.raw("to_tsvector('english'::regconfig, ").operand(column).raw(`) @@ ${TS_QUERY_FUNCTIONS[op]}(CAST(`);
+      out.value(config).raw(' AS regconfig), ').value(query).raw(')');
     },
     containmentSql(out, column, op, jsonText) {
       if (op === 'cs') out.operand(column).raw(' @> CAST(').value(jsonText).raw(' AS jsonb)');

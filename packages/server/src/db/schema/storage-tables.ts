@@ -35,3 +35,25 @@ export interface StorageObjectsTable {
   created_at: string;
   updated_at: string;
 }
+
+/** StorageUsageTable keeps each account's stored bytes and objects, updated by every object write. */
+export interface StorageUsageTable {
+  account_id: string;
+  bytes: number | string;
+  objects: number | string;
+}
+
+/** StorageResumableUploadsTable names each unfinished resumable upload, for its expiry on any node. */
+export interface StorageResumableUploadsTable {
+  id: string;
+  account_id: string;
+  /** The upload's declared length in bytes. */
+  size: number | string;
+  /** The bytes received so far, in `chunks` blobs (`<account>/r-<id>-<n>`). */
+  upload_offset: number | string;
+  chunks: number;
+  /** JSON object of the TUS metadata (bucketName, objectName, …, and who started it). */
+  metadata: string;
+  expires_at: string;
+  created_at: string;
+}

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Config } from '../../config.js';
 import { backupDirOf } from '../../config.js';
 import type { Db } from '../../db/database.js';
-import { type BackupDeps, processHolder } from './backup-deps.js';
+import { type ArchivePart, type BackupDeps, processHolder } from './backup-deps.js';
 import { acquireLease } from './backup-lease.js';
 import { insertNewBackup, runBackup } from './backup-runner.js';
 import { listArchive } from './backup-upload.js';
@@ -17,12 +17,12 @@ import { ArchiveRefusal, markRestoring, openArchive, restoreWorkDirOf, runRestor
 
 const BUSY = 'A backup or restore is already running on this instance (another process holds the lease).';
 
-function cliDeps(db: Db, config: Config): BackupDeps {
+function cliDeps(db: Db, config: Config, parts: ArchivePart[]): BackupDeps {
   return {
     db,
     config,
     holder: processHolder(),
-    parts: [],
+    parts,
     running: new Set(),
     log: {
       info: (message) => console.log(message),
@@ -32,8 +32,13 @@ function cliDeps(db: Db, config: Config): BackupDeps {
 }
 
 /** backupFromCli takes a backup into the backups folder (and copies it to `out`); it returns the exit code. */
-export async function backupFromCli(db: Db, config: Config, options: { out?: string }): Promise<number> {
-  const deps = cliDeps(db, config);
+export async function backupFromCli(
+  db: Db,
+  config: Config,
+  options: { out?: string; files?: boolean },
+  parts: ArchivePart[] = [],
+): Promise<number> {
+  const deps = cliDeps(db, config, parts);
   const lease = await acquireLease(deps, 'backup', null);
   if (!lease) {
     console.error(BUSY);
@@ -43,7 +48,7 @@ export async function backupFromCli(db: Db, config: Config, options: { out?: str
     const row = await insertNewBackup(deps, {
       name: `Backup ${new Date().toISOString().slice(0, 16).replace('T', ' ')} (command line)`,
       description: null,
-      includeFiles: false,
+      includeFiles: options.files === true,
       origin: 'cli',
       createdBy: null,
     });
@@ -62,12 +67,17 @@ export async function backupFromCli(db: Db, config: Config, options: { out?: str
 }
 
 /** restoreFromCli restores an archive file onto the configured database; it returns the exit code. */
-export async function restoreFromCli(db: Db, config: Config, file: string | undefined): Promise<number> {
+export async function restoreFromCli(
+  db: Db,
+  config: Config,
+  file: string | undefined,
+  parts: ArchivePart[] = [],
+): Promise<number> {
   if (!file) {
     console.error('Name the archive to restore: basalt restore <file>');
     return 2;
   }
-  const deps = cliDeps(db, config);
+  const deps = cliDeps(db, config, parts);
   const source = path.resolve(file);
   const stat = await fs.stat(source).catch(() => null);
   if (!stat?.isFile()) {

@@ -213,8 +213,9 @@ export async function countConnections(db: Db, accountId: string): Promise<numbe
 }
 
 /**
- * storageBytes measures an account's tables (pages, indexes included), its history and its stored files. Each
- * reads all of the account's rows or pages, so each runs in the background (Db.readInBackground).
+ * storageBytes measures an account's tables (pages, indexes included), its history, its SQL editor's files and its
+ * stored objects (a kept counter). Each but the last reads all of the account's rows or pages, so each runs in the
+ * background (Db.readInBackground).
  */
 export async function storageBytes(db: Db, accountId: string): Promise<number> {
   const tables = await db.kysely.selectFrom('user_tables').select('id').where('account_id', '=', accountId).execute();
@@ -240,5 +241,11 @@ export async function storageBytes(db: Db, accountId: string): Promise<number> {
       .where('user_id', '=', accountId)
       .compile(),
   );
-  return Number(tableBytes) + Number(history?.bytes ?? 0) + Number(files?.bytes ?? 0);
+  // File storage's objects: its kept counter (features/storage), one row.
+  const objects = await db.kysely
+    .selectFrom('storage_usage')
+    .select('bytes')
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
+  return Number(tableBytes) + Number(history?.bytes ?? 0) + Number(files?.bytes ?? 0) + Number(objects?.bytes ?? 0);
 }

@@ -51,6 +51,7 @@ export async function createCheckpoint(db: Db, actor: Actor, input: unknown): Pr
     createdBy: actorIdOf(actor),
     now: new Date().toISOString(),
   });
+  db.publish('checkpoint.created', { accountId: actor.accountId, tableId: table.id });
   return toCheckpoint(row);
 }
 

@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addMemberAs, createProjectAs, createTableAs, type Member, signInMember } from '../../testing/projects.fixtures.js';
+import {
+  addMemberAs,
+  createProjectAs,
+  createTableAs,
+  type Member,
+  signInMember,
+} from '../../testing/projects.fixtures.js';
 import { startTestServer, type TestServer, testDialects } from '../../testing/test-server.js';
 
 // "Import existing tables" for someone whose tables are their own (issue 35: it said "Nothing to import" to a

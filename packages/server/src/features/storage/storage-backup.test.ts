@@ -1,9 +1,18 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInUser, signUpUser, users } from '../../testing/auth.fixtures.js';
 import { downloadArchive, restoreAndWatch, takeBackup, uploadArchive } from '../../testing/backups.fixtures.js';
 import { signUpRestUser } from '../../testing/rest.fixtures.js';
+import { callNode, startServerProcess } from '../../testing/server-process.js';
 import { type S3Fake, startS3, startStorageServer } from '../../testing/storage.fixtures.js';
 import type { TestServer } from '../../testing/test-server.js';
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../..');
 
 // Stored files join instance backups: a backup with includeFiles carries every object's bytes, and a restore onto
 // another server (here storing on S3, the source on disk) serves them again; without includeFiles it carries none.
@@ -68,4 +77,37 @@ describe('stored files in an instance backup', () => {
       await fresh.close();
     }
   });
+
+  it('restores stored files from the command line too (`basalt restore <file>`)', async () => {
+    const alice = await signInUser(source, users.alice);
+    const backup = await takeBackup(source, alice.headers, { name: 'for the CLI', includeFiles: true });
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'basalt-cli-restore-'));
+    const file = path.join(dir, 'archive.tar.gz');
+    await fs.writeFile(file, await downloadArchive(source, alice.headers, backup.id));
+    const dataDir = path.join(dir, 'data');
+    const cli = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', 'packages/server/src/main.ts', 'restore', file],
+      { cwd: REPO, env: { ...process.env, BASALT_DATA_DIR: dataDir, LOG_LEVEL: 'silent' } },
+    );
+    expect(cli.stdout).toMatch(/Restored/);
+    const node = await startServerProcess({ BASALT_DATA_DIR: dataDir });
+    try {
+      const signIn = await callNode(
+        node.url,
+        'POST',
+        '/auth/v1/token?grant_type=password',
+        { apikey: source.anonKey },
+        { email: users.alice.email, password: users.alice.password },
+      );
+      const res = await fetch(`${node.url}/storage/v1/object/docs/a/b.txt`, {
+        headers: { apikey: source.anonKey, authorization: `Bearer ${signIn.body.access_token}` },
+      });
+      expect(res.status).toBe(200);
+      expect(await res.text()).toBe('backed up bytes \u00e9');
+    } finally {
+      await node.stop();
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  }, 180_000); // a CLI run and a `basalt serve` start, on a shared and loaded machine
 });

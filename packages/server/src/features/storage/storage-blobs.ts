@@ -24,6 +24,8 @@ export interface BlobStore {
   get(key: string, range?: ByteRange): Promise<Readable>;
   /** delete removes stored bytes; missing ones are not an error. */
   delete(keys: string[]): Promise<void>;
+  /** deleteAccount removes every stored byte of an account (its deletion); none is not an error. */
+  deleteAccount(accountId: string): Promise<void>;
   /** keys lists every stored key (for backups). */
   keys(): AsyncIterable<string>;
   /** sweep removes what uploads cut by a killed server left behind, untouched for olderThanMs; returns how many. */
@@ -52,6 +54,12 @@ const KEY = /^[A-Za-z0-9-]{1,64}\/[A-Za-z0-9-]{1,64}$/;
 export function checkKey(key: string): string {
   if (!KEY.test(key)) throw new Error(`Invalid storage key ${key}`);
   return key;
+}
+
+/** checkAccount refuses an account id that could not be a key's first part (so never `.partial` or `..`). */
+export function checkAccount(accountId: string): string {
+  if (!/^[A-Za-z0-9-]{1,64}$/.test(accountId)) throw new Error(`Invalid account id ${accountId}`);
+  return accountId;
 }
 
 /** meteredStream counts and hashes what passes, and fails past maxBytes. */
@@ -114,6 +122,9 @@ export function diskBlobs(root: string): BlobStore {
     async delete(keys) {
       await Promise.all(keys.map((key) => fs.rm(fileOf(key), { force: true })));
     },
+    async deleteAccount(accountId) {
+      await fs.rm(path.join(root, checkAccount(accountId)), { recursive: true, force: true });
+    },
     async sweep(olderThanMs) {
       const names = await fs.readdir(partials).catch(() => [] as string[]);
       let removed = 0;
@@ -135,7 +146,7 @@ export function diskBlobs(root: string): BlobStore {
         return;
       }
       for (const account of accounts) {
-        if (account === '.partial') continue;
+        if (account.startsWith('.')) continue; // .partial, .resumable
         for (const version of await fs.readdir(path.join(root, account)).catch(() => [] as string[])) {
           const key = `${account}/${version}`;
           if (KEY.test(key)) yield key;

@@ -5,6 +5,7 @@ import type { Db } from '../../db/database.js';
 import { type BusCache, busCache } from '../../lib/cache/bus-cache.js';
 import { type BucketRow, findBucket } from './storage.store.js';
 import { type BlobStore, diskBlobs } from './storage-blobs.js';
+import { BlobResumableStore } from './storage-resumable-store.js';
 import { s3Blobs } from './storage-s3.js';
 import { createSigner, type Signer } from './storage-signing.js';
 import './storage-events.js';
@@ -24,6 +25,8 @@ export interface Storage {
   maxFileSize: number;
   /** buckets caches buckets by `<account>/<name>` (null: none). */
   buckets: BusCache<BucketRow | null>;
+  /** resumable keeps unfinished TUS uploads where every node finds them (storage-resumable-store.ts). */
+  resumable: BlobResumableStore;
 }
 
 /** bucketKey is a bucket's key in the cache. */
@@ -45,5 +48,12 @@ export function createStorage(db: Db, config: Pick<Config, 'dataDir' | 'storage'
     ttlMs: TTL_MS,
     maxEntries: MAX_ENTRIES,
   });
-  return { db, blobs, signer: createSigner(db), maxFileSize: config.storage.maxFileSize, buckets };
+  return {
+    db,
+    blobs,
+    signer: createSigner(db),
+    maxFileSize: config.storage.maxFileSize,
+    buckets,
+    resumable: new BlobResumableStore(db, blobs),
+  };
 }

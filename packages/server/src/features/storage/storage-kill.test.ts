@@ -79,5 +79,5 @@ describe('an upload cut by kill -9', () => {
     // No bytes either: the account's folder (made before the upload began) holds nothing.
     const stored = await fs.readdir(path.join(dataDir, 'storage'), { recursive: true, withFileTypes: true });
     expect(stored.filter((entry) => entry.isFile()).map((entry) => entry.name)).toEqual([]);
-  });
+  }, 90_000); // two `basalt serve` starts, on a shared and loaded machine
 });

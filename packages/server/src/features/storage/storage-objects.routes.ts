@@ -9,6 +9,7 @@ import type { Storage } from './storage-context.js';
 import { bucketNotFound, objectNotFound } from './storage-errors.js';
 import { transformImage, transformOf } from './storage-images.js';
 import { listObjects } from './storage-listing.js';
+import { listObjectsV2 } from './storage-listing-v2.js';
 import { download, objectInfo, readableObject, type UploadMode, uploadObject } from './storage-objects.service.js';
 import { copyObject, moveObject, removeObjects, signObject, signObjects, signUpload } from './storage-transfer.js';
 import { uploadSourceOf } from './storage-upload-source.js';
@@ -139,6 +140,9 @@ export function storageObjectRoutes(ctx: AppContext, storage: Storage): Route[] 
     ),
     json('POST', `${V1}/list/:bucket`, (call) =>
       listObjects(storage, actorOfCall(call), call.params.bucket, call.body),
+    ),
+    json('POST', `${V1}/list-v2/:bucket`, (call) =>
+      listObjectsV2(storage, actorOfCall(call), call.params.bucket, call.body),
     ),
     json('POST', `${V1}/move`, (call) => moveObject(storage, actorOfCall(call), call.body)),
     json('POST', `${V1}/copy`, (call) => copyObject(storage, actorOfCall(call), call.body)),

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { Actor } from '../../lib/actor/actor.js';
 import { type BucketRow, findObject, insertObject, type ObjectRow, replaceObject } from './storage.store.js';
+import { noteObjects } from './storage-activity.js';
 import { BlobMissing, type BlobStore, BlobTooLarge, type ByteRange } from './storage-blobs.js';
 import { findBucketOf } from './storage-buckets.service.js';
 import type { Storage } from './storage-context.js';
@@ -121,8 +122,13 @@ export async function uploadObject(
       const existing = await findObject(scope.kysely, bucket.id, name);
       if (existing) {
         if (mode === 'create' || !mayReplace) throw mode === 'create' ? alreadyExists() : forbidden();
-        await replaceObject(scope.kysely, existing.id, fields);
-        publishWritten(scope, actor.accountId, bucket.name, name);
+        await replaceObject(scope.kysely, existing, fields);
+        await noteObjects(scope, actor, {
+          accountId: actor.accountId,
+          bucket: bucket.name,
+          names: [name],
+          kind: 'written',
+        });
         return { id: existing.id, replaced: blobKeyOf(existing) };
       }
       if (mode === 'replace') throw objectNotFound();
@@ -136,7 +142,12 @@ export async function uploadObject(
         created_at: now,
         ...fields,
       });
-      publishWritten(scope, actor.accountId, bucket.name, name);
+      await noteObjects(scope, actor, {
+        accountId: actor.accountId,
+        bucket: bucket.name,
+        names: [name],
+        kind: 'written',
+      });
       return { id, replaced: null };
     });
   } catch (error) {
@@ -145,10 +156,6 @@ export async function uploadObject(
   }
   if (outcome.replaced) await storage.blobs.delete([outcome.replaced]).catch(() => undefined);
   return { Id: outcome.id, Key: `${bucket.name}/${name}` };
-}
-
-function publishWritten(scope: Storage['db'], accountId: string, bucket: string, name: string) {
-  scope.publish('storage.objects.changed', { accountId, bucket, names: [name], kind: 'written' });
 }
 
 /** readableObject finds an object the actor may read (null actor: only through a public bucket), else 404. */

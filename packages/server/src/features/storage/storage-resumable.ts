@@ -1,6 +1,4 @@
 import type { IncomingMessage } from 'node:http';
-import path from 'node:path';
-import { FileStore } from '@tus/file-store';
 import { Server } from '@tus/server';
 import type { AppContext } from '../../app-context.js';
 import { ApiError } from '../../http/errors.js';
@@ -9,6 +7,7 @@ import type { Actor } from '../../lib/actor/actor.js';
 import { findObject } from './storage.store.js';
 import { findBucketOf } from './storage-buckets.service.js';
 import { actorOfCall, storageAdmission } from './storage-caller.js';
+import { removeResumable } from './storage-cleanup.js';
 import type { Storage } from './storage-context.js';
 import { alreadyExists, forbidden, invalidInput, objectNotFound, tooLarge } from './storage-errors.js';
 import { mimeTypeOf, objectName } from './storage-names.js';
@@ -17,19 +16,16 @@ import { mayDo, readAccess } from './storage-rules.js';
 
 // Resumable uploads with the TUS protocol at /storage/v1/upload/resumable, as supabase-js documents them with
 // tus-js-client or Uppy (metadata: bucketName, objectName, contentType, cacheControl; `x-upsert`). The protocol is
-// @tus/server's, over a file store in the data dir; Basalt decides who may start an upload (the bucket's rules,
+// @tus/server's, over the shared store of storage-resumable-store.ts (any node continues an upload another
+// started; each upload is named in the database for its expiry, storage-cleanup.ts); Basalt decides who may start an upload (the bucket's rules,
 // size and type checked before any byte), lets only its starter continue or see it, and on the last byte stores
 // the object through the same path as any upload, then removes the partial file.
 
 const PATH = '/storage/v1/upload/resumable';
-const EXPIRY_MS = 24 * 3600 * 1000;
 
 /** resumableRoutes are the TUS routes of storage. */
 export function resumableRoutes(ctx: AppContext, storage: Storage): Route[] {
-  const store = new FileStore({
-    directory: path.join(ctx.config.dataDir, 'storage-resumable'),
-    expirationPeriodInMilliseconds: EXPIRY_MS,
-  });
+  const store = storage.resumable;
   // Who started each request, for the hooks: they see the request @tus/server wraps, not the route's call.
   const actors = new WeakMap<IncomingMessage, Actor>();
   const actorOfRequest = (req: unknown): Actor => {
@@ -55,7 +51,7 @@ export function resumableRoutes(ctx: AppContext, storage: Storage): Route[] {
           meta.bucketName,
           meta.objectName,
           {
-            stream: store.read(upload.id),
+            stream: await store.read(upload.id),
             contentType: mimeTypeOf(meta.contentType ?? undefined),
             contentLength: upload.size ?? null,
             cacheControl: meta.cacheControl ? `max-age=${meta.cacheControl}` : 'no-cache',
@@ -68,7 +64,7 @@ export function resumableRoutes(ctx: AppContext, storage: Storage): Route[] {
         const message = error instanceof ApiError ? error.message : 'The upload could not be stored';
         throw { status_code: status, body: JSON.stringify({ statusCode: String(status), error: 'Error', message }) };
       } finally {
-        await store.remove(upload.id).catch(() => undefined);
+        await removeResumable(storage, upload.id);
       }
       return {};
     },

@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import { DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, NoSuchKey, S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import type { StorageConfig } from '../../config.js';
-import { BlobMissing, type BlobStore, checkKey, meteredStream } from './storage-blobs.js';
+import { BlobMissing, type BlobStore, checkAccount, checkKey, meteredStream } from './storage-blobs.js';
 
 // The S3 backend (STORAGE_S3_*): any S3-compatible service through the AWS SDK v3. Uploads go through
 // lib-storage's Upload, which sends large objects as a multipart upload and aborts it when the body fails (cut,
@@ -53,6 +53,17 @@ export function s3Blobs(settings: NonNullable<StorageConfig['s3']>): BlobStore {
       for (let at = 0; at < keys.length; at += 1000) {
         const Objects = keys.slice(at, at + 1000).map((key) => ({ Key: PREFIX + checkKey(key) }));
         await client.send(new DeleteObjectsCommand({ Bucket, Delete: { Objects } }));
+      }
+    },
+    async deleteAccount(accountId) {
+      const Prefix = `${PREFIX}${checkAccount(accountId)}/`;
+      // Listed a page at a time and deleted as listed: the listing of a large account never sits in memory.
+      for (;;) {
+        const page = await client.send(new ListObjectsV2Command({ Bucket, Prefix, MaxKeys: 1000 }));
+        const Objects = (page.Contents ?? []).flatMap((item) => (item.Key ? [{ Key: item.Key }] : []));
+        if (Objects.length === 0) return;
+        await client.send(new DeleteObjectsCommand({ Bucket, Delete: { Objects } }));
+        if (!page.IsTruncated) return;
       }
     },
     // A cut upload's parts are aborted by the upload itself; a killed server's are left to the bucket's lifecycle.

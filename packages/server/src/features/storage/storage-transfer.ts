@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Actor } from '../../lib/actor/actor.js';
 import { deleteObjects, findObject, findObjects, insertObject, renameObject } from './storage.store.js';
+import { noteObjects } from './storage-activity.js';
 import { findBucketOf } from './storage-buckets.service.js';
 import type { Storage } from './storage-context.js';
 import { alreadyExists, invalidInput, objectNotFound } from './storage-errors.js';
@@ -41,7 +42,7 @@ export async function removeObjects(storage: Storage, actor: Actor, bucketName: 
       rows.map((row) => row.id),
     );
     if (rows.length > 0) {
-      scope.publish('storage.objects.changed', {
+      await noteObjects(scope, actor, {
         accountId: actor.accountId,
         bucket: bucket.name,
         names: rows.map((row) => row.name),
@@ -89,13 +90,13 @@ export async function moveObject(storage: Storage, actor: Actor, body: unknown) 
   await storage.db.transaction(async (scope) => {
     if (await findObject(scope.kysely, to.id, destination)) throw alreadyExists();
     await renameObject(scope.kysely, row.id, to.id, destination, now);
-    scope.publish('storage.objects.changed', {
+    await noteObjects(scope, actor, {
       accountId: actor.accountId,
       bucket: from.name,
       names: [source],
       kind: 'removed',
     });
-    scope.publish('storage.objects.changed', {
+    await noteObjects(scope, actor, {
       accountId: actor.accountId,
       bucket: to.name,
       names: [destination],
@@ -132,7 +133,7 @@ export async function copyObject(storage: Storage, actor: Actor, body: unknown) 
         created_at: now,
         updated_at: now,
       });
-      scope.publish('storage.objects.changed', {
+      await noteObjects(scope, actor, {
         accountId: actor.accountId,
         bucket: to.name,
         names: [destination],

@@ -79,4 +79,43 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('storage on two nodes', () => {
     }
     expect(performance.now() - started).toBeLessThan(LIMIT_MS);
   });
+
+  it('continues on one node a resumable upload another node started', async () => {
+    const anonKey = (await callNode(a.url, 'GET', '/api/config', {})).body.anonKey;
+    const signIn = await callNode(
+      a.url,
+      'POST',
+      '/auth/v1/token?grant_type=password',
+      { apikey: anonKey },
+      { email: 'two-nodes@example.test', password: 'Sturdy-Passw0rd!' },
+    );
+    const headers = { apikey: anonKey, authorization: `Bearer ${signIn.body.access_token}`, 'tus-resumable': '1.0.0' };
+    const b64 = (text: string) => Buffer.from(text).toString('base64');
+    const bytes = Buffer.from(Array.from({ length: 300_000 }, (_, i) => i % 251));
+    const created = await fetch(`${a.url}/storage/v1/upload/resumable`, {
+      method: 'POST',
+      headers: {
+        ...headers,
+        'upload-length': String(bytes.length),
+        'upload-metadata': `bucketName ${b64('shared')},objectName ${b64('tus/both.bin')}`,
+      },
+    });
+    expect(created.status).toBe(201);
+    const id = new URL(created.headers.get('location') ?? '', a.url).pathname.split('/').pop();
+    const patch = (base: string, offset: number, end: number) =>
+      fetch(`${base}/storage/v1/upload/resumable/${id}`, {
+        method: 'PATCH',
+        headers: { ...headers, 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' },
+        body: new Uint8Array(bytes.subarray(offset, end)),
+      });
+    expect((await patch(a.url, 0, 100_000)).status).toBe(204);
+    // B, which has seen nothing of this upload, knows where it stands and takes the rest.
+    const head = await fetch(`${b.url}/storage/v1/upload/resumable/${id}`, { method: 'HEAD', headers });
+    expect(head.headers.get('upload-offset')).toBe('100000');
+    expect((await patch(b.url, 0, 10)).status).toBe(409);
+    expect((await patch(b.url, 100_000, 200_000)).status).toBe(204);
+    expect((await patch(a.url, 200_000, bytes.length)).status).toBe(204);
+    const onB = await fetch(`${b.url}/storage/v1/object/shared/tus/both.bin`, { headers });
+    expect(Buffer.from(await onB.arrayBuffer())).toEqual(bytes);
+  });
 });

@@ -110,18 +110,48 @@ export function allObjectsOf(db: Db, bucketId: string): Promise<Pick<ObjectRow, 
     .execute();
 }
 
-/** insertObject stores an object's metadata. */
+/** insertObject stores an object's metadata (and counts it in its account's usage). */
 export async function insertObject(db: Db, row: ObjectRow): Promise<void> {
   await db.insertInto('storage_objects').values(row).execute();
+  await countUsage(db, row.account_id, Number(row.size), 1);
+}
+
+/**
+ * countUsage adds to an account's kept storage counters, in the transaction of the write that changes them (usage
+ * reads them instead of summing objects).
+ */
+async function countUsage(db: Db, accountId: string, bytes: number, objects: number): Promise<void> {
+  if (bytes === 0 && objects === 0) return;
+  await db
+    .insertInto('storage_usage')
+    .values({ account_id: accountId, bytes, objects })
+    .onConflict((oc) =>
+      oc.column('account_id').doUpdateSet({
+        bytes: sql`storage_usage.bytes + ${bytes}`,
+        objects: sql`storage_usage.objects + ${objects}`,
+      }),
+    )
+    .execute();
+}
+
+/** storageUsageOf reads an account's kept storage counters. */
+export async function storageUsageOf(db: Db, accountId: string): Promise<{ bytes: number; objects: number }> {
+  const row = await db
+    .selectFrom('storage_usage')
+    .select(['bytes', 'objects'])
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
+  return { bytes: Number(row?.bytes ?? 0), objects: Number(row?.objects ?? 0) };
 }
 
 /** replaceObject points an existing object at new bytes. */
 export async function replaceObject(
   db: Db,
-  id: string,
+  before: Pick<ObjectRow, 'id' | 'account_id' | 'size'>,
   set: Omit<ObjectRow, 'id' | 'bucket_id' | 'account_id' | 'name' | 'created_at'>,
 ): Promise<void> {
-  await db.updateTable('storage_objects').set(set).where('id', '=', id).execute();
+  await db.updateTable('storage_objects').set(set).where('id', '=', before.id).execute();
+  await countUsage(db, before.account_id, Number(set.size) - Number(before.size), 0);
 }
 
 /** renameObject moves an object to another bucket or name. */
@@ -133,10 +163,24 @@ export async function renameObject(db: Db, id: string, bucketId: string, name: s
     .execute();
 }
 
-/** deleteObjects removes objects' metadata by id. */
+/** deleteObjects removes objects' metadata by id (and their count in usage). */
 export async function deleteObjects(db: Db, ids: string[]): Promise<void> {
-  if (ids.length === 0) return;
-  await db.deleteFrom('storage_objects').where('id', 'in', ids).execute();
+  for (let at = 0; at < ids.length; at += 500) {
+    const some = ids.slice(at, at + 500);
+    const removed = await db
+      .deleteFrom('storage_objects')
+      .where('id', 'in', some)
+      .returning(['account_id', 'size'])
+      .execute();
+    const byAccount = new Map<string, { bytes: number; objects: number }>();
+    for (const row of removed) {
+      const sum = byAccount.get(row.account_id) ?? { bytes: 0, objects: 0 };
+      sum.bytes += Number(row.size);
+      sum.objects += 1;
+      byAccount.set(row.account_id, sum);
+    }
+    for (const [accountId, sum] of byAccount) await countUsage(db, accountId, -sum.bytes, -sum.objects);
+  }
 }
 
 /** allVersions lists every object's bytes key (backups, recovery). */
