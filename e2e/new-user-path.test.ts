@@ -153,4 +153,43 @@ describe.skipIf(skip)('a new user’s path in Chromium', () => {
     expect(checkpointId).toBeGreaterThan(0);
     await context.close();
   });
+
+  it('searches /logs on the server by text and level, and imports the person’s own tables onto the canvas', async () => {
+    const project = await api(session, token, 'POST', '/api/projects', { name: 'Notes app' });
+    expect(project.status).toBe(201);
+    await forEachLook(session, lin, async (page, suffix) => {
+      await page.goto('/logs');
+      await page.getByRole('combobox', { name: 'Level' }).selectOption('info');
+      await page.getByRole('searchbox', { name: 'Search logs' }).fill('sign');
+      await page.waitForURL(/q=sign/);
+      await visible(page.getByRole('table', { name: 'System logs' }).getByRole('row').nth(1));
+      expect(new URL(page.url()).searchParams.get('level')).toBe('info');
+      await shot(page, `new-user-logs-filtered-${suffix}`);
+
+      await page.goto('/schema-editor');
+      await page.getByRole('button', { name: 'Import existing tables' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Import existing tables' });
+      await settledDialog(dialog);
+      await shot(page, `new-user-import-tables-${suffix}`);
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+    });
+    const { page, context } = await openConsolePage(session, 'desktop');
+    await page.goto('/auth');
+    await page.getByLabel('Email').fill(lin.email);
+    await page.getByLabel('Password', { exact: true }).fill(lin.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await dashboard(page);
+    await page.goto('/schema-editor');
+    await page.getByRole('button', { name: 'Import existing tables' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Import existing tables' });
+    await settledDialog(dialog);
+    const own = dialog.getByRole('region', { name: 'Your tables' });
+    expect(await own.getByRole('checkbox', { name: 'notes' }).isChecked()).toBe(true);
+    await shot(page, 'new-user-import-tables-desktop');
+    await dialog.getByRole('button', { name: 'Import 1 table' }).click();
+    await toast(page, 'Tables imported');
+    const linked = await api(session, token, 'GET', `/api/projects/${project.body.id}/tables`);
+    expect(linked.body.map((t: { name: string }) => t.name)).toEqual(['notes']);
+    await context.close();
+  });
 });
