@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { seedBasalt, startBasalt } from './setup.mjs';
+import { postgresDatabase, seedBasalt, startBasalt } from './setup.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -22,21 +22,11 @@ const REPEAT = Number(values.repeat);
 const SERVER_URL =
   values['database-url'] ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
-async function database() {
-  if (values.engine !== 'postgres') return { url: '', drop: async () => {} };
-  const { default: pg } = await import('pg');
-  const name = `basalt_bench_grid_${process.pid}`;
-  const run = async (text) => {
-    const client = new pg.Client({ connectionString: SERVER_URL });
-    await client.connect();
-    await client.query(text);
-    await client.end();
-  };
-  await run(`CREATE DATABASE ${name}`);
-  const url = new URL(SERVER_URL);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => run(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
-}
+// SQLite keeps its file in the data folder; on PostgreSQL a database of its own, dropped at the end.
+const database = () =>
+  values.engine === 'postgres'
+    ? postgresDatabase(SERVER_URL, `basalt_bench_grid_${process.pid}`)
+    : { url: '', drop: async () => {} };
 
 async function timed(label, call) {
   const times = [];

@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { startBasalt } from './setup.mjs';
+import { postgresDatabase, startBasalt } from './setup.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -37,21 +37,11 @@ const PAGE = 20;
 const DEEP_OFFSET = Math.floor((CHANGES * (1 - OTHER_SHARE)) / 2 / PAGE) * PAGE;
 const RECENT = 5;
 
-async function database() {
-  if (values.engine !== 'postgres') return { url: '', drop: async () => {} };
-  const { default: pg } = await import('pg');
-  const name = `basalt_bench_history_${process.pid}`;
-  const run = async (text) => {
-    const client = new pg.Client({ connectionString: SERVER_URL });
-    await client.connect();
-    await client.query(text);
-    await client.end();
-  };
-  await run(`CREATE DATABASE ${name}`);
-  const url = new URL(SERVER_URL);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => run(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
-}
+// SQLite keeps its file in the data folder; on PostgreSQL a database of its own, dropped at the end.
+const database = () =>
+  values.engine === 'postgres'
+    ? postgresDatabase(SERVER_URL, `basalt_bench_history_${process.pid}`)
+    : { url: '', drop: async () => {} };
 
 /** sqlClient is a bare connection to Basalt's database: `query(text, params)` → rows; `?` placeholders. */
 async function sqlClient({ dataDir, databaseUrl }) {

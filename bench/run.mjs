@@ -3,7 +3,7 @@
 // and the baseline share the cores); the ratios, taken in one run, are the result.
 // Usage: node bench/run.mjs [--rows 10000[,1000000]] [--engine sqlite|postgres] [--database-url postgres://…]
 //                           [--duration 5] [--warmup 3] [--connections 10] [--baseline-only] [--ops list,get]
-//                           [--no-pin] [--rounds 3] [--client wrk|autocannon] [--pooler]
+//                           [--no-pin] [--rounds 3] [--client wrk|autocannon] [--pooler] [--synchronous-commit off]
 // --pooler (PostgreSQL) puts a real PgBouncer in transaction mode between Basalt and its database
 // (DATABASE_POOL_MODE=transaction), as managed PostgreSQL often runs; the baseline connects directly.
 // --client is the load generator: wrk (the default when it is installed: Debian's package `wrk`) with 32
@@ -49,6 +49,8 @@ const { values } = parseArgs({
     pin: { type: 'boolean', default: true },
     rounds: { type: 'string', default: '3' },
     pooler: { type: 'boolean', default: false },
+    // PostgreSQL's durability for both servers: `off` commits without waiting for the disk (DATABASE_SYNCHRONOUS_COMMIT).
+    'synchronous-commit': { type: 'string', default: 'on' },
   },
   allowNegative: true,
 });
@@ -124,6 +126,7 @@ async function runSize(work, rows) {
       baseline = await startProcess(['bench/baseline-server-pg.mjs', '0', database.url, String(rows)], {
         pattern: /listening (\d+)/,
         logFile: path.join(dir, 'baseline-stdout.log'),
+        env: { DATABASE_SYNCHRONOUS_COMMIT: values['synchronous-commit'] },
       });
     } else {
       baseline = await startProcess(['bench/baseline-server.mjs', '0', dir, String(rows)], {
@@ -141,11 +144,12 @@ async function runSize(work, rows) {
         databases.push(database);
         databaseUrl = database.url;
       }
-      let env = {};
+      let env = { DATABASE_SYNCHRONOUS_COMMIT: values['synchronous-commit'] };
       if (values.pooler) {
         const bouncer = await startPgBouncer(databaseUrl, { poolSize: 10 });
         poolers.push(bouncer);
         env = {
+          ...env,
           DATABASE_URL: bouncer.urlOf(databaseUrl),
           DATABASE_DIRECT_URL: databaseUrl,
           DATABASE_POOL_MODE: 'transaction',

@@ -1,8 +1,10 @@
 import type { AppContext } from './app-context.js';
+import { achievementUnlocks } from './features/achievements/achievement-unlocks.js';
 import { startBackupJobs } from './features/backups/backup-jobs.js';
 import { PROBE_WINDOW } from './features/health/probe-timings.js';
 import { HISTORY_RETENTION_RHYTHM, runHistoryRetention } from './features/history/history-retention.js';
 import { examineTables, INSIGHTS_RHYTHM } from './features/insights/insights.service.js';
+import { queryShapesJob } from './features/insights/query-shapes.js';
 import { LOG_RETENTION_RHYTHM, runLogRetention } from './features/logs/log-retention.js';
 import { MONITORING_RHYTHMS, runMonitoringRetention } from './features/monitoring/monitoring-jobs.js';
 import { SCHEMA_PRESENCE_RHYTHM } from './features/projects/schema-room.js';
@@ -29,6 +31,10 @@ export function backgroundJobs(ctx: AppContext): Job[] {
     { name: 'API rate-limit counters', start: () => () => ctx.keyLimiter.close() },
     // Performance insights: every account's tables looked at once an hour.
     every('performance insights', INSIGHTS_RHYTHM, async () => examineTables(ctx.db), failed('performance insights')),
+    // Milestones reached as their actions' events come over the bus.
+    achievementUnlocks(ctx.db, failed('achievement unlocks')),
+    // What the record APIs' reads filtered, ordered and counted, written each minute for the insights.
+    queryShapesJob(ctx.db, failed('query shapes')),
     // The edge functions' Deno processes, egress gateway and invocation recorder (made on the first call).
     { name: 'functions runtime', start: () => () => ctx.functions.close() },
     // The Schema Editor rooms' presence beats; closing ends their sockets.

@@ -1,7 +1,9 @@
 import type { AppContext } from './app-context.js';
+import { accountRoutes } from './features/account/account.routes.js';
 import { achievementsRoutes } from './features/achievements/achievements.routes.js';
 import { activityRoutes } from './features/activity/activity.routes.js';
 import { appsRoutes } from './features/apps/apps.routes.js';
+import { authRoutes } from './features/auth/auth.routes.js';
 import { backupsRoutes } from './features/backups/backups.routes.js';
 import { billingRoutes } from './features/billing/billing.routes.js';
 import { configRoutes } from './features/config/config.routes.js';
@@ -32,16 +34,24 @@ import { storageObjectRoutes } from './features/storage/storage-objects.routes.j
 import { resumableRoutes } from './features/storage/storage-resumable.js';
 import { tableRecordsRoutes } from './features/tables/table-records.routes.js';
 import { tablesRoutes } from './features/tables/tables.routes.js';
+import { consoleAccountsRoutes } from './features/users/console-accounts.routes.js';
+import { usersRoutes } from './features/users/users.routes.js';
 import type { CsrfTokens } from './http/csrf.js';
+import { csrfRoutes } from './http/csrf.routes.js';
 import type { Route } from './http/routes/route.js';
 
 // The whole API in one place: every feature's routes, in one table. app.ts mounts it on Fastify and gives it to the
 // early runner; the API fuzz test and the OpenAPI document (its public routes) read it too.
 
 /** routeTable lists every route of Basalt. */
-export function routeTable(ctx: AppContext, _services: { csrf: CsrfTokens }): Route[] {
+export function routeTable(ctx: AppContext, { csrf }: { csrf: CsrfTokens }): Route[] {
   const table: Route[] = [
     ...healthRoutes(ctx),
+    ...csrfRoutes(csrf, ctx.config.siteUrl),
+    ...authRoutes(ctx),
+    ...accountRoutes(ctx),
+    ...usersRoutes(ctx),
+    ...consoleAccountsRoutes(ctx),
     ...configRoutes(ctx),
     ...instanceRoutes(ctx),
     ...statsRoutes(ctx),

@@ -20,7 +20,12 @@ describe.each(testDialects)('server core on %s', (dialect) => {
   it('tells the console its anon key and database type', async () => {
     const res = await server.request('GET', '/api/config');
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ siteName: 'Basalt', anonKey: server.anonKey, databaseType: dialect });
+    expect(res.body).toMatchObject({
+      siteName: 'Basalt',
+      anonKey: server.anonKey,
+      databaseType: dialect,
+      siteUrl: null,
+    });
     expect(res.body.anonKey.split('.')).toHaveLength(3);
   });
 

@@ -9,12 +9,12 @@ import Fastify, { type FastifyInstance, type FastifyRequest, LogController } fro
 import pino from 'pino';
 import type { AppContext } from './app-context.js';
 import { backgroundJobs } from './app-jobs.js';
-import { registerLegacyRoutes } from './app-legacy-routes.js';
 import { routeTable } from './app-routes.js';
 import type { Config } from './config.js';
 import { quotasEnforced } from './config-billing.js';
 import { migrateToLatest, openDatabase } from './db/database.js';
 import { accountFactsOf } from './features/account/account-facts.js';
+import { createAuth } from './features/apps/app-user-pool.js';
 import { appOwnerOf, matchAppKey } from './features/apps/apps.service.js';
 import { secondFactorOf } from './features/auth/second-factor.js';
 import { endUserSessionLivenessOf, sessionLivenessOf } from './features/auth/session-liveness.js';
@@ -52,7 +52,6 @@ import { createCallers } from './http/caller.js';
 import { createCsrfTokens } from './http/csrf.js';
 import { installErrorHandler } from './http/error-handler.js';
 import { installJsonBodyParser } from './http/json-body.js';
-import { installLegacyPrincipal } from './http/legacy-principal.js';
 import { installNotFound } from './http/not-found.js';
 import { installNulGuard } from './http/nul-guard.js';
 import { createPrincipalResolver } from './http/principal.js';
@@ -225,6 +224,9 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     needsSecondFactor: (accountId) => secondFactor.needed(accountId),
   });
   const callers = createCallers({ resolver, isAdmin: (accountId) => accountFacts.isAdmin(accountId) });
+  const instance = instanceSettingsOf(db);
+  const auth = await createAuth({ db, config, tokens, log: app.log, logs, vault, instance });
+  app.addHook('onClose', () => auth.console.mailer.close());
   const ctx: AppContext = {
     config,
     db,
@@ -244,7 +246,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
       onError: (error) => app.log.warn({ err: error }, 'request metrics could not be stored; tried again later'),
     }),
     healthHistory: createHealthRecorder(db, config.dataDir, `${os.hostname()}:${process.pid}`),
-    instance: instanceSettingsOf(db),
+    instance,
     functions: createRuntimeHandle({ app, db, config, logs, log: app.log, vault }),
     rooms: createSchemaRooms(db, {
       onError: (error) => app.log.warn({ err: error }, 'schema editor room: an update could not be handled'),
@@ -253,6 +255,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
       app.log.warn({ err: error }, 'realtime: a change could not be delivered'),
     ),
     storage: createStorage(db, config),
+    auth,
   };
   app.decorate('basalt', ctx);
   app.decorate('earlyRunner', early);
@@ -288,12 +291,10 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
 
   // Every route of Basalt, in one table (app-routes.ts), mounted on Fastify and known to the early runner.
   installRouteTable(app);
-  installLegacyPrincipal(app, callers);
   const routes = routeTable(ctx, { csrf });
   app.decorate('routes', routes);
   mountRoutes(app, routes);
   early.add(routes);
-  await registerLegacyRoutes(app, ctx, { csrf });
 
   if (config.consoleDir && indexHtml) await serveConsole(app, config.consoleDir);
   installNotFound(app, indexHtml);

@@ -14,6 +14,7 @@ describe('database settings', () => {
       poolMode: 'session',
       poolSize: 10,
       statementTimeoutMs: 30_000,
+      synchronousCommit: true,
     });
   });
 
@@ -24,8 +25,15 @@ describe('database settings', () => {
       DATABASE_POOL_MODE: 'transaction',
       DATABASE_POOL_SIZE: '40',
       DATABASE_STATEMENT_TIMEOUT_MS: '5000',
+      DATABASE_SYNCHRONOUS_COMMIT: 'off',
     });
-    expect(config.database).toEqual({ directUrl: PG, poolMode: 'transaction', poolSize: 40, statementTimeoutMs: 5000 });
+    expect(config.database).toEqual({
+      directUrl: PG,
+      poolMode: 'transaction',
+      poolSize: 40,
+      statementTimeoutMs: 5000,
+      synchronousCommit: false,
+    });
     expect(config.databaseUrl).toBe(POOLER);
   });
 
@@ -43,6 +51,7 @@ describe('database settings', () => {
       { DATABASE_URL: PG, DATABASE_STATEMENT_TIMEOUT_MS: '1.5' },
       'DATABASE_STATEMENT_TIMEOUT_MS must be a whole number',
     ],
+    [{ DATABASE_URL: PG, DATABASE_SYNCHRONOUS_COMMIT: 'maybe' }, "DATABASE_SYNCHRONOUS_COMMIT must be 'on' or 'off'"],
   ])('refuses %o', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);
   });

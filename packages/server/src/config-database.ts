@@ -23,6 +23,13 @@ export interface DatabaseSettings {
   poolSize: number;
   /** DATABASE_STATEMENT_TIMEOUT_MS: how long one statement may run before PostgreSQL cancels it. */
   statementTimeoutMs: number;
+  /**
+   * DATABASE_SYNCHRONOUS_COMMIT: `on` (PostgreSQL's default) answers a write once its commit is on disk; `off` once
+   * it is in PostgreSQL's memory, on disk a moment later: a crash of the database server (not of Basalt) may lose
+   * the last writes' fraction of a second, never corrupt anything — what SQLite's WAL mode with synchronous=NORMAL,
+   * Basalt's setting there, gives.
+   */
+  synchronousCommit: boolean;
 }
 
 const postgresUrl = (name: string) =>
@@ -46,6 +53,9 @@ export const databaseEnv = {
     .default('session'),
   DATABASE_POOL_SIZE: wholeNumber('DATABASE_POOL_SIZE', 1, 1000, 10),
   DATABASE_STATEMENT_TIMEOUT_MS: wholeNumber('DATABASE_STATEMENT_TIMEOUT_MS', 100, 86_400_000, 30_000),
+  DATABASE_SYNCHRONOUS_COMMIT: z
+    .enum(['on', 'off'], { error: "DATABASE_SYNCHRONOUS_COMMIT must be 'on' or 'off'" })
+    .default('on'),
 };
 
 type DatabaseEnv = z.output<z.ZodObject<typeof databaseEnv>>;
@@ -66,5 +76,6 @@ export function databaseSettingsOf(e: DatabaseEnv): DatabaseSettings | string {
     poolMode: e.DATABASE_POOL_MODE,
     poolSize: e.DATABASE_POOL_SIZE,
     statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
+    synchronousCommit: e.DATABASE_SYNCHRONOUS_COMMIT === 'on',
   };
 }

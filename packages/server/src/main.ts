@@ -23,6 +23,7 @@ Commands:
   recount         Count every table's rows again (after rows were loaded into the database outside Basalt)
   backup          Back the instance up into the backups folder; --out <file> also copies the archive there,
                   --files includes the stored files
+  gen types       Print the supabase-js Database type of --app <username>'s tables; --out <file> writes it there
   restore <file>  Restore an archive, stored files too (the current state is backed up first); stop the server
                   first on SQLite
 
@@ -150,6 +151,10 @@ async function main(argv: string[]): Promise<number> {
       return withDatabase(config, async (db) =>
         backupFromCli(db, config, { out: values.out, files: values.files === true }, await cliParts(db, config)),
       );
+    }
+    case 'gen': {
+      const { genTypesFromCli } = await import('./features/openapi/types-cli.js');
+      return withDatabase(config, (db) => genTypesFromCli(db, positionals[1], values));
     }
     case 'restore': {
       const { restoreFromCli } = await import('./features/backups/backups-cli.js');

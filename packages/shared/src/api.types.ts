@@ -47,6 +47,11 @@ export const consoleConfigSchema = z.object({
   signupsAllowed: z.boolean(),
   /** Where the instance's terms are published; null: none, and registration asks to accept nothing. */
   termsUrl: z.string().nullable(),
+  /**
+   * The server's public URL when SITE_URL is set; null: unset, and the console shows the address it was opened at
+   * (one answer for every page that shows where apps reach the API: localhost and 127.0.0.1 are not mixed).
+   */
+  siteUrl: z.string().nullable().default(null),
 });
 export type ConsoleConfig = z.infer<typeof consoleConfigSchema>;
 

@@ -9,3 +9,9 @@ export const ACCESS_TOKEN_TTL_SECONDS = 3600;
 
 /** BASALT_VERSION is the version of this build. */
 export const BASALT_VERSION = '0.1.0';
+
+/**
+ * CONSOLE_CLIENT_HEADER marks the console's own requests: sent with a console session, they are not metered as
+ * API usage (features/billing/usage-metering.ts). API keys, app keys and app users are metered whatever they send.
+ */
+export const CONSOLE_CLIENT_HEADER = 'x-basalt-console';

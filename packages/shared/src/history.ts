@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { tableAccessViewSchema } from './access.schemas.js';
 import { historyChangeSchema, tableResponseSchema } from './records.schemas.js';
 
 // Change history, revert, restore and checkpoints (docs/history.md). Requests are validated by the server with these schemas and by the
@@ -132,3 +133,31 @@ export type RestoreResult = z.infer<typeof restoreResultSchema>;
 /** checkpointRestoreResultSchema is POST /api/checkpoints/:id/restore: a restore, with its checkpoint. */
 export const checkpointRestoreResultSchema = restoreResultSchema.extend({ checkpoint: checkpointSchema });
 export type CheckpointRestoreResult = z.infer<typeof checkpointRestoreResultSchema>;
+
+/**
+ * restoreOptionsSchema is the optional body of a restore (a checkpoint's or a version's): keepAccess keeps the
+ * table's access rules as they are today instead of reverting them with the rest.
+ */
+export const restoreOptionsSchema = z
+  .object(
+    { keepAccess: z.boolean({ error: 'keepAccess must be true or false' }).optional() },
+    { error: 'The restore options must be an object: {keepAccess}' },
+  )
+  .strict();
+export type RestoreOptions = z.infer<typeof restoreOptionsSchema>;
+
+/**
+ * restorePreviewSchema is GET /api/checkpoints/:id/restore-preview and /api/history/:id/restore-preview: what
+ * a restore would do to the table's access rules. `current` is null when the table does not exist now,
+ * `restored` when it would not exist after the restore; `changes` tells whether the restore changes the rules.
+ */
+export const restorePreviewSchema = z.object({
+  tableId: z.number(),
+  changeId: z.number().nullable(),
+  access: z.object({
+    current: tableAccessViewSchema.nullable(),
+    restored: tableAccessViewSchema.nullable(),
+    changes: z.boolean(),
+  }),
+});
+export type RestorePreview = z.infer<typeof restorePreviewSchema>;

@@ -177,3 +177,30 @@ export const sharedTableSchema = projectTableSchema.extend({
 });
 /** SharedTable is a table shared with the caller, with its project's name and the caller's role there. */
 export type SharedTable = z.infer<typeof sharedTableSchema>;
+
+/**
+ * importTablesSchema is the optional body of POST /api/projects/:id/schema/import: the caller's own tables to link
+ * to the project and draw, beside the linked tables the canvas does not show yet (always drawn).
+ */
+export const importTablesSchema = z
+  .object(
+    {
+      tableIds: z
+        .array(z.number({ error: 'Each table id must be a number' }).int().positive().max(Number.MAX_SAFE_INTEGER), {
+          error: 'tableIds must be a list of table ids',
+        })
+        .max(200, { error: 'Import at most 200 tables at a time' })
+        .optional(),
+    },
+    { error: 'The import must be an object: {tableIds}' },
+  )
+  .strict();
+
+/** importCandidatesSchema is GET /api/projects/:id/schema/import: what an import could draw. */
+export const importCandidatesSchema = z.object({
+  /** Tables linked to the project that the canvas does not show yet (an import always draws them). */
+  linked: z.array(z.object({ id: z.number(), name: z.string() })),
+  /** The caller's own tables not linked to the project (an import links and draws those it names). */
+  own: z.array(z.object({ id: z.number(), name: z.string() })),
+});
+export type ImportCandidates = z.infer<typeof importCandidatesSchema>;

@@ -94,6 +94,8 @@ export interface ColumnDefinition {
   unique: boolean;
   /** A number column may point at the `id` of another table of the same account (or its own: a tree). */
   references?: ColumnReference;
+  /** The column has an index of its own, for filters and orders on it (a unique column has one already). */
+  indexed?: boolean;
 }
 
 /** ON_DELETE_ACTIONS are what deleting a referenced row does to the rows pointing at it. */
@@ -240,10 +242,15 @@ export const columnDefinitionSchema = z
     required: z.boolean({ error: 'Required must be true or false' }).default(false),
     unique: z.boolean({ error: 'Unique must be true or false' }).default(false),
     references: columnReferenceSchema.optional(),
+    indexed: z.boolean({ error: 'Indexed must be true or false' }).optional(),
   })
   .refine((column) => column.references === undefined || column.type === 'number', {
     message: 'Only a number column can reference another table',
     path: ['references'],
+  })
+  .refine((column) => !column.indexed || (column.type !== 'json' && column.type !== 'array'), {
+    message: 'A json or array column cannot be indexed',
+    path: ['indexed'],
   });
 
 /**

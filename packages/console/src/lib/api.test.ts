@@ -210,6 +210,8 @@ describe('getQueryFn', () => {
     const init = callTo(fetchMock, '/api/activity?page=1&limit=10');
     expect(init?.method).toBe('GET');
     expect(headersOf(init).get('Accept')).toBe('application/json');
+    // The console's mark: its own calls are not the account's API usage.
+    expect(headersOf(init).get('x-basalt-console')).toBe('1');
     expect(headersOf(init).get('Cache-Control')).toBe('no-cache');
   });
 

@@ -1,3 +1,4 @@
+import { CONSOLE_CLIENT_HEADER } from '@basalt/shared';
 import type { QueryFunction, QueryFunctionContext, QueryKey } from '@tanstack/react-query';
 import { z } from 'zod';
 import { ApiErrorTimeout, apiErrorFromResponse, NetworkError, UnknownError } from './api-errors';
@@ -95,7 +96,12 @@ async function apiRequestOnce(
 ): Promise<Response> {
   const upper = method.toUpperCase();
   const mutating = upper !== 'GET' && upper !== 'HEAD';
-  const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
+  // The console's mark: its own calls are not the account's API usage (docs/billing.md).
+  const headers: Record<string, string> = {
+    Accept: 'application/json',
+    [CONSOLE_CLIENT_HEADER]: '1',
+    ...options.headers,
+  };
   const token = accessTokenProvider ? await accessTokenProvider() : null;
   if (token) headers.Authorization = `Bearer ${token}`;
   // A FormData body (a file upload) goes as multipart, with the boundary the browser sets; a Blob (an archive) as

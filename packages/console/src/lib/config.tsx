@@ -29,3 +29,11 @@ export function useConsoleConfig(): ConsoleConfig {
   if (!config) throw new Error('useConsoleConfig must be used inside <ConfigProvider>');
   return config;
 }
+
+/**
+ * useApiOrigin is where apps reach this server, as every page shows it: the server's SITE_URL when set, else the
+ * address the console was opened at (so a page never says localhost while another says 127.0.0.1).
+ */
+export function useApiOrigin(): string {
+  return useConsoleConfig().siteUrl ?? window.location.origin;
+}

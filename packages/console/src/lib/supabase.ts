@@ -1,3 +1,4 @@
+import { CONSOLE_CLIENT_HEADER } from '@basalt/shared';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { fetchReportingLoss } from './network-signals';
 
@@ -25,8 +26,11 @@ function routeRecoveryLanding(): void {
 export function initSupabase(anonKey: string): SupabaseClient {
   routeRecoveryLanding();
   // Default auth options: session in localStorage, automatic refresh, session detected in the URL. Its
-  // requests tell the connection monitor when they cannot reach the server, as the console API's do.
-  client = createClient(window.location.origin, anonKey, { global: { fetch: fetchReportingLoss } });
+  // requests tell the connection monitor when they cannot reach the server, as the console API's do, and carry
+  // the console's mark: its own calls are not the account's API usage (docs/billing.md).
+  client = createClient(window.location.origin, anonKey, {
+    global: { fetch: fetchReportingLoss, headers: { [CONSOLE_CLIENT_HEADER]: '1' } },
+  });
   return client;
 }
 

@@ -19,6 +19,7 @@ export const testConfig: ConsoleConfig = {
   version: '0.1.0',
   signupsAllowed: true,
   termsUrl: 'https://example.com/terms',
+  siteUrl: null,
 };
 
 /** renderApp renders the console's real route tree at `path` in memory, with the app's providers. */

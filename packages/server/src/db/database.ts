@@ -119,6 +119,7 @@ export function openDatabase(
     ...config,
     poolSize: settings?.poolSize,
     statementTimeoutMs: settings?.statementTimeoutMs,
+    synchronousCommit: settings?.synchronousCommit,
     transactionPooler,
     ...options,
   });
@@ -144,7 +145,8 @@ export function openDatabase(
     },
     prepareSessions: async () => {
       if (transactionPooler && directUrl && settings && dialect.sessionDefaults) {
-        await dialect.sessionDefaults(directUrl, { statementTimeoutMs: settings.statementTimeoutMs });
+        const { statementTimeoutMs, synchronousCommit } = settings;
+        await dialect.sessionDefaults(directUrl, { statementTimeoutMs, synchronousCommit });
       }
     },
     connectionStats: () => dialect.health.connectionStats(kysely, connection),

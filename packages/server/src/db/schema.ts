@@ -40,7 +40,7 @@ import type {
   FunctionUsageTable,
   SecretsTable,
 } from './schema/function-tables.js';
-import type { PerformanceInsightsTable } from './schema/insight-tables.js';
+import type { PerformanceInsightsTable, QueryShapesTable, UserAchievementsTable } from './schema/insight-tables.js';
 import type { InstanceSettingsTable, RateLimitsTable, SystemLogsTable } from './schema/instance-tables.js';
 import type {
   DatabaseHealthTable,
@@ -172,6 +172,8 @@ export interface SystemDatabase {
   request_metric_batches: RequestMetricBatchesTable;
   database_health: DatabaseHealthTable;
   performance_insights: PerformanceInsightsTable;
+  query_shapes: QueryShapesTable;
+  user_achievements: UserAchievementsTable;
   storage_buckets: StorageBucketsTable;
   storage_objects: StorageObjectsTable;
   storage_usage: StorageUsageTable;

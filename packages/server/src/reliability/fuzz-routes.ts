@@ -3,7 +3,7 @@ import { type Credentials, type GeneratedBody, hostileValue, idSegment, objectOf
 
 // What the API fuzz test sends: the shape of one fuzzed route, the fuzzed account's table and the inputs its
 // routes read (names, schemas, rows). The routes themselves come from the route table (fuzz-table-routes.ts);
-// the routes not on it yet (/auth/v1 and the console's account routes) are listed in fuzz-auth-routes.ts.
+// what the table cannot say of a route is its hint (fuzz-table-routes.ts, fuzz-auth-routes.ts).
 
 /** KnownIds are the ids of the fuzzed account's things, read when a request is generated. */
 export interface KnownIds {
@@ -24,6 +24,18 @@ export interface RouteSpec {
   as: Credentials;
   /** How often the route is picked against the others of its family (default 1). */
   weight?: number;
+}
+
+/** RouteHint is what the fuzz test knows of a route beyond the table: its body, query, parameters, caller, weight. */
+export interface RouteHint {
+  body?: RouteSpec['body'];
+  query?: RouteSpec['query'];
+  params?: Record<string, fc.Arbitrary<string>>;
+  /** as is who usually calls the route, when its admission steps cannot say (an /auth/v1 route's apikey). */
+  as?: Credentials;
+  weight?: number;
+  /** skip says why a route is not fuzzed (it replaces the whole instance; its faults have their own tests). */
+  skip?: string;
 }
 
 /** ITEMS is the fuzzed account's table: a column of every type, the title unique. */

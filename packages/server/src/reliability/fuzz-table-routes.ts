@@ -2,12 +2,14 @@ import fc from 'fast-check';
 import type { Callers } from '../http/caller.js';
 import type { ErrorFamily } from '../http/error-family.js';
 import { methodsOf, type Route } from '../http/routes/route.js';
+import { authHints } from './fuzz-auth-routes.js';
 import { bodyOf, type Credentials, idSegment, objectOf } from './fuzz-inputs.js';
 import { queryString } from './fuzz-queries.js';
 import {
   COLUMNS,
   ITEMS,
   type KnownIds,
+  type RouteHint,
   type RouteSpec,
   record,
   records,
@@ -21,16 +23,6 @@ import {
 // route is fuzzed the day it joins the table. What a route's body or query reads, when generic hostile values
 // would rarely get past its validation, is a hint below, keyed by the route's pattern; a hint naming no route
 // of the table fails the test (hintsWithoutRoute), so hints cannot outlive their routes.
-
-/** RouteHint is what the fuzz test knows of a route beyond the table: its body, query, parameters, weight. */
-export interface RouteHint {
-  body?: RouteSpec['body'];
-  query?: RouteSpec['query'];
-  params?: Record<string, fc.Arbitrary<string>>;
-  weight?: number;
-  /** skip says why a route is not fuzzed (it replaces the whole instance; its faults have their own tests). */
-  skip?: string;
-}
 
 const pageQuery = fc.oneof(
   fc.constantFrom('?page=1&limit=10', '?page=0', '?limit=100000', '?tableId=abc', '?page=1e3'),
@@ -75,6 +67,7 @@ export function hintsOf(known: KnownIds): Record<string, RouteHint> {
     '/api/:name/:id': publicOne,
     'POST /api/backups/:id/restore': { skip: 'a restore replaces the whole instance (backup-faults.test.ts)' },
     'POST /api/account/import': { skip: "an import replaces the account's data (portability tests)" },
+    ...authHints(known),
   };
 }
 
@@ -115,7 +108,7 @@ function usualCaller(route: Route, callers: Callers): Credentials {
   for (const step of route.admit) {
     if (step === callers.user || step === callers.admin || step === callers.socketUser) return 'user';
     if (step === callers.account) return 'api-key';
-    if (step === callers.anyone) return route.family === 'functions' ? 'anon-key' : 'user';
+    if (step === callers.anyone) return route.family === 'functions' || route.family === 'auth' ? 'anon-key' : 'user';
   }
   return 'none';
 }
@@ -139,7 +132,7 @@ export function tableFamilies(table: readonly Route[], callers: Callers, known: 
     const spec: RouteSpec = {
       methods: methods.length > 0 ? methods : ['OPTIONS'],
       path: pathOf(route, hint, known),
-      as: usualCaller(route, callers),
+      as: hint.as ?? usualCaller(route, callers),
       ...(hint.query ? { query: hint.query } : {}),
       ...(hint.body ? { body: hint.body } : {}),
       ...(hint.weight ? { weight: hint.weight } : {}),

@@ -138,6 +138,7 @@ const UNCOMPARED = new Set([
   'system_logs',
   'request_metrics',
   'request_metric_batches',
+  'query_shapes',
   'database_health',
   'user_usage',
   'usage_batches',

@@ -42,9 +42,10 @@ export async function freePort(): Promise<number> {
 /**
  * startServerProcess starts `basalt serve` on a free port (or env's PORT) with the given environment (DATABASE_URL
  * for PostgreSQL; BASALT_DATA_DIR defaults to a fresh folder; SITE_URL to its own URL, `''` for none) and resolves
- * once it answers /api/health.
+ * once it answers /api/health. tsx compiles the server as it starts, which took over 30 s on a loaded machine:
+ * the default wait is generous.
  */
-export async function startServerProcess(env: Record<string, string> = {}, timeoutMs = 30_000): Promise<ServerProcess> {
+export async function startServerProcess(env: Record<string, string> = {}, timeoutMs = 90_000): Promise<ServerProcess> {
   // A PORT in env restarts a node where it was (a client reconnects to the same address).
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const url = `http://127.0.0.1:${port}`;

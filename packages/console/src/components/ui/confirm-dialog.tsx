@@ -12,7 +12,8 @@ import { buttonVariants } from './button';
 
 /**
  * ConfirmDialog asks before an action that cannot be taken back. Confirm runs `onConfirm` and closes; Cancel,
- * Escape or a click outside only close.
+ * Escape or a click outside only close. `children` go between the description and the buttons (more than a
+ * sentence: a list, an option).
  */
 export function ConfirmDialog({
   open,
@@ -22,6 +23,7 @@ export function ConfirmDialog({
   destructive = true,
   onConfirm,
   onClose,
+  children,
 }: {
   open: boolean;
   title: ReactNode;
@@ -30,12 +32,14 @@ export function ConfirmDialog({
   destructive?: boolean;
   onConfirm: () => void;
   onClose: () => void;
+  children?: ReactNode;
 }) {
   return (
     <AlertDialog open={open} onOpenChange={(next) => !next && onClose()}>
       <AlertDialogContent>
         <AlertDialogTitle>{title}</AlertDialogTitle>
         <AlertDialogDescription>{description}</AlertDialogDescription>
+        {children}
         <AlertDialogFooter>
           <AlertDialogCancel>Cancel</AlertDialogCancel>
           <AlertDialogAction

@@ -2,6 +2,7 @@ import { BookOpen, FileCode2 } from 'lucide-react';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { LinkButton } from '@/components/ui/link-button';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { useApiOrigin } from '@/lib/config';
 import { CodeSample } from './CodeSample';
 import { jsonText } from './code-literals';
 import { apiErrorBody, STATUS_CODES } from './status-codes';
@@ -16,7 +17,7 @@ const ERROR_EXAMPLE = jsonText(
 
 /** DocumentationTab explains how to authenticate, what the status codes mean and where the full reference is. */
 export function DocumentationTab() {
-  const origin = window.location.origin;
+  const origin = useApiOrigin();
   return (
     <div className="grid grid-cols-1 gap-6">
       <Card>

@@ -1,3 +1,4 @@
+import { useMutation } from '@tanstack/react-query';
 import { ArrowLeft, Download } from 'lucide-react';
 import { Accordion, AccordionContent, AccordionItem, AccordionTrigger } from '@/components/ui/accordion';
 import { Badge } from '@/components/ui/badge';
@@ -9,7 +10,7 @@ import { LinkButton } from '@/components/ui/link-button';
 import { PageHeader } from '@/components/ui/page-header';
 import { Skeleton } from '@/components/ui/skeleton';
 import { downloadTextFile } from '@/lib/download';
-import { type OpenApiFile, useOpenApiQuery } from './api-docs.queries';
+import { fetchTypesFile, type OpenApiFile, TYPES_FILE_NAME, useOpenApiQuery } from './api-docs.queries';
 import { NoTablesState } from './DocsTablesGate';
 import { DocText } from './DocText';
 import { MethodBadge } from './EndpointList';
@@ -20,6 +21,33 @@ import { PathText } from './PathText';
 
 /** OPENAPI_FILE_NAME is the name the document downloads as. */
 export const OPENAPI_FILE_NAME = 'openapi.json';
+
+// The supabase-js types are fetched when asked for: generated from the tables, they change with them.
+function DownloadTypesButton() {
+  const download = useMutation({
+    mutationFn: fetchTypesFile,
+    onSuccess: (text) => downloadTextFile(text, TYPES_FILE_NAME),
+  });
+  return (
+    <div className="grid gap-1">
+      <Button
+        size="sm"
+        variant="outline"
+        className="w-fit"
+        disabled={download.isPending}
+        onClick={() => download.mutate()}
+      >
+        <Download />
+        Download {TYPES_FILE_NAME}
+      </Button>
+      {download.isError && (
+        <p role="alert" className="text-sm text-destructive">
+          Could not generate the types; try again.
+        </p>
+      )}
+    </div>
+  );
+}
 
 function OverviewCard({ file }: { file: OpenApiFile }) {
   const { document } = file;
@@ -39,10 +67,13 @@ function OverviewCard({ file }: { file: OpenApiFile }) {
             </CardDescription>
           )}
         </div>
-        <Button size="sm" className="w-fit" onClick={() => downloadTextFile(file.text, OPENAPI_FILE_NAME)}>
-          <Download />
-          Download openapi.json
-        </Button>
+        <div className="flex flex-wrap gap-2">
+          <Button size="sm" className="w-fit" onClick={() => downloadTextFile(file.text, OPENAPI_FILE_NAME)}>
+            <Download />
+            Download openapi.json
+          </Button>
+          <DownloadTypesButton />
+        </div>
       </CardHeader>
       {(document.servers?.length || security.length > 0) && (
         <CardContent className="grid grid-cols-1 gap-3 text-sm">

@@ -1,6 +1,7 @@
 import { KeyRound } from 'lucide-react';
 import { LinkButton } from '@/components/ui/link-button';
 import { TabsContent } from '@/components/ui/tabs';
+import { useApiOrigin } from '@/lib/config';
 import { DocsPage } from './DocsPage';
 import { ChosenTableView } from './DocsTablesGate';
 import { RecordEndpointsAccordion } from './RecordEndpointsAccordion';
@@ -16,7 +17,7 @@ const TABS = [
 
 /** RecordApiPage is /record-api: a table's record endpoints, runnable examples, and the responses. */
 export function RecordApiPage() {
-  const origin = window.location.origin;
+  const origin = useApiOrigin();
   const { tab, setTab, tableName, setTableName } = useDocsSearchParams(TABS, 'records');
   return (
     <DocsPage

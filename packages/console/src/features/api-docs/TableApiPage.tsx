@@ -4,6 +4,7 @@ import { CopyButton } from '@/components/ui/copy-button';
 import { LinkButton } from '@/components/ui/link-button';
 import { TabsContent } from '@/components/ui/tabs';
 import { useApiTablesQuery } from '@/features/tables/tables.queries';
+import { useApiOrigin } from '@/lib/config';
 import { DocsPage } from './DocsPage';
 import { ChosenTableView, DocsTablesGate } from './DocsTablesGate';
 import { TableApiAuthGuide } from './TableApiAuthGuide';
@@ -19,7 +20,7 @@ const TABS = [
 
 /** TableApiPage is /table-api: every table's endpoints, how to authenticate, and query examples. */
 export function TableApiPage() {
-  const origin = window.location.origin;
+  const origin = useApiOrigin();
   const { tab, setTab, tableName, setTableName } = useDocsSearchParams(TABS, 'tables');
   // The Authentication tab needs no table, but names the first one in its example when there is one.
   const firstTable = useApiTablesQuery().data?.[0]?.name ?? 'your_table';

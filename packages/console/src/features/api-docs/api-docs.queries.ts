@@ -23,6 +23,15 @@ export async function fetchOpenApiFile(signal?: AbortSignal): Promise<OpenApiFil
   return { text, document: parseOpenApiDocument(JSON.parse(text)) };
 }
 
+/** TYPES_FILE_NAME is the name the generated supabase-js types download as. */
+export const TYPES_FILE_NAME = 'database.types.ts';
+
+/** fetchTypesFile downloads GET /api/types.ts: the `Database` type for `createClient<Database>()`. */
+export async function fetchTypesFile(): Promise<string> {
+  const response = await apiRequest('GET', '/api/types.ts');
+  return response.text();
+}
+
 /** useOpenApiQuery loads the caller's OpenAPI document. */
 export function useOpenApiQuery() {
   return useQuery({

@@ -249,6 +249,24 @@ describe('/record-api/reference', () => {
     revokeObjectURL.mockRestore();
   });
 
+  it('downloads the generated supabase-js types', async () => {
+    const types = 'export type Database = { public: {} }\n';
+    serveFake({
+      'GET /api/openapi.json': () => json(200, openapiFixture),
+      'GET /api/types.ts': () => new Response(types, { headers: { 'Content-Type': 'text/plain; charset=utf-8' } }),
+    });
+    const createObjectURL = vi.spyOn(URL, 'createObjectURL').mockReturnValue('blob:types');
+    const revokeObjectURL = vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => {});
+    const user = userEvent.setup();
+    renderApp('/record-api/reference');
+    await user.click(await screen.findByRole('button', { name: 'Download database.types.ts' }));
+    await waitFor(() => expect(createObjectURL).toHaveBeenCalledOnce());
+    const blob = createObjectURL.mock.calls[0]?.[0];
+    expect(blob instanceof Blob ? await blob.text() : null).toBe(types);
+    createObjectURL.mockRestore();
+    revokeObjectURL.mockRestore();
+  });
+
   it('shows a load failure with Retry', async () => {
     let calls = 0;
     serveFake({

@@ -5,6 +5,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { LoadErrorState } from '@/components/ui/empty-state';
 import { Skeleton } from '@/components/ui/skeleton';
+import { useApiOrigin } from '@/lib/config';
 import { useAppQuery, useRollAppKeysMutation } from './app.queries';
 import { SecretField } from './SecretField';
 
@@ -14,6 +15,7 @@ import { SecretField } from './SecretField';
  */
 export function AppKeysCard() {
   const app = useAppQuery();
+  const origin = useApiOrigin();
   const roll = useRollAppKeysMutation();
   const [confirming, setConfirming] = useState(false);
 
@@ -49,7 +51,7 @@ export function AppKeysCard() {
           </div>
         ) : (
           <>
-            <SecretField id="app-url" label="URL" value={app.data.url} />
+            <SecretField id="app-url" label="URL" value={origin} />
             <SecretField id="app-anon-key" label="Anon key" value={app.data.anonKey} />
             <SecretField id="app-service-key" label="Service key" value={app.data.serviceKey} masked />
             <p className="flex gap-2 text-xs text-muted-foreground">

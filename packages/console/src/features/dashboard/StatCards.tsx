@@ -43,7 +43,11 @@ function StatCard({
   );
 }
 
-/** StatCards are the dashboard's three cards: API Requests → /logs, Database Size → /settings, Tables → /tables. */
+/**
+ * StatCards are the dashboard's three cards: API Requests → /billing, Database Size → /settings, Tables → /tables.
+ * API Requests is Billing's "API Calls" figure (the server's one count of this billing period), so the two pages
+ * agree; the console's own calls are not in it.
+ */
 export function StatCards() {
   const stats = useStatsQuery();
   const loading = stats.isPending;
@@ -51,9 +55,9 @@ export function StatCards() {
     <div className="grid grid-cols-1 gap-4 sm:grid-cols-3">
       <StatCard
         title="API Requests"
-        value={(stats.data?.activities ?? 0).toLocaleString('en-US')}
-        hint="Recorded activity on your account"
-        to="/logs"
+        value={(stats.data?.apiCalls ?? 0).toLocaleString('en-US')}
+        hint="API calls this billing period"
+        to="/billing"
         icon={Zap}
         loading={loading}
       />

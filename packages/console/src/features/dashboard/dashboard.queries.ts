@@ -11,7 +11,12 @@ import { dashboardKeys } from './dashboard.keys';
 // The dashboard's calls: GET /api/stats and GET /api/activity?page&limit=10.
 
 /** statsSchema is GET /api/stats: the three cards. */
-export const statsSchema = z.object({ activities: z.number(), storageSize: z.string(), tables: z.number() });
+export const statsSchema = z.object({
+  activities: z.number(),
+  apiCalls: z.number().default(0),
+  storageSize: z.string(),
+  tables: z.number(),
+});
 
 /** activityPageSchema is one page of GET /api/activity. */
 export const activityPageSchema = z.object({ data: z.array(activityEntrySchema), pagination: paginationSchema });

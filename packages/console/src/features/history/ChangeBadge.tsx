@@ -14,7 +14,7 @@ export function ChangeBadge({ change }: { change: Pick<HistoryChange, 'changeTyp
 export function AppUserBadge({ change }: { change: Pick<HistoryChange, 'appUser'> }) {
   if (!change.appUser) return null;
   return (
-    <Badge variant="outline" title={change.appUser.id}>
+    <Badge variant="outline" title={change.appUser.id} className="max-w-full whitespace-normal break-all">
       by {change.appUser.name} (app user)
     </Badge>
   );

@@ -20,6 +20,7 @@ import {
   useCreateCheckpointMutation,
   useRestoreCheckpointMutation,
 } from './history.queries';
+import { RestoreAccessNotice } from './RestoreAccessNotice';
 
 // The Checkpoints tab: save the table's current state under a name, and go back to a saved state.
 
@@ -99,6 +100,7 @@ function CheckpointList({ tableId }: { tableId: number }) {
   // The dialog keeps showing its checkpoint while it animates closed.
   const [restoring, setRestoring] = useState<Checkpoint | null>(null);
   const [confirming, setConfirming] = useState(false);
+  const [keepAccess, setKeepAccess] = useState(false);
 
   let body: ReactNode;
   if (checkpoints.isPending) {
@@ -133,6 +135,7 @@ function CheckpointList({ tableId }: { tableId: number }) {
             checkpoint={checkpoint}
             onRestore={() => {
               setRestoring(checkpoint);
+              setKeepAccess(false);
               setConfirming(true);
             }}
           />
@@ -152,9 +155,17 @@ function CheckpointList({ tableId }: { tableId: number }) {
         title={`Restore checkpoint "${restoring?.name ?? ''}"?`}
         description="The table returns to the state saved in this checkpoint. Changes made after it will be lost."
         confirmLabel="Restore Checkpoint"
-        onConfirm={() => restoring && restore.mutate(restoring)}
+        onConfirm={() => restoring && restore.mutate({ ...restoring, keepAccess })}
         onClose={() => setConfirming(false)}
-      />
+      >
+        {confirming && restoring && (
+          <RestoreAccessNotice
+            previewPath={`/api/checkpoints/${restoring.id}/restore-preview`}
+            keep={keepAccess}
+            onKeepChange={setKeepAccess}
+          />
+        )}
+      </ConfirmDialog>
     </Card>
   );
 }

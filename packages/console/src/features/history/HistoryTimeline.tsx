@@ -16,6 +16,7 @@ import {
 } from './history.queries';
 import { changesAfter, groupChangesByDay } from './history-days';
 import { changeLabel } from './history-summary';
+import { RestoreAccessNotice } from './RestoreAccessNotice';
 import { RevertPreviewPanel } from './RevertPreviewPanel';
 import { TimelineChange } from './TimelineChange';
 
@@ -54,6 +55,7 @@ export function HistoryTimeline({ tableId }: { tableId: number }) {
   const restore = useRestoreVersionMutation();
   const [selectedId, setSelectedId] = useState<number | null>(null);
   const [confirming, setConfirming] = useState(false);
+  const [keepAccess, setKeepAccess] = useState(false);
 
   const changes = useMemo(() => timeline.data?.pages.flatMap((page) => page.data) ?? [], [timeline.data]);
   const groups = useMemo(() => groupChangesByDay(changes), [changes]);
@@ -97,7 +99,9 @@ export function HistoryTimeline({ tableId }: { tableId: number }) {
               >
                 {group.label}
               </h4>
-              <ol className="grid gap-2 p-3">
+              {/* One column that may not grow past the panel: a grid item is as wide as its content otherwise, and a
+                  long checkpoint name pushed every card (and its Revert) off a phone's screen. */}
+              <ol className="grid grid-cols-1 gap-2 p-3">
                 {group.changes.map((change) => (
                   <TimelineChange
                     key={change.id}
@@ -132,7 +136,10 @@ export function HistoryTimeline({ tableId }: { tableId: number }) {
         later={later}
         columns={columns}
         restoring={restore.isPending}
-        onRestore={() => setConfirming(true)}
+        onRestore={() => {
+          setKeepAccess(false);
+          setConfirming(true);
+        }}
         onClear={() => setSelectedId(null)}
       />
       <ConfirmDialog
@@ -145,10 +152,21 @@ export function HistoryTimeline({ tableId }: { tableId: number }) {
         confirmLabel="Restore"
         onConfirm={() => {
           if (!selected) return;
-          restore.mutate({ id: selected.id, tableId: selected.tableId }, { onSuccess: () => setSelectedId(null) });
+          restore.mutate(
+            { id: selected.id, tableId: selected.tableId, keepAccess },
+            { onSuccess: () => setSelectedId(null) },
+          );
         }}
         onClose={() => setConfirming(false)}
-      />
+      >
+        {confirming && selected && (
+          <RestoreAccessNotice
+            previewPath={`/api/history/${selected.id}/restore-preview`}
+            keep={keepAccess}
+            onKeepChange={setKeepAccess}
+          />
+        )}
+      </ConfirmDialog>
     </div>
   );
 }

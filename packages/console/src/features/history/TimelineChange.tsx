@@ -30,7 +30,7 @@ export function TimelineChange({
     <li
       aria-label={`Change ${change.id}`}
       className={cn(
-        'relative rounded-lg border bg-card p-3 transition-colors',
+        'relative min-w-0 rounded-lg border bg-card p-3 transition-colors',
         selected ? 'border-primary bg-primary/5 ring-1 ring-primary' : 'hover:border-ring/40',
       )}
     >
@@ -66,6 +66,7 @@ export function TimelineChange({
         <Button
           variant="outline"
           size="sm"
+          className="shrink-0"
           aria-label={`Revert change ${change.id}`}
           disabled={reverting}
           onClick={onRevert}
@@ -78,7 +79,7 @@ export function TimelineChange({
         <div className="mt-2 flex flex-wrap gap-1.5 pl-6">
           {change.revertOf && <Badge variant="secondary">Reverts #{change.revertOf}</Badge>}
           {checkpointNames.map((name) => (
-            <Badge key={name} variant="outline">
+            <Badge key={name} variant="outline" className="max-w-full whitespace-normal break-words">
               <Flag aria-hidden />
               {name}
             </Badge>

@@ -68,6 +68,51 @@ describe('checkpoints', () => {
     expect(backend.find('POST', '/api/checkpoints/7/restore')).toHaveLength(1);
   });
 
+  it('shows what a restore does to the access rules and keeps today’s rules when asked', async () => {
+    const nobody = { select: 'nobody', insert: 'nobody', update: 'nobody', delete: 'nobody', ownerColumn: null };
+    const backend = serve({
+      'GET /api/checkpoints/7/restore-preview': () =>
+        json(200, {
+          tableId: 4,
+          changeId: 3,
+          access: { current: { ...nobody, select: 'authenticated' }, restored: nobody, changes: true },
+        }),
+      'POST /api/checkpoints/7/restore': () => json(200, { ...restored, checkpoint }),
+    });
+    const user = userEvent.setup();
+    renderApp('/history/4?tab=checkpoints');
+    await user.click(
+      within(await screen.findByRole('listitem', { name: 'Before launch' })).getByRole('button', { name: 'Restore' }),
+    );
+    const dialog = await screen.findByRole('alertdialog');
+    const notice = await within(dialog).findByRole('region', { name: 'Access rules change' });
+    expect(notice).toHaveTextContent('Today: Anyone signed in to your app can read; only you can add');
+    expect(notice).toHaveTextContent('After the restore: Only you can read; only you can add, change or delete rows.');
+    await user.click(within(notice).getByRole('checkbox', { name: 'Keep today’s access rules' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Restore Checkpoint' }));
+    expect(await screen.findByText('Checkpoint restored')).toBeInTheDocument();
+    expect(backend.find('POST', '/api/checkpoints/7/restore')[0]?.body).toEqual({ keepAccess: true });
+  });
+
+  it('says the rules stay when the restore does not change them, and sends no option', async () => {
+    const rules = { select: 'nobody', insert: 'nobody', update: 'nobody', delete: 'nobody', ownerColumn: null };
+    const backend = serve({
+      'GET /api/checkpoints/7/restore-preview': () =>
+        json(200, { tableId: 4, changeId: 3, access: { current: rules, restored: rules, changes: false } }),
+      'POST /api/checkpoints/7/restore': () => json(200, { ...restored, checkpoint }),
+    });
+    const user = userEvent.setup();
+    renderApp('/history/4?tab=checkpoints');
+    await user.click(
+      within(await screen.findByRole('listitem', { name: 'Before launch' })).getByRole('button', { name: 'Restore' }),
+    );
+    const dialog = await screen.findByRole('alertdialog');
+    expect(await within(dialog).findByText('The access rules stay as they are.')).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Restore Checkpoint' }));
+    expect(await screen.findByText('Checkpoint restored')).toBeInTheDocument();
+    expect(backend.find('POST', '/api/checkpoints/7/restore')[0]?.body).toBeUndefined();
+  });
+
   it('shows "Error restoring checkpoint" with the conflict message', async () => {
     serve({
       'POST /api/checkpoints/7/restore': () => json(409, { message: 'Column "title" cannot be made required' }),

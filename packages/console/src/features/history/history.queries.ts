@@ -18,7 +18,8 @@ import { checkpointKeys, historyKeys } from './history.keys';
 
 // History and checkpoints: GET /api/history?tableId&limit&before (newest first, each page the changes older than
 // the last one of the page before: a range read at any depth), POST /api/history/{id}/revert, POST /api/history/{id}/restore, GET and POST /api/checkpoints,
-// POST /api/checkpoints/{id}/restore. A revert or restore rewrites the table, so it refreshes every query
+// POST /api/checkpoints/{id}/restore ({keepAccess} keeps today's access rules; GET …/restore-preview says
+// whether the rules change). A revert or restore rewrites the table, so it refreshes every query
 // that shows the table (refreshAfterTimeTravel).
 
 /** HISTORY_PAGE_SIZE is how many changes the Table View shows per page. */
@@ -96,6 +97,13 @@ export interface ChangeRef {
   tableId: number;
 }
 
+/** KeepAccess asks a restore to keep today's access rules (the preview showed they would change). */
+export interface KeepAccess {
+  keepAccess?: boolean;
+}
+
+const restoreBody = ({ keepAccess }: KeepAccess) => (keepAccess ? { keepAccess: true } : undefined);
+
 /** useRevertChangeMutation undoes one change. */
 export function useRevertChangeMutation() {
   const queryClient = useQueryClient();
@@ -115,7 +123,8 @@ export function useRevertChangeMutation() {
 export function useRestoreVersionMutation() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (change: ChangeRef) => apiJson(restoreResultSchema, 'POST', `/api/history/${change.id}/restore`),
+    mutationFn: (change: ChangeRef & KeepAccess) =>
+      apiJson(restoreResultSchema, 'POST', `/api/history/${change.id}/restore`, restoreBody(change)),
     retry: false,
     onSuccess: (result, change) => {
       refreshAfterTimeTravel(queryClient, change.tableId);
@@ -152,8 +161,13 @@ export function useCreateCheckpointMutation(tableId: number) {
 export function useRestoreCheckpointMutation() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (checkpoint: Checkpoint) =>
-      apiJson(checkpointRestoreResultSchema, 'POST', `/api/checkpoints/${checkpoint.id}/restore`),
+    mutationFn: (checkpoint: Checkpoint & KeepAccess) =>
+      apiJson(
+        checkpointRestoreResultSchema,
+        'POST',
+        `/api/checkpoints/${checkpoint.id}/restore`,
+        restoreBody(checkpoint),
+      ),
     retry: false,
     onSuccess: (_data, checkpoint) => {
       refreshAfterTimeTravel(queryClient, checkpoint.tableId);

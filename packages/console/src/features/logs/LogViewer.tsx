@@ -3,16 +3,13 @@ import { type ReactNode, useMemo, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { EmptyState, LoadErrorState } from '@/components/ui/empty-state';
-import { Input } from '@/components/ui/input';
-import { NativeSelect } from '@/components/ui/native-select';
 import { Skeleton } from '@/components/ui/skeleton';
 import { cn } from '@/lib/cn';
 import { downloadJson } from '@/lib/download';
+import { LogFilterControls } from './LogFilterControls';
 import { LogViewerEntry } from './LogViewerEntry';
-import { filterLogs, LEVEL_FILTERS, type LevelFilter, logExportFileName } from './log-filter';
+import { filterLogs, type LevelFilter, logExportFileName } from './log-filter';
 import { useRecentLogsQuery } from './logs.queries';
-
-const isLevelFilter = (value: string): value is LevelFilter => LEVEL_FILTERS.some((l) => l === value);
 
 function ListSkeleton() {
   return (
@@ -105,34 +102,13 @@ export function LogViewer({ initialSearch = '' }: { initialSearch?: string }) {
           </Button>
         </div>
       </CardHeader>
-      <div className="flex flex-col gap-2 px-5 pb-4 sm:flex-row sm:px-6">
-        <div className="relative flex-1">
-          <Search
-            aria-hidden
-            className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-muted-foreground"
-          />
-          <Input
-            type="search"
-            aria-label="Search logs"
-            placeholder="Search logs…"
-            className="pl-8"
-            value={search}
-            onChange={(e) => setSearch(e.target.value)}
-          />
-        </div>
-        <NativeSelect
-          aria-label="Level"
-          containerClassName="sm:w-36"
-          value={level}
-          onChange={(e) => isLevelFilter(e.target.value) && setLevel(e.target.value)}
-        >
-          {LEVEL_FILTERS.map((l) => (
-            <option key={l} value={l}>
-              {l === 'all' ? 'All' : l}
-            </option>
-          ))}
-        </NativeSelect>
-      </div>
+      <LogFilterControls
+        className="px-5 pb-4 sm:px-6"
+        search={search}
+        level={level}
+        onSearch={setSearch}
+        onLevel={setLevel}
+      />
       <div className="h-[400px] overflow-y-auto border-t" data-testid="log-list">
         {list}
       </div>

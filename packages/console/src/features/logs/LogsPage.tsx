@@ -1,6 +1,6 @@
 import type { LogsPagination } from '@basalt/shared';
 import { ScrollText } from 'lucide-react';
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -11,7 +11,9 @@ import { SkeletonTableRows } from '@/components/ui/skeleton-table-rows';
 import { Table, TableBody, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { MonitoringView } from '@/features/monitoring/MonitoringView';
+import { isLevelFilter, LogFilterControls } from './LogFilterControls';
 import { LogsTableRow } from './LogsTableRow';
+import type { LevelFilter } from './log-filter';
 import { useLogsPageQuery } from './logs.queries';
 
 const SKELETON_CELLS = [
@@ -26,7 +28,10 @@ function pageFrom(value: string | null): number {
   return Number.isInteger(page) && page >= 1 ? page : 1;
 }
 
-/** LogsPage is /logs: the server's log, 20 entries a page, newest first; and the Monitoring tab (?view=monitoring). */
+/**
+ * LogsPage is /logs: the server's log, 20 entries a page, newest first, searched and filtered by level on the
+ * server; and the Monitoring tab (?view=monitoring).
+ */
 export function LogsPage() {
   const [params, setParams] = useSearchParams();
   const view = params.get('view') === 'monitoring' ? 'monitoring' : 'entries';
@@ -53,16 +58,62 @@ export function LogsPage() {
   );
 }
 
-// The log's entries, a page at a time.
+// How long the search box must stay still before the server is asked (each key press would be a query).
+const SEARCH_DELAY_MS = 300;
+
+// The log's entries, a page at a time, filtered by the server: the level and search live in the address
+// (?level=&q=&page=), so a filtered page can be reloaded and shared; a new filter starts again at page 1.
 function LogEntries() {
   const [params, setParams] = useSearchParams();
   const page = pageFrom(params.get('page'));
-  const logs = useLogsPageQuery(page);
-  const goTo = (next: number) => setParams(next === 1 ? {} : { page: String(next) });
+  const levelParam = params.get('level');
+  const level: LevelFilter = isLevelFilter(levelParam) ? levelParam : 'all';
+  const search = params.get('q') ?? '';
+  const [typed, setTyped] = useState(search);
+  const filters = { ...(level === 'all' ? {} : { level }), ...(search.trim() ? { search: search.trim() } : {}) };
+  const logs = useLogsPageQuery(page, filters);
+  const show = (next: { page?: number; level?: LevelFilter; search?: string }) => {
+    const chosen = { page: next.page ?? 1, level: next.level ?? level, search: next.search ?? search };
+    const entries: Record<string, string> = {};
+    if (chosen.level !== 'all') entries.level = chosen.level;
+    if (chosen.search.trim()) entries.q = chosen.search;
+    if (chosen.page > 1) entries.page = String(chosen.page);
+    setParams(entries, { replace: next.page === undefined });
+  };
+  const goTo = (next: number) => show({ page: next });
+  // The box follows the address when it changes from elsewhere (back, a link, Clear filters).
+  useEffect(() => setTyped(search), [search]);
+  // The typed search reaches the address once the box has been still for a moment.
+  useEffect(() => {
+    if (typed === search) return;
+    const timer = setTimeout(() => show({ search: typed }), SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  });
+  const filtered = level !== 'all' || search.trim() !== '';
 
   let body: ReactNode;
   if (logs.isError && !logs.data) {
     body = <LoadErrorState title="Failed to load logs" error={logs.error} onRetry={() => void logs.refetch()} />;
+  } else if (logs.data?.data.length === 0 && filtered && page === 1) {
+    body = (
+      <EmptyState
+        icon={ScrollText}
+        title="No matching logs"
+        description="Try another level or a shorter search."
+        action={
+          <Button
+            variant="outline"
+            size="sm"
+            onClick={() => {
+              setTyped('');
+              show({ level: 'all', search: '' });
+            }}
+          >
+            Clear filters
+          </Button>
+        }
+      />
+    );
   } else if (logs.data?.data.length === 0) {
     body = (
       <EmptyState
@@ -102,6 +153,13 @@ function LogEntries() {
 
   return (
     <Card className="overflow-hidden">
+      <LogFilterControls
+        className="border-b p-4"
+        search={typed}
+        level={level}
+        onSearch={setTyped}
+        onLevel={(next) => show({ level: next })}
+      />
       {body}
       {logs.data && logs.data.pagination.totalPages > 0 && (
         <LogsPagesNav pagination={logs.data.pagination} onPageChange={goTo} />

@@ -4,5 +4,6 @@
 export const logKeys = {
   all: ['/api/logs'] as const,
   recent: ['/api/logs'] as const,
-  page: (page: number, limit: number) => ['/api/logs', { page, limit }] as const,
+  page: (page: number, limit: number, filters: { level?: string; search?: string } = {}) =>
+    ['/api/logs', { page, limit, ...filters }] as const,
 };

@@ -5,7 +5,8 @@ import { jsonQuery } from '@/lib/api';
 import { logKeys } from './logs.keys';
 
 // System logs: GET /api/logs answers the settings viewer's
-// array (the newest 500 entries), polled every 30 s; GET /api/logs?page&limit=20 answers one page of /logs.
+// array (the newest 500 entries), polled every 30 s; GET /api/logs?page&limit=20&level&search answers one page of
+// /logs, filtered by the server (the whole log, not only the newest entries).
 // The viewer filters in the browser, so a new level or search shows at once and the export matches the list.
 
 /** LOG_POLL_MS is how often the settings viewer reloads. */
@@ -22,10 +23,19 @@ export function useRecentLogsQuery() {
   });
 }
 
-/** useLogsPageQuery loads one page of /logs, keeping the previous page on screen while the next loads. */
-export function useLogsPageQuery(page: number) {
+/** LogsPageFilters are /logs's filters, which the server applies (GET /api/logs?level&search). */
+export interface LogsPageFilters {
+  level?: string;
+  search?: string;
+}
+
+/**
+ * useLogsPageQuery loads one page of /logs, filtered by the server, keeping the previous page on screen while the
+ * next loads.
+ */
+export function useLogsPageQuery(page: number, filters: LogsPageFilters = {}) {
   return useQuery({
-    queryKey: logKeys.page(page, LOGS_PAGE_SIZE),
+    queryKey: logKeys.page(page, LOGS_PAGE_SIZE, filters),
     queryFn: jsonQuery(logsPageSchema),
     placeholderData: keepPreviousData,
   });

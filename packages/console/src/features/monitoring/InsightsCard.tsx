@@ -4,12 +4,19 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { formatDate } from '@/components/ui/relative-time';
 import { Skeleton } from '@/components/ui/skeleton';
-import { type Insight, useInsightsQuery, useMarkImplementedMutation } from './insights.queries';
+import {
+  type Insight,
+  useApplyInsightMutation,
+  useInsightsQuery,
+  useMarkImplementedMutation,
+} from './insights.queries';
 
 const IMPACT_VARIANT = { HIGH: 'destructive', MEDIUM: 'secondary', LOW: 'outline' } as const;
 
 function InsightItem({ insight: i }: { insight: Insight }) {
   const mark = useMarkImplementedMutation();
+  const apply = useApplyInsightMutation();
+  const busy = mark.isPending || apply.isPending;
   const variant = IMPACT_VARIANT[i.impact as keyof typeof IMPACT_VARIANT] ?? 'outline';
   return (
     <li className="grid gap-2 rounded-lg border p-3" data-implemented={i.implemented}>
@@ -22,15 +29,22 @@ function InsightItem({ insight: i }: { insight: Insight }) {
         <span className="font-medium">Suggested: </span>
         {i.suggestedAction}
       </p>
-      <div>
+      <div className="flex flex-wrap gap-2">
         {i.implemented ? (
           <span className="inline-flex items-center gap-1 text-xs text-muted-foreground">
             <Check aria-hidden className="size-3.5" /> Implemented {formatDate(i.implementedAt)}
           </span>
         ) : (
-          <Button size="sm" variant="outline" disabled={mark.isPending} onClick={() => mark.mutate(i.id)}>
-            Mark as implemented
-          </Button>
+          <>
+            {i.canApply && (
+              <Button size="sm" disabled={busy} onClick={() => apply.mutate(i.id)}>
+                Apply
+              </Button>
+            )}
+            <Button size="sm" variant="outline" disabled={busy} onClick={() => mark.mutate(i.id)}>
+              Mark as implemented
+            </Button>
+          </>
         )}
       </div>
     </li>
@@ -46,7 +60,9 @@ export function InsightsCard() {
         <CardTitle className="flex items-center gap-2">
           <Lightbulb aria-hidden className="size-4" /> Performance insights
         </CardTitle>
-        <CardDescription>Checked every hour: very wide rows and large histories in your tables.</CardDescription>
+        <CardDescription>
+          Checked every hour: filters and orders without an index, slow counts, very wide rows and large histories.
+        </CardDescription>
       </CardHeader>
       <CardContent>
         {isPending ? (

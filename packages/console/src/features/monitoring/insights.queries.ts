@@ -1,10 +1,13 @@
+import { tableResponseSchema } from '@basalt/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
+import { refreshAfterSchemaChange } from '@/features/query-refresh';
 import { apiJson, jsonQuery } from '@/lib/api';
 import { errorMessage } from '@/lib/api-errors';
 import { showToast } from '@/lib/toast';
 
-// GET /api/insights and POST /api/insights/{id}/implemented: what the hourly job found about the account's tables.
+// GET /api/insights, POST /api/insights/{id}/implemented and /apply: what the hourly job found about the account's
+// tables, and "Apply" for what Basalt can do itself (an index, added through the table's schema change).
 
 export const insightSchema = z.object({
   id: z.number(),
@@ -14,6 +17,7 @@ export const insightSchema = z.object({
   description: z.string(),
   impact: z.string(),
   suggestedAction: z.string(),
+  canApply: z.boolean().optional(),
   implemented: z.boolean(),
   implementedAt: z.string().nullable(),
   createdAt: z.string(),
@@ -37,6 +41,32 @@ export function useMarkImplementedMutation() {
     onError: (error) =>
       showToast({
         title: 'Could not mark the insight',
+        description: errorMessage(error, 'Something went wrong. Please try again.'),
+        variant: 'destructive',
+      }),
+  });
+}
+
+const appliedSchema = z.object({ insight: insightSchema, table: tableResponseSchema });
+
+/** useApplyInsightMutation does what an insight suggests (adds the index) and marks it implemented. */
+export function useApplyInsightMutation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => apiJson(appliedSchema, 'POST', `/api/insights/${id}/apply`),
+    retry: false,
+    onSuccess: ({ table }) => {
+      void queryClient.invalidateQueries({ queryKey: LIST });
+      // The table's schema changed (an index), and history has the change.
+      refreshAfterSchemaChange(queryClient, table, table);
+      showToast({
+        title: 'Index added',
+        description: "The change is in the table's history, where it can be reverted.",
+      });
+    },
+    onError: (error) =>
+      showToast({
+        title: 'Could not apply the insight',
         description: errorMessage(error, 'Something went wrong. Please try again.'),
         variant: 'destructive',
       }),

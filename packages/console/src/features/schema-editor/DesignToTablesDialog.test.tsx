@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { dashboardKeys } from '@/features/dashboard/dashboard.keys';
@@ -51,5 +51,46 @@ describe('Create tables from this design', () => {
     await waitFor(() => expect(backend.find('POST', `/api/projects/${projectId}/schema/apply`)).toHaveLength(1));
     await waitFor(() => expect(cached.filter((key) => !client.getQueryState(key)?.isInvalidated)).toEqual([]));
     expect(client.getQueryState(tableKeys.detail(10))?.isInvalidated).toBe(false);
+  });
+});
+
+describe('Import existing tables', () => {
+  const importUrl = `/api/projects/${projectId}/schema/import`;
+  const open = async (candidates: unknown) => {
+    const backend = createFakeBackend({
+      [`GET ${importUrl}`]: () => json(200, candidates),
+      [`POST ${importUrl}`]: () => json(200, { imported: 2, layout: { elements: [], version: 2 } }),
+    });
+    vi.stubGlobal('fetch', vi.fn(backend.fetch));
+    const user = userEvent.setup();
+    render(
+      <QueryClientProvider client={new QueryClient()}>
+        <DesignToTablesDialog projectId={projectId} disabled={false} />
+      </QueryClientProvider>,
+    );
+    await user.click(screen.getByRole('button', { name: 'Import existing tables' }));
+    return { backend, user, dialog: await screen.findByRole('dialog', { name: 'Import existing tables' }) };
+  };
+
+  it('offers the person’s own tables, checked, and links and draws the chosen ones', async () => {
+    const { backend, user, dialog } = await open({
+      linked: [{ id: 3, name: 'invoices' }],
+      own: [
+        { id: 1, name: 'customers' },
+        { id: 2, name: 'orders' },
+      ],
+    });
+    const own = await within(dialog).findByRole('region', { name: 'Your tables' });
+    expect(within(dialog).getByRole('region', { name: 'Linked to this project' })).toHaveTextContent('invoices');
+    expect(within(own).getByRole('checkbox', { name: 'customers' })).toBeChecked();
+    await user.click(within(own).getByRole('checkbox', { name: 'orders' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Import 2 tables' }));
+    await waitFor(() => expect(backend.find('POST', importUrl)[0]?.body).toEqual({ tableIds: [1] }));
+  });
+
+  it('says why there is nothing to import, and offers no Import', async () => {
+    const { dialog } = await open({ linked: [], own: [] });
+    expect(await within(dialog).findByText(/Nothing to import: every table you have is already/)).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Import 0 tables' })).toBeDisabled();
   });
 });

@@ -1,4 +1,4 @@
-import { Download, Table2 } from 'lucide-react';
+import { Table2 } from 'lucide-react';
 import { useState } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -11,12 +11,8 @@ import {
   DialogTitle,
 } from '@/components/ui/dialog';
 import { Spinner } from '@/components/ui/spinner';
-import {
-  type DesignPlan,
-  useApplyDesignMutation,
-  useImportTablesMutation,
-  usePlanDesignMutation,
-} from './schema-design.queries';
+import { ImportTablesDialog } from './ImportTablesDialog';
+import { type DesignPlan, useApplyDesignMutation, usePlanDesignMutation } from './schema-design.queries';
 
 // "Create tables from this design" and "Import existing tables": a preview of what
 // each element of the layout would create or change, with the reasons a step is refused, then one click to do it.
@@ -60,12 +56,9 @@ export function DesignToTablesDialog({ projectId, disabled }: { projectId: strin
   const [open, setOpen] = useState(false);
   const plan = usePlanDesignMutation(projectId);
   const apply = useApplyDesignMutation(projectId, () => setOpen(false));
-  const importing = useImportTablesMutation(projectId);
   return (
     <>
-      <Button size="sm" variant="outline" disabled={disabled || importing.isPending} onClick={() => importing.mutate()}>
-        <Download /> Import existing tables
-      </Button>
+      <ImportTablesDialog projectId={projectId} disabled={disabled} />
       <Button
         size="sm"
         variant="outline"

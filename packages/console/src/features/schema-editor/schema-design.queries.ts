@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
+import { projectKeys } from '@/features/projects/projects.keys';
 import { refreshAfterDesignApply } from '@/features/query-refresh';
 import { apiJson } from '@/lib/api';
 import { errorMessage } from '@/lib/api-errors';
@@ -56,17 +57,30 @@ export function useApplyDesignMutation(projectId: string, onDone: () => void) {
   });
 }
 
-/** useImportTablesMutation puts the project's linked tables that are not drawn yet onto its canvas. */
-export function useImportTablesMutation(projectId: string) {
+/**
+ * useImportTablesMutation links the caller's chosen tables to the project and puts every linked table that is not
+ * drawn yet onto its canvas; the project's tables and the candidates are read again.
+ */
+export function useImportTablesMutation(projectId: string, onDone: () => void) {
+  const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () =>
-      apiJson(z.object({ imported: z.number() }).passthrough(), 'POST', `/api/projects/${projectId}/schema/import`),
-    onSuccess: ({ imported }) =>
+    mutationFn: (input: { tableIds: number[] }) =>
+      apiJson(
+        z.object({ imported: z.number() }).passthrough(),
+        'POST',
+        `/api/projects/${projectId}/schema/import`,
+        input,
+      ),
+    onSuccess: ({ imported }) => {
+      void queryClient.invalidateQueries({ queryKey: projectKeys.tables(projectId) });
+      void queryClient.invalidateQueries({ queryKey: [`/api/projects/${projectId}/schema/import`] });
       showToast({
         title: imported === 0 ? 'Nothing to import' : 'Tables imported',
-        description:
-          imported === 0 ? 'Every linked table is already on the canvas.' : `${imported} added to the canvas.`,
-      }),
+        description: imported === 0 ? 'Every table is already on the canvas.' : `${imported} added to the canvas.`,
+        variant: imported === 0 ? 'default' : 'success',
+      });
+      onDone();
+    },
     onError: failure('Failed to import tables'),
   });
 }

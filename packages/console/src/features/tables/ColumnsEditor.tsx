@@ -6,7 +6,7 @@ import { Checkbox } from '@/components/ui/checkbox';
 import { Input } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';
 import { cn } from '@/lib/cn';
-import { newColumnDraft, type TableDraft } from './table-draft';
+import { canIndex, newColumnDraft, type TableDraft } from './table-draft';
 import { useTablesQuery } from './tables.queries';
 
 const ON_DELETE_LABELS = { restrict: 'Restrict', cascade: 'Cascade', 'set null': 'Set null' } as const;
@@ -76,6 +76,8 @@ export const COLUMN_TYPE_LABELS = {
   array: 'Array',
 } as const;
 
+const FLAG_LABELS = { required: 'Required', unique: 'Unique', indexed: 'Indexed' } as const;
+
 function FlagCheckbox({
   form,
   index,
@@ -84,7 +86,7 @@ function FlagCheckbox({
 }: {
   form: UseFormReturn<TableDraft>;
   index: number;
-  flag: 'required' | 'unique';
+  flag: keyof typeof FLAG_LABELS;
   disabled: boolean;
 }) {
   const id = `column-${index}-${flag}`;
@@ -96,13 +98,13 @@ function FlagCheckbox({
         <label htmlFor={id} className="flex items-center gap-2 text-sm whitespace-nowrap select-none">
           <Checkbox
             id={id}
-            checked={field.value}
+            checked={field.value === true}
             onCheckedChange={(checked) => field.onChange(checked === true)}
             onBlur={field.onBlur}
             disabled={disabled}
-            aria-label={`Column ${index + 1} ${flag === 'required' ? 'Required' : 'Unique'}`}
+            aria-label={`Column ${index + 1} ${FLAG_LABELS[flag]}`}
           />
-          {flag === 'required' ? 'Required' : 'Unique'}
+          {FLAG_LABELS[flag]}
         </label>
       )}
     />
@@ -131,7 +133,7 @@ function ColumnRow({
     <li
       className={cn(
         // Narrow (a phone, or beside the preview): name and type on one line, the flags under them. Wide: one row.
-        'grid grid-cols-[minmax(0,1fr)_7.5rem] gap-x-2 gap-y-3 rounded-lg border p-3 @xl:grid-cols-[minmax(0,1fr)_8.5rem_6rem_5.25rem_2rem] @xl:items-center @xl:gap-x-3 @xl:border-0 @xl:p-0',
+        'grid grid-cols-[minmax(0,1fr)_7.5rem] gap-x-2 gap-y-3 rounded-lg border p-3 @xl:grid-cols-[minmax(0,1fr)_8.5rem_6rem_5.25rem_5.5rem_2rem] @xl:items-center @xl:gap-x-3 @xl:border-0 @xl:p-0',
         locked && 'opacity-80',
       )}
       data-testid="column-row"
@@ -178,9 +180,11 @@ function ColumnRow({
           </option>
         ))}
       </NativeSelect>
-      <div className="col-span-2 flex items-center gap-5 @xl:contents">
+      <div className="col-span-2 flex items-center gap-3 @sm:gap-5 @xl:contents">
         <FlagCheckbox form={form} index={index} flag="required" disabled={locked} />
         <FlagCheckbox form={form} index={index} flag="unique" disabled={locked} />
+        {/* json and array columns take no index; their choice is dropped from the schema. */}
+        <FlagCheckbox form={form} index={index} flag="indexed" disabled={locked || !canIndex(column?.type ?? 'text')} />
         {onRemove ? (
           <Button
             variant="ghost"
@@ -206,7 +210,7 @@ export function useTableNames(): string[] {
 }
 
 /**
- * ColumnsEditor edits a draft's columns: name, type, Required and Unique per row (References on number columns),
+ * ColumnsEditor edits a draft's columns: name, type, Required, Unique and Indexed per row (References on number columns),
  * Add Column, and a remove
  * button on every row but the first (the id column, which every table has and no one removes).
  */
@@ -227,12 +231,13 @@ export function ColumnsEditor({
       <div className="@container grid gap-3">
         <div
           aria-hidden
-          className="hidden text-xs font-medium text-muted-foreground @xl:grid @xl:grid-cols-[minmax(0,1fr)_8.5rem_6rem_5.25rem_2rem] @xl:gap-x-3"
+          className="hidden text-xs font-medium text-muted-foreground @xl:grid @xl:grid-cols-[minmax(0,1fr)_8.5rem_6rem_5.25rem_5.5rem_2rem] @xl:gap-x-3"
         >
           <span>Name</span>
           <span>Type</span>
           <span className="invisible">Required</span>
           <span className="invisible">Unique</span>
+          <span className="invisible">Indexed</span>
           <span />
         </div>
         <ul className="grid gap-3">

@@ -13,6 +13,8 @@ const STYLES: Record<SchemaDiffKind, { icon: typeof Plus; className: string }> =
   add: { icon: Plus, className: 'text-primary' },
   require: { icon: ShieldCheck, className: 'text-warning' },
   unique: { icon: ShieldCheck, className: 'text-warning' },
+  index: { icon: Plus, className: 'text-primary' },
+  dropIndex: { icon: ShieldOff, className: 'text-foreground' },
   reference: { icon: Link2, className: 'text-foreground' },
 };
 

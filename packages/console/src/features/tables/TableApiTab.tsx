@@ -14,11 +14,12 @@ import {
 } from '@/features/api-docs/api-reference';
 import { CodeBlock, EndpointList } from '@/features/api-docs/EndpointList';
 import { TableEndpoints } from '@/features/api-docs/TableEndpoints';
+import { useApiOrigin } from '@/lib/config';
 import { showToast } from '@/lib/toast';
 
 /** TableApiTab shows a table's endpoints and copies them as a Markdown reference. */
 export function TableApiTab({ table }: { table: TableResponse }) {
-  const origin = window.location.origin;
+  const origin = useApiOrigin();
   const { copy } = useCopyToClipboard();
   const endpoints = useTableEndpointsQuery(table.name);
   const copyReference = async () => {

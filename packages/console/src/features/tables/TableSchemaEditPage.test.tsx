@@ -80,21 +80,48 @@ describe('/tables/:id/edit', () => {
     });
   });
 
-  it('warns before saving when the rows refuse a change, and shows the server message when saved anyway', async () => {
-    serve({
-      'POST /api/tables/3/schema/preview': () =>
-        json(200, { changes: [], refusal: { message: REFUSAL, column: 'email' } }),
-      'PATCH /api/tables/3': () => json(409, { message: REFUSAL, code: 'schema_change_refused' }),
+  it('turns Save off while the check refuses the draft, says why, and keeps the edits', async () => {
+    const backend = serve({
+      'POST /api/tables/3/schema/preview': (request) =>
+        json(200, {
+          changes: [],
+          refusal: JSON.stringify(request.body).includes('"required":true')
+            ? { message: REFUSAL, column: 'email' }
+            : null,
+        }),
     });
     const user = userEvent.setup();
     renderApp('/tables/3/edit');
     await user.click(await screen.findByRole('checkbox', { name: 'Column 2 Required' }));
     expect(await screen.findByText('Make "email" required')).toBeInTheDocument();
     expect(await screen.findByTestId('schema-check-refusal')).toHaveTextContent(REFUSAL);
+    const save = screen.getByRole('button', { name: 'Save Changes' });
+    await waitFor(() => expect(save).toBeDisabled());
+    expect(save).toHaveAccessibleDescription(/Save is off until the records allow the change/);
+    // The draft is kept: another edit beside it, then the refused part undone, and Save comes back.
+    await user.type(screen.getByRole('textbox', { name: 'Column 3 name' }), 's');
+    expect(screen.getByRole('checkbox', { name: 'Column 2 Required' })).toBeChecked();
+    await user.click(screen.getByRole('checkbox', { name: 'Column 2 Required' }));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Save Changes' })).toBeEnabled());
+    expect(screen.getByRole('textbox', { name: 'Column 3 name' })).toHaveValue('ages');
+    expect(backend.find('PATCH', '/api/tables/3')).toHaveLength(0);
+  });
+
+  it('shows the server’s refusal when a save is refused after the check, and keeps the draft', async () => {
+    serve({
+      'POST /api/tables/3/schema/preview': () => json(200, { changes: [], refusal: null }),
+      'PATCH /api/tables/3': () => json(409, { message: REFUSAL, code: 'schema_change_refused' }),
+    });
+    const user = userEvent.setup();
+    renderApp('/tables/3/edit');
+    await user.click(await screen.findByRole('checkbox', { name: 'Column 2 Required' }));
+    expect(await screen.findByText('The existing records allow this change.')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Save Changes' }));
     expect(await screen.findByText('Failed to update table')).toBeInTheDocument();
     const alerts = await screen.findAllByRole('alert');
     expect(alerts.some((alert) => alert.textContent === REFUSAL)).toBe(true);
+    expect(screen.getByRole('checkbox', { name: 'Column 2 Required' })).toBeChecked();
+    expect(screen.getByText('Make "email" required')).toBeInTheDocument();
   });
 
   it('refuses an invalid draft with the shared messages, before any request', async () => {

@@ -1,7 +1,7 @@
 import type { TableResponse } from '@basalt/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { AlertCircle, ArrowLeft } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate, useParams } from 'react-router';
 import { Button } from '@/components/ui/button';
@@ -30,6 +30,10 @@ function SchemaEditor({ table }: { table: TableResponse }) {
   const check = useSchemaCheck(table, change);
   const update = useUpdateTableMutation(table);
   const [refusal, setRefusal] = useState<string | null>(null);
+  // While the server's check of this very draft says the records refuse it, Save waits: the notice says why, and
+  // the draft stays as it is to be mended.
+  const refusedNow = Boolean(check.data?.refusal) && !check.isChecking;
+  const saveHintId = useId();
   const { errors } = form.formState;
   // A refusal explains the draft that was sent; any edit makes it stale.
   useEffect(() => {
@@ -102,10 +106,20 @@ function SchemaEditor({ table }: { table: TableResponse }) {
             <Button asChild variant="outline">
               <Link to={`/tables/${table.id}`}>Cancel</Link>
             </Button>
-            <Button type="submit" disabled={lines.length === 0 || update.isPending}>
+            <Button
+              type="submit"
+              disabled={lines.length === 0 || update.isPending || refusedNow}
+              aria-describedby={refusedNow ? saveHintId : undefined}
+            >
               {update.isPending ? 'Saving...' : 'Save Changes'}
             </Button>
           </div>
+          {refusedNow && (
+            <p id={saveHintId} className="text-xs text-muted-foreground sm:text-right">
+              Save is off until the records allow the change: mend the draft above, or change the records first. Your
+              edits are kept.
+            </p>
+          )}
         </CardContent>
       </Card>
     </form>

@@ -45,7 +45,10 @@ export function TableSchemaTab({ table }: { table: TableResponse }) {
                   {name === 'id' && <Badge variant="secondary">System</Badge>}
                   {column.required && <Badge>Required</Badge>}
                   {column.unique && <Badge variant="warning">Unique</Badge>}
-                  {!column.required && !column.unique && <span className="text-muted-foreground">—</span>}
+                  {column.indexed && <Badge variant="outline">Indexed</Badge>}
+                  {!column.required && !column.unique && !column.indexed && (
+                    <span className="text-muted-foreground">—</span>
+                  )}
                 </div>
               </TableCell>
             </TableRow>

@@ -53,6 +53,25 @@ describe('diffTableDraft', () => {
     ]);
   });
 
+  it("adds and drops an index in the server's words, and never on a json column", () => {
+    const indexed = {
+      ...products,
+      schema: { ...products.schema, code: { type: 'text' as const, required: false, unique: false, indexed: true } },
+    };
+    const draft = edited(([id, title, price, meta, code]) => [
+      id as ColumnDraft,
+      title as ColumnDraft,
+      { ...(price as ColumnDraft), indexed: true },
+      { ...(meta as ColumnDraft), indexed: true },
+      code as ColumnDraft,
+    ]);
+    expect(diffTableDraft(products, draft).map((l) => [l.kind, l.text])).toEqual([
+      ['index', 'Add an index on "price"'],
+    ]);
+    expect(diffTableDraft(indexed, draftFromTable(products)).map((l) => l.text)).toEqual(['Drop the index on "code"']);
+    expect(diffTableDraft(indexed, draftFromTable(indexed))).toEqual([]);
+  });
+
   it('marks a drop as the change that loses data', () => {
     const lines = diffTableDraft(
       products,

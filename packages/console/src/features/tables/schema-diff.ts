@@ -1,5 +1,5 @@
 import type { ColumnDefinition, TableResponse } from '@basalt/shared';
-import type { ColumnDraft, TableDraft } from './table-draft';
+import { type ColumnDraft, canIndex, type TableDraft } from './table-draft';
 
 // The schema editor's preview: what saving a draft will do to the table, in the server's words (the lines
 // match the server's schema-change preview). Computed locally, so it updates on every keystroke; the server
@@ -17,6 +17,8 @@ export type SchemaDiffKind =
   | 'add'
   | 'require'
   | 'unique'
+  | 'index'
+  | 'dropIndex'
   | 'reference';
 
 /** SchemaDiffLine is one planned change. */
@@ -25,12 +27,20 @@ export interface SchemaDiffLine {
   text: string;
 }
 
-/** describeColumn is a column's type and flags: "text, required, unique". */
-export function describeColumn(definition: Pick<ColumnDefinition, 'type' | 'required' | 'unique'>): string {
-  return [definition.type, definition.required ? 'required' : '', definition.unique ? 'unique' : '']
+/** describeColumn is a column's type and flags: "text, required, unique, indexed". */
+export function describeColumn(definition: Pick<ColumnDefinition, 'type' | 'required' | 'unique' | 'indexed'>): string {
+  const indexed = indexedOf(definition);
+  return [
+    definition.type,
+    definition.required ? 'required' : '',
+    definition.unique ? 'unique' : '',
+    indexed ? 'indexed' : '',
+  ]
     .filter(Boolean)
     .join(', ');
 }
+
+const indexedOf = (c: Pick<ColumnDefinition, 'type' | 'indexed'>) => c.indexed === true && canIndex(c.type);
 
 const userColumns = (columns: readonly ColumnDraft[]) => columns.filter((c) => !c.system);
 
@@ -68,6 +78,9 @@ export function diffTableDraft(table: TableResponse, draft: TableDraft): SchemaD
       lines.push({ kind: 'allowDuplicates', text: `Allow duplicate values in "${after.name}"` });
     }
     if (before.required && !after.required) lines.push({ kind: 'optional', text: `Make "${after.name}" optional` });
+    if (indexedOf(before) && !indexedOf(after)) {
+      lines.push({ kind: 'dropIndex', text: `Drop the index on "${after.name}"` });
+    }
   }
   for (const { after, before } of changed) {
     if (after.type !== before.type) {
@@ -82,6 +95,7 @@ export function diffTableDraft(table: TableResponse, draft: TableDraft): SchemaD
   for (const { after, before } of changed) {
     if (after.required && !before.required) lines.push({ kind: 'require', text: `Make "${after.name}" required` });
     if (after.unique && !before.unique) lines.push({ kind: 'unique', text: `Make "${after.name}" unique` });
+    if (indexedOf(after) && !indexedOf(before)) lines.push({ kind: 'index', text: `Add an index on "${after.name}"` });
     const wanted = after.type === 'number' ? after.referencesTable : '';
     const had = before.references?.table ?? '';
     if (wanted !== had || (wanted !== '' && after.onDelete !== before.references?.onDelete)) {

@@ -30,6 +30,8 @@ export interface ColumnDraft {
   type: ColumnType;
   required: boolean;
   unique: boolean;
+  /** The column has an index of its own (not for json and array columns, whose choice is dropped). */
+  indexed?: boolean;
   /** The table a number column references ('' for none), and what deleting a referenced row does. */
   referencesTable: string;
   onDelete: OnDeleteAction;
@@ -54,6 +56,7 @@ const columnDraftSchema = z.object({
   type: columnTypeSchema,
   required: z.boolean(),
   unique: z.boolean(),
+  indexed: z.boolean().optional(),
   referencesTable: z.string(),
   onDelete: z.enum(ON_DELETE_ACTIONS),
 });
@@ -114,6 +117,7 @@ export function draftFromTable(table: TableResponse): TableDraft {
             type: definition.type,
             required: definition.required,
             unique: definition.unique,
+            indexed: definition.indexed ?? false,
             referencesTable: definition.references?.table ?? '',
             onDelete: definition.references?.onDelete ?? 'restrict',
           },
@@ -124,11 +128,17 @@ export function draftFromTable(table: TableResponse): TableDraft {
 
 function definitionOf(c: ColumnDraft): ColumnDefinition {
   const definition: ColumnDefinition = { type: c.type, required: c.required, unique: c.unique };
+  if (c.indexed && canIndex(c.type)) definition.indexed = true;
   // Only a number column references; the choice is dropped when the type changes.
   if (c.type === 'number' && !c.system && c.referencesTable !== '') {
     definition.references = { table: c.referencesTable, onDelete: c.onDelete };
   }
   return definition;
+}
+
+/** canIndex tells whether a column of this type may have an index (json and array may not). */
+export function canIndex(type: ColumnType): boolean {
+  return type !== 'json' && type !== 'array';
 }
 
 function schemaOf(columns: readonly ColumnDraft[]): TableSchema {
@@ -169,6 +179,7 @@ function sameSchema(a: TableSchema, b: TableSchema): boolean {
       x.type === y.type &&
       x.required === y.required &&
       x.unique === y.unique &&
+      (x.indexed ?? false) === (y.indexed ?? false) &&
       sameReference(x, y)
     );
   });

@@ -15,6 +15,7 @@ import type { JsonPath } from '../jsonb.js';
 import type { RegexRefusal } from '../regex-pattern.js';
 import type { SystemDatabase } from '../schema.js';
 import type { SqlExpression, SqlOperand, SqlText } from '../sql-text.js';
+import type { SearchOperator } from '../text-search/ts-query.js';
 import type { BackupDialect } from './backup-dialect.js';
 
 /**
@@ -48,6 +49,8 @@ export interface SqlDialect {
     searchPath?: string[] | null;
     /** poolSize is how many connections the pool keeps (PostgreSQL). */
     poolSize?: number;
+    /** synchronousCommit false: commits do not wait for the disk (PostgreSQL; DATABASE_SYNCHRONOUS_COMMIT=off). */
+    synchronousCommit?: boolean;
     /** transactionPooler: DATABASE_URL is a transaction pooler (PostgreSQL; nothing prepared, no startup settings). */
     transactionPooler?: boolean;
   }): Dialect;
@@ -55,7 +58,9 @@ export interface SqlDialect {
    * sessionDefaults makes the settings a transaction pooler cannot pass at connection start the role's defaults in
    * this database, over a direct connection (PostgreSQL: TimeZone UTC and the statement timeout); null elsewhere.
    */
-  sessionDefaults: ((directUrl: string, options: { statementTimeoutMs: number }) => Promise<void>) | null;
+  sessionDefaults:
+    | ((directUrl: string, options: { statementTimeoutMs: number; synchronousCommit: boolean }) => Promise<void>)
+    | null;
   /**
    * writeTransactions makes the runner of record writes (SQLite: group commit; PostgreSQL: one transaction
    * each) for a Kysely instance made over `connection`, what createKyselyDialect returned.
@@ -176,6 +181,11 @@ export interface UserTableDialect {
   jsonCompareSql(out: SqlText, column: SqlOperand, op: '<' | '<=' | '>' | '>=', jsonText: string): void;
   /** isDistinctSql is `IS DISTINCT FROM` a stored value (json: JSON text compared as jsonb). */
   isDistinctSql(out: SqlText, column: SqlOperand, value: StoredValue, json: boolean): void;
+  /**
+   * textSearchSql is `to_tsvector('english', column) @@ <op>(config, query)`: PostgREST's fts, plfts, phfts and
+   * wfts (fts: to_tsquery, then plainto_, phraseto_ and websearch_to_tsquery).
+   */
+  textSearchSql(out: SqlText, column: SqlOperand, op: SearchOperator, config: string, query: string): void;
   /** containmentSql is jsonb `@>` (cs), `<@` (cd), or array overlap (ov) with JSON text. */
   containmentSql(out: SqlText, column: SqlOperand, op: 'cs' | 'cd' | 'ov', jsonText: string): void;
   /**

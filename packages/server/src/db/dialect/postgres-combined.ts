@@ -1,4 +1,6 @@
-import { CompiledQuery } from 'kysely';
+import type { CompiledQuery } from 'kysely';
+import { preparedQuery } from '../sql-text.js';
+import { nameOfText } from './postgres-named.js';
 
 // Statements joined as data-modifying WITH clauses of one statement: PostgreSQL runs each to completion, whether or
 // not anything reads it, all in one snapshot (none sees another's rows, which is why only statements whose results
@@ -24,10 +26,11 @@ export function combinedStatements(queries: readonly CompiledQuery[], last?: Com
     if (query === last) return `basalt_last AS (${text})`;
     return last ? `basalt_${i} AS (${text} RETURNING 1)` : `basalt_${i} AS (${text})`;
   });
-  if (!last) return CompiledQuery.raw(`WITH ${clauses.join(', ')} SELECT 1`, parameters);
   const before = queries.map((_, i) => `(SELECT count(*) FROM basalt_${i})`).join(' + ');
-  return CompiledQuery.raw(
-    `WITH ${clauses.join(', ')} SELECT basalt_last.* FROM basalt_last WHERE ${before} >= 0`,
-    parameters,
-  );
+  const text = last
+    ? `WITH ${clauses.join(', ')} SELECT basalt_last.* FROM basalt_last WHERE ${before} >= 0`
+    : `WITH ${clauses.join(', ')} SELECT 1`;
+  // Deferred statements write Basalt's own tables, so the joined text's result never changes type: it may be kept
+  // prepared by a name taken from the text (postgres-named.ts).
+  return preparedQuery(text, parameters, nameOfText('basalt_deferred', text));
 }

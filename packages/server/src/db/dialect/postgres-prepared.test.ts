@@ -33,6 +33,24 @@ describe.runIf(testDialects.includes('postgres'))('reads prepared by name on pos
     ]);
   });
 
+  it('prepares a named statement of a transaction under its name, the same text under two names apart', async () => {
+    const namesInTransaction = () =>
+      opened.db.transaction(async (scope) => {
+        await scope.run(preparedQuery('SELECT $1::int AS n', [1], 'basalt_test_trx_a'));
+        // The same text under another name (a table's insert before and after its schema changed) is its own.
+        await scope.run(preparedQuery('SELECT $1::int AS n', [2], 'basalt_test_trx_b'));
+        expect(await scope.run(textQuery('SELECT $1::int AS m', [3]))).toEqual([{ m: 3 }]);
+        return (await scope.run<{ name: string }>(textQuery('SELECT name FROM pg_prepared_statements', []))).map(
+          (row) => row.name,
+        );
+      });
+    const names = await namesInTransaction();
+    expect(names).toEqual(expect.arrayContaining(['basalt_test_trx_a', 'basalt_test_trx_b']));
+    expect(names.filter((name) => !name.startsWith('basalt_test'))).toEqual([]);
+    // Run again on the same connection: the names are bound, not prepared a second time (which PostgreSQL refuses).
+    expect(await namesInTransaction()).toEqual(expect.arrayContaining(['basalt_test_trx_a', 'basalt_test_trx_b']));
+  });
+
   it('answers as the table is now when its columns changed under a prepared read', async () => {
     await opened.db.run(textQuery('CREATE TABLE prepared_probe (a int)', []));
     await opened.db.run(textQuery('INSERT INTO prepared_probe VALUES (1)', []));

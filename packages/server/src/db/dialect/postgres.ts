@@ -10,6 +10,7 @@ import type { DatabaseErrorInfo, HealthDialect, SqlDialect, UserTableDialect } f
 import { postgresBackup } from './postgres-backup.js';
 import { combinedStatements } from './postgres-combined.js';
 import { postgresLogSearch } from './postgres-log-search.js';
+import { NamedStatements } from './postgres-named.js';
 
 // COUNT(*) and bigserial ids are int8; they stay far below 2^53, so read them as numbers.
 const INT8_OID = 20;
@@ -40,6 +41,8 @@ const STATEMENT_TIMEOUT_MS = 30_000;
 // connection may be another client's, which never prepared it, or prepared another under the same name).
 const pools = new WeakMap<object, pg.Pool>();
 const behindTransactionPooler = new WeakSet<object>();
+// The texts each pool's clients send by name inside transactions (postgres-named.ts); none behind a pooler.
+const namedStatements = new WeakMap<object, NamedStatements>();
 
 /** postgresDialect runs Basalt on a PostgreSQL server (DATABASE_URL). */
 export const postgresDialect: SqlDialect = {
@@ -51,6 +54,7 @@ export const postgresDialect: SqlDialect = {
     searchPath,
     poolSize = 10,
     transactionPooler = false,
+    synchronousCommit = true,
   }) {
     if (!databaseUrl) throw new Error('postgresDialect needs DATABASE_URL');
     // statement_timeout is a startup parameter of every pooled connection: no extra round trip per query.
@@ -61,7 +65,11 @@ export const postgresDialect: SqlDialect = {
       ? {}
       : {
           statement_timeout: statementTimeoutMs,
-          options: searchPath ? `-c TimeZone=UTC -c search_path=${searchPathOption(searchPath)}` : '-c TimeZone=UTC',
+          options: [
+            '-c TimeZone=UTC',
+            ...(searchPath ? [`-c search_path=${searchPathOption(searchPath)}`] : []),
+            ...(synchronousCommit ? [] : ['-c synchronous_commit=off']),
+          ].join(' '),
         };
     const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize, types, ...startup });
     // An idle connection that the server drops (restart, failover) emits 'error'; unheard, it kills the process.
@@ -71,6 +79,11 @@ export const postgresDialect: SqlDialect = {
     const dialect = new PostgresDialect({ pool, cursor: TypedCursor });
     pools.set(dialect, pool);
     if (transactionPooler) behindTransactionPooler.add(dialect);
+    else {
+      const named = new NamedStatements();
+      named.attach(pool);
+      namedStatements.set(dialect, named);
+    }
     return dialect;
   },
   // Each write has its own connection and transaction; PostgreSQL groups the WAL flushes of concurrent commits.
@@ -94,7 +107,18 @@ export const postgresDialect: SqlDialect = {
     };
   },
   backgroundReads: (kysely) => async (query) => (await kysely.executeQuery(query)).rows,
-  transactionRows: (trx) => async (query) => (await trx.executeQuery(query)).rows,
+  transactionRows: (trx, connection) => {
+    const named = namedStatements.get(connection);
+    if (named === undefined) return async (query) => (await trx.executeQuery(query)).rows;
+    return async (query) => {
+      try {
+        return (await trx.executeQuery(named.named(query))).rows;
+      } catch (error) {
+        named.forget(query, error);
+        throw error;
+      }
+    };
+  },
   combined: combinedStatements,
   autoIncrementId: (column) => column.primaryKey(),
   autoIncrementType: 'bigserial',
@@ -121,7 +145,10 @@ const CACHED_PLAN_CHANGED = '0A000';
 // Behind a transaction pooler no setting can be sent at connection start, and a SET would outlive the transaction
 // on a connection the next client gets: the role's own defaults in this database carry them instead (a role may
 // always set its own). They apply to the connections opened after this, the pooler's included.
-async function setSessionDefaults(directUrl: string, { statementTimeoutMs }: { statementTimeoutMs: number }) {
+async function setSessionDefaults(
+  directUrl: string,
+  { statementTimeoutMs, synchronousCommit }: { statementTimeoutMs: number; synchronousCommit: boolean },
+) {
   const client = new pg.Client({ connectionString: directUrl });
   await client.connect();
   try {
@@ -130,6 +157,9 @@ async function setSessionDefaults(directUrl: string, { statementTimeoutMs }: { s
     await client.query(`ALTER ROLE CURRENT_USER IN DATABASE ${database} SET TimeZone = 'UTC'`);
     await client.query(
       `ALTER ROLE CURRENT_USER IN DATABASE ${database} SET statement_timeout = ${Math.trunc(statementTimeoutMs)}`,
+    );
+    await client.query(
+      `ALTER ROLE CURRENT_USER IN DATABASE ${database} SET synchronous_commit = ${synchronousCommit ? 'on' : 'off'}`,
     );
   } finally {
     await client.end();
@@ -184,6 +214,14 @@ function describePostgresError(error: unknown): DatabaseErrorInfo | null {
   }
 }
 
+// PostgREST's full-text operators and the function each builds its tsquery with.
+const TS_QUERY_FUNCTIONS = {
+  fts: 'to_tsquery',
+  plfts: 'plainto_tsquery',
+  phfts: 'phraseto_tsquery',
+  wfts: 'websearch_to_tsquery',
+} as const;
+
 const keyType = (key: string | number | undefined) => (typeof key === 'number' ? 'integer' : 'text');
 
 function postgresUserTables(): UserTableDialect {
@@ -222,6 +260,10 @@ function postgresUserTables(): UserTableDialect {
       out.operand(column).raw(' IS DISTINCT FROM ');
       if (json) out.raw('CAST(').value(value).raw(' AS jsonb)');
       else out.value(value);
+    },
+    textSearchSql(out, column, op, config, query) {
+      out.raw("to_tsvector('english'::regconfig, ").operand(column).raw(`) @@ ${TS_QUERY_FUNCTIONS[op]}(CAST(`);
+      out.value(config).raw(' AS regconfig), ').value(query).raw(')');
     },
     containmentSql(out, column, op, jsonText) {
       if (op === 'cs') out.operand(column).raw(' @> CAST(').value(jsonText).raw(' AS jsonb)');

@@ -17,6 +17,8 @@ import { likeMatches } from '../like-pattern.js';
 import { compileLinearRegex, InvalidPatternError, linearRegexRefusal } from '../regex-pattern.js';
 import type { SystemDatabase } from '../schema.js';
 import { PLAIN_PARAMETER, textQuery, wrapOperand } from '../sql-text.js';
+import { textSearchMatches } from '../text-search/ts-match.js';
+import type { SearchOperator } from '../text-search/ts-query.js';
 import type { DatabaseErrorInfo, HealthDialect, RunRows, SqlDialect, UserTableDialect } from './dialect.js';
 import { SQLITE_FILE_NAME, sqliteBackup } from './sqlite-backup.js';
 import { checkpointInBackground, readInBackground } from './sqlite-checkpoints.js';
@@ -203,6 +205,11 @@ function registerEmulations(file: Database.Database): void {
     if (found === undefined) return null;
     return asText === 1 ? (found as string) : JSON.stringify(found);
   });
+  // Full-text search as PostgreSQL's english documents and queries read (db/text-search/): the query is checked
+  // before the statement runs, its tree built once per statement.
+  file.function('basalt_fts', options, (value: unknown, op: unknown, config: unknown, query: unknown) =>
+    value === null ? null : bit(textSearchMatches(String(value), op as SearchOperator, String(config), String(query))),
+  );
   file.function('basalt_json_sort_key', options, (json: unknown) =>
     typeof json === 'string' ? jsonbSortKey(JSON.parse(json)) : null,
   );
@@ -250,6 +257,17 @@ function sqliteUserTables(): UserTableDialect {
         .value(pattern)
         .raw(`, ${ci ? 1 : 0})`),
     regexRefusal: linearRegexRefusal,
+    textSearchSql: (out, column, op, config, query) =>
+      out
+        .raw('basalt_fts(')
+        .operand(column)
+        .raw(', ')
+        .value(op)
+        .raw(', ')
+        .value(config)
+        .raw(', ')
+        .value(query)
+        .raw(') = 1'),
     jsonEqualsSql: (out, column, jsonText) =>
       out.raw('basalt_json_equal(').operand(column).raw(', ').value(jsonText).raw(')'),
     jsonCompareSql: (out, column, op, jsonText) =>

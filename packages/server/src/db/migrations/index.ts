@@ -24,7 +24,9 @@ import { backupsMigration } from './0032_backups.js';
 import { storageMigration } from './0033_storage.js';
 import { monitoringMigration } from './0036_monitoring.js';
 import { performanceInsightsMigration } from './0037_performance_insights.js';
+import { userAchievementsMigration } from './0038_user_achievements.js';
 import { storageUsageMigration } from './0040_storage_usage.js';
+import { queryShapesMigration } from './0043_query_shapes.js';
 
 /** systemMigrations lists every numbered system migration, oldest first; names never change. */
 export function systemMigrations(dialect: SqlDialect): Record<string, Migration> {
@@ -54,5 +56,7 @@ export function systemMigrations(dialect: SqlDialect): Record<string, Migration>
     '0037_performance_insights': performanceInsightsMigration(dialect),
     '0033_storage': storageMigration(),
     '0040_storage_usage': storageUsageMigration(),
+    '0038_user_achievements': userAchievementsMigration(),
+    '0043_query_shapes': queryShapesMigration(),
   };
 }

@@ -20,3 +20,25 @@ export interface PerformanceInsightsTable {
   created_at: string;
   updated_at: string;
 }
+
+/** QueryShapesTable adds up the record APIs' reads per table, kind, column and day (migration 0043). */
+export interface QueryShapesTable {
+  table_id: number;
+  /** filter, order or count. */
+  kind: string;
+  /** The column filtered or ordered on; '' for a count. */
+  column_name: string;
+  /** YYYY-MM-DD (UTC). */
+  day: string;
+  account_id: string;
+  /** A bigint: PostgreSQL answers it as a string. */
+  calls: number | string;
+  total_ms: number;
+}
+
+/** UserAchievementsTable holds the milestones each account reached, and when (migration 0038). */
+export interface UserAchievementsTable {
+  account_id: string;
+  achievement_id: string;
+  unlocked_at: string;
+}

@@ -1,8 +1,8 @@
-import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context.js';
 import { cookieOptions } from '../../http/cookies.js';
 import { SESSION_COOKIE } from '../../http/principal.js';
-import { type AuthDeps, clientOf } from '../auth/auth-deps.js';
+import { answer, type Route } from '../../http/routes/route.js';
+import { clientOf } from '../auth/auth-deps.js';
 import { requireConsoleUser } from '../auth/auth-guards.js';
 import { deleteOwnAccount } from './account-deletion.service.js';
 import { changePassword } from './account-password.service.js';
@@ -15,33 +15,47 @@ import { toUserProfile, updateProfile } from './account-profile.service.js';
 //   POST   /api/user/change-password  {currentPassword, newPassword} → {success, message, otherSessionsEnded}
 //   DELETE /api/user                  {confirm: <username>} → {success, message}; the session cookie is cleared
 
-/** accountRoutes registers the account-settings endpoints over the auth services. */
-export async function accountRoutes(
-  app: FastifyInstance,
-  { deps, ctx }: { deps: AuthDeps; ctx: AppContext },
-): Promise<void> {
-  app.get('/api/user/profile', async (request, reply) => {
-    reply.header('Cache-Control', 'no-store');
-    const { account } = await requireConsoleUser(request, deps);
-    return toUserProfile(account);
-  });
-
-  app.patch('/api/user/profile', async (request) => {
-    const { account } = await requireConsoleUser(request, deps);
-    return updateProfile(deps, account, request.body);
-  });
-
-  app.post('/api/user/change-password', async (request) => {
-    const { account, sessionId } = await requireConsoleUser(request, deps);
-    const ended = await changePassword(deps, { account, sessionId, client: clientOf(request) }, request.body);
-    return { success: true, message: 'Password updated successfully', otherSessionsEnded: ended };
-  });
-
-  app.delete('/api/user', async (request, reply) => {
-    const { account } = await requireConsoleUser(request, deps);
-    const deleted = await deleteOwnAccount(ctx, account, request.body);
-    request.log.info({ accountId: account.id, ...deleted }, 'account deleted');
-    reply.clearCookie(SESSION_COOKIE, cookieOptions(request, deps.ctx.config.siteUrl));
-    return { success: true, message: 'Account deleted' };
-  });
+/** accountRoutes are the account-settings endpoints, over the console's auth services. */
+export function accountRoutes(ctx: AppContext): Route[] {
+  const deps = ctx.auth.console;
+  const user = { family: 'console', admit: [ctx.callers.user] } as const;
+  return [
+    {
+      ...user,
+      method: 'GET',
+      url: '/api/user/profile',
+      handler: async (call) => {
+        const { account } = await requireConsoleUser(call, deps);
+        return answer(toUserProfile(account), { headers: { 'Cache-Control': 'no-store' } });
+      },
+    },
+    {
+      ...user,
+      method: 'PATCH',
+      url: '/api/user/profile',
+      handler: async (call) => updateProfile(deps, (await requireConsoleUser(call, deps)).account, call.body),
+    },
+    {
+      ...user,
+      method: 'POST',
+      url: '/api/user/change-password',
+      handler: async (call) => {
+        const { account, sessionId } = await requireConsoleUser(call, deps);
+        const ended = await changePassword(deps, { account, sessionId, client: clientOf(call) }, call.body);
+        return { success: true, message: 'Password updated successfully', otherSessionsEnded: ended };
+      },
+    },
+    {
+      ...user,
+      method: 'DELETE',
+      url: '/api/user',
+      handler: async (call, request, reply) => {
+        const { account } = await requireConsoleUser(call, deps);
+        const deleted = await deleteOwnAccount(ctx, account, call.body);
+        request.log.info({ accountId: account.id, ...deleted }, 'account deleted');
+        reply.clearCookie(SESSION_COOKIE, cookieOptions(request, ctx.config.siteUrl));
+        return { success: true, message: 'Account deleted' };
+      },
+    },
+  ];
 }

@@ -1,9 +1,12 @@
 import type { Db } from '../../db/database.js';
 import type { Actor } from '../../lib/actor/actor.js';
+import { insertUnlock, unlocksOf } from './achievements.store.js';
 
-// Onboarding milestones. Each is read from the rows its action writes, in that action's own transaction, so a
-// milestone is reached the moment the action commits, on every node, with nothing held in memory and nothing
-// polled: the earliest such row's time is when it was reached.
+// Onboarding milestones. Each is read from the rows its action writes: when the action's event comes over the bus
+// (achievement-unlocks.ts), the milestones it may reach are checked and a reached one is kept in user_achievements
+// with the time of the row that reached it, once per account (a second node's insert changes nothing). A kept
+// milestone stays reached whatever happens to those rows afterwards. Listing them checks the rest once more, for a
+// milestone whose event went missing (or that has none: an end user's sign-up).
 
 export type AchievementStatus = 'LOCKED' | 'IN_PROGRESS' | 'COMPLETED';
 
@@ -47,7 +50,8 @@ const tablesCreated: Milestone['times'] = (db, id, limit) =>
       .execute(),
   );
 
-const MILESTONES: Milestone[] = [
+/** MILESTONES are the milestones, in their order on the Profile page. */
+export const MILESTONES: Milestone[] = [
   {
     id: 'first-table',
     name: 'First table',
@@ -159,13 +163,37 @@ const MILESTONES: Milestone[] = [
   },
 ];
 
-/** listAchievements answers the actor's account's milestones in their order, with progress. */
+/**
+ * reachMilestones checks the named milestones an account has not reached yet and keeps the reached ones; it
+ * answers the ids it found reached.
+ */
+export async function reachMilestones(db: Db, accountId: string, ids: readonly string[]): Promise<string[]> {
+  const reached: string[] = [];
+  for (const m of MILESTONES) {
+    if (!ids.includes(m.id)) continue;
+    const times = await m.times(db, accountId, m.target);
+    const at = times.length >= m.target ? times[m.target - 1] : undefined;
+    if (at === undefined) continue;
+    await insertUnlock(db, accountId, m.id, at);
+    reached.push(m.id);
+  }
+  return reached;
+}
+
+/** listAchievements answers the actor's account's milestones in their order, with progress and when reached. */
 export async function listAchievements(db: Db, actor: Actor): Promise<Achievement[]> {
+  let unlocked = await unlocksOf(db, actor.accountId);
+  const open = MILESTONES.filter((m) => !unlocked.has(m.id)).map((m) => m.id);
+  if (open.length > 0 && (await reachMilestones(db, actor.accountId, open)).length > 0) {
+    unlocked = await unlocksOf(db, actor.accountId);
+  }
   return Promise.all(
     MILESTONES.map(async (m, order) => {
-      const times = await m.times(db, actor.accountId, m.target);
-      const progress = Math.min(times.length, m.target);
-      const status: AchievementStatus = progress >= m.target ? 'COMPLETED' : progress > 0 ? 'IN_PROGRESS' : 'LOCKED';
+      const unlockedAt = unlocked.get(m.id) ?? null;
+      const progress = unlockedAt
+        ? m.target
+        : Math.min((await m.times(db, actor.accountId, m.target)).length, m.target);
+      const status: AchievementStatus = unlockedAt ? 'COMPLETED' : progress > 0 ? 'IN_PROGRESS' : 'LOCKED';
       return {
         id: m.id,
         name: m.name,
@@ -177,7 +205,7 @@ export async function listAchievements(db: Db, actor: Actor): Promise<Achievemen
         target: m.target,
         progress,
         status,
-        completedAt: status === 'COMPLETED' ? (times[m.target - 1] ?? null) : null,
+        completedAt: unlockedAt,
       };
     }),
   );

@@ -3,10 +3,17 @@ import type { Updateable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { AppUsersTable } from '../../db/schema.js';
 import { type AccountRow, normalizeEmail, usernameColumns } from '../auth/accounts.service.js';
-import { type AuthBase, type AuthDeps, poolDeps } from '../auth/auth-deps.js';
+import {
+  type AuthBase,
+  type AuthContext,
+  type AuthDeps,
+  createAuthDeps,
+  poolDeps,
+  secretSealerOf,
+} from '../auth/auth-deps.js';
 import type { AuthPools } from '../auth/auth-gateway.js';
 import { serializeMetadata } from '../auth/metadata-limits.js';
-import { APP_TABLES, anonymousEmail, type UserPool, type UserStore } from '../auth/user-pool.js';
+import { APP_TABLES, anonymousEmail, type NewUser, type UserPool, type UserStore } from '../auth/user-pool.js';
 import { type AppRecord, appLookupOf } from './app-lookup.js';
 import { allowedRedirect, appPasswordPolicy } from './app-settings.js';
 import {
@@ -19,11 +26,39 @@ import {
   listAppUsersPage,
   updateAppUserRow,
 } from './app-users.store.js';
-import { appsConfigOf } from './apps-config.js';
+import { appsConfigOf, configureApps } from './apps-config.js';
 
 // An app's end users as a user pool of the auth services (features/auth/user-pool.ts): /auth/v1 with an app's
 // key signs up, signs in and manages that app's users with the very services console accounts use. Each app's
 // services are built on first use and rebuilt when its settings or keys change (`app.changed`).
+
+/** appUserRowOf is the row of an app's new end user, as its store writes it (the test rows are made from it too). */
+export function appUserRowOf(appId: string, input: NewUser, now = new Date()): AppUserRow {
+  const at = now.toISOString();
+  const userMetadata = input.userMetadata ?? {};
+  const id = input.id ?? randomUUID();
+  return {
+    id,
+    app_id: appId,
+    email: input.anonymous ? anonymousEmail(id) : normalizeEmail(input.email),
+    ...usernameColumns(userMetadata),
+    password_hash: input.passwordHash,
+    email_confirmed_at: input.confirmed ? at : null,
+    confirmation_sent_at: null,
+    recovery_sent_at: null,
+    new_email: null,
+    email_change_sent_at: null,
+    last_sign_in_at: null,
+    banned_until: null,
+    user_metadata: serializeMetadata('user_metadata', userMetadata),
+    app_metadata: serializeMetadata('app_metadata', input.appMetadata ?? {}),
+    is_anonymous: input.anonymous ? 1 : 0,
+    invited_at: input.invitedAt ?? null,
+    reauthentication_sent_at: null,
+    created_at: at,
+    updated_at: at,
+  };
+}
 
 /** appUserStore is the store of one app's users. */
 export function appUserStore(appId: string): UserStore<AppUserRow> {
@@ -31,30 +66,7 @@ export function appUserStore(appId: string): UserStore<AppUserRow> {
     findById: (db, id) => findAppUserById(db, appId, id),
     findByEmail: (db, email) => findAppUserByEmail(db, appId, normalizeEmail(email)),
     async create(db, input, now) {
-      const at = now.toISOString();
-      const userMetadata = input.userMetadata ?? {};
-      const id = input.id ?? randomUUID();
-      const row: AppUserRow = {
-        id,
-        app_id: appId,
-        email: input.anonymous ? anonymousEmail(id) : normalizeEmail(input.email),
-        ...usernameColumns(userMetadata),
-        password_hash: input.passwordHash,
-        email_confirmed_at: input.confirmed ? at : null,
-        confirmation_sent_at: null,
-        recovery_sent_at: null,
-        new_email: null,
-        email_change_sent_at: null,
-        last_sign_in_at: null,
-        banned_until: null,
-        user_metadata: serializeMetadata('user_metadata', userMetadata),
-        app_metadata: serializeMetadata('app_metadata', input.appMetadata ?? {}),
-        is_anonymous: input.anonymous ? 1 : 0,
-        invited_at: input.invitedAt ?? null,
-        reauthentication_sent_at: null,
-        created_at: at,
-        updated_at: at,
-      };
+      const row = appUserRowOf(appId, input, now);
       await insertAppUser(db, row);
       return row;
     },
@@ -150,4 +162,16 @@ export function appAuthPools(consoleDeps: AuthDeps<AccountRow>): AuthPools {
     appOfKey: (key) => then(lookup.matchKey(key), (match) => (match ? depsFor(match.app) : null)),
     appOfRef: (ref) => then(lookup.byRef(ref), (app) => (app ? depsFor(app) : null)),
   };
+}
+
+/**
+ * createAuth builds the auth services of every pool over the instance's context: the console accounts' now, each
+ * app's on first use. Apps sign their keys with the instance's key and confirm sign-ups by mail when SMTP is set;
+ * OAuth client secrets and TOTP secrets are sealed by the secrets vault under each account's data key.
+ */
+export async function createAuth(ctx: AuthContext): Promise<AuthPools> {
+  const { config, db, tokens } = ctx;
+  const secrets = secretSealerOf(ctx);
+  configureApps(db, { tokens, mailDelivers: config.smtpUrl !== null, siteUrl: config.siteUrl, secrets });
+  return appAuthPools(await createAuthDeps(ctx, { secrets }));
 }

@@ -79,21 +79,12 @@ export interface NewAccount {
   invitedAt?: string;
 }
 
-/**
- * createAccount stores a new account and returns it. The first account ever created on the instance is
- * an administrator. Throws UniqueViolation when the email or the username is taken, and a 400 for metadata past
- * its limits (metadata-limits.ts). Call it inside a transaction when other writes belong with it.
- */
-export async function createAccount(
-  db: Kysely<SystemDatabase>,
-  input: NewAccount,
-  now = new Date(),
-): Promise<AccountRow> {
+/** accountRowOf is the row of a new account, as createAccount stores it (the test rows are made from it too). */
+export function accountRowOf(input: NewAccount, now = new Date()): AccountRow {
   const at = now.toISOString();
   const userMetadata = input.userMetadata ?? {};
-  const id = input.id ?? randomUUID();
-  const row: AccountRow = {
-    id,
+  return {
+    id: input.id ?? randomUUID(),
     email: normalizeEmail(input.email),
     ...usernameColumns(userMetadata),
     password_hash: input.passwordHash,
@@ -122,6 +113,20 @@ export async function createAccount(
     created_at: at,
     updated_at: at,
   };
+}
+
+/**
+ * createAccount stores a new account and returns it. The first account ever created on the instance is
+ * an administrator. Throws UniqueViolation when the email or the username is taken, and a 400 for metadata past
+ * its limits (metadata-limits.ts). Call it inside a transaction when other writes belong with it.
+ */
+export async function createAccount(
+  db: Kysely<SystemDatabase>,
+  input: NewAccount,
+  now = new Date(),
+): Promise<AccountRow> {
+  const row = accountRowOf(input, now);
+  const { id } = row;
   await insertAccount(db, row);
   if ((await claimFirstAccount(db, id)) && !row.is_admin) {
     await updateAccountRow(db, id, { is_admin: 1 });

@@ -1,13 +1,13 @@
 import type { PasswordPolicy } from '@basalt/shared';
 import type { z } from 'zod';
 import { ApiError } from '../../http/errors.js';
-import { recordActivity } from '../activity/activity.service.js';
-import { checkMetadataUsername, mergeMetadata, parseMetadata, usernameOf } from './accounts.service.js';
+import { checkMetadataUsername, mergeMetadata, parseMetadata } from './accounts.service.js';
 import type { AuthDeps } from './auth-deps.js';
 import { clashError, featureDisabled, validationFailed, weakPassword } from './gotrue-errors.js';
 import { type adminUserBodySchema, gotrueEmail, UUID_PATTERN } from './gotrue-input.js';
-import { createUserWithIdentity, syncEmailIdentity } from './identities.service.js';
+import { syncEmailIdentity } from './identities.service.js';
 import { hashPassword, passwordWeakness } from './passwords.js';
+import { registerUser } from './user-creation.service.js';
 import type { UserChanges, UserRow } from './user-pool.js';
 
 /** AdminUserBody is a parsed AdminUserAttributes body. */
@@ -86,7 +86,7 @@ export async function createUserAsAdmin<R extends UserRow>(deps: AuthDeps<R>, bo
   return deps.ctx.db
     .transaction(async ({ kysely: trx }) => {
       // user_metadata is stored exactly as sent (GoTrue's admin API adds no identity keys to it).
-      const account = await createUserWithIdentity(
+      const account = await registerUser(
         deps,
         trx,
         {
@@ -96,16 +96,6 @@ export async function createUserAsAdmin<R extends UserRow>(deps: AuthDeps<R>, bo
           userMetadata,
           appMetadata: body.app_metadata ?? {},
           confirmed: body.email_confirm === true,
-        },
-        now,
-      );
-      await recordActivity(
-        trx,
-        {
-          accountId: deps.pool.activityAccountOf(account),
-          action: 'REGISTER',
-          resource: deps.pool.app ? 'app_users' : 'users',
-          details: { username: usernameOf(account) },
         },
         now,
       );

@@ -1,10 +1,10 @@
-import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { ApiError } from '../../http/errors.js';
+import { answer, type Route } from '../../http/routes/route.js';
 import { createUserAsAdmin, listUsersPage, parseUserId, updateUserAsAdmin } from './admin-users.service.js';
 import type { AuthDeps } from './auth-deps.js';
-import { type AuthPools, depsOf } from './auth-gateway.js';
-import { requireServiceRole } from './auth-guards.js';
+import { depsOf } from './auth-gateway.js';
+import type { AuthRails } from './auth-rails.js';
 import { userNotFound, validationFailed } from './gotrue-errors.js';
 import { adminUserBodySchema, parseGoTrue, queryOf, UUID_PATTERN } from './gotrue-input.js';
 import { toGoTrueFactor } from './gotrue-user.js';
@@ -28,68 +28,105 @@ export function adminUsersLink(page: number, perPage: number, total: number): st
   return [...(page < last ? [link(page + 1, 'next')] : []), link(last, 'last')].join(', ');
 }
 
+async function loadUser(deps: AuthDeps<UserRow>, id: string): Promise<UserRow> {
+  const account = await deps.pool.users.findById(deps.ctx.db.kysely, parseUserId(id));
+  if (!account) throw userNotFound(404);
+  return account;
+}
+const idOf = (params: unknown) => (params as { id: string }).id;
+
 /** authAdminRoutes serves /auth/v1/admin/users (and their MFA factors) with the service key. */
-export async function authAdminRoutes(app: FastifyInstance, { pools }: { pools: AuthPools }): Promise<void> {
-  app.addHook('preHandler', async (request) => requireServiceRole(request, depsOf(request, pools)));
+export function authAdminRoutes({ pools, service }: AuthRails): Route[] {
+  return [
+    {
+      ...service,
+      method: 'GET',
+      url: '/auth/v1/admin/users',
+      handler: async (call) => {
+        const deps = depsOf(call, pools);
+        const query = queryOf(call.query);
+        const page = pageNumber(query.page, 1);
+        const perPage = Math.min(pageNumber(query.per_page, 50), MAX_PER_PAGE);
+        const { accounts, total } = await listUsersPage(deps, page, perPage);
+        return answer(
+          { users: await goTrueUsersOf(deps, accounts), aud: 'authenticated' },
+          { headers: { 'X-Total-Count': String(total), Link: adminUsersLink(page, perPage, total) } },
+        );
+      },
+    },
 
-  async function loadUser(deps: AuthDeps<UserRow>, id: string): Promise<UserRow> {
-    const account = await deps.pool.users.findById(deps.ctx.db.kysely, parseUserId(id));
-    if (!account) throw userNotFound(404);
-    return account;
-  }
-  const idOf = (params: unknown) => (params as { id: string }).id;
+    {
+      ...service,
+      method: 'POST',
+      url: '/auth/v1/admin/users',
+      handler: async (call) => {
+        const deps = depsOf(call, pools);
+        return goTrueUserOf(deps, await createUserAsAdmin(deps, parseGoTrue(adminUserBodySchema, call.body)));
+      },
+    },
 
-  app.get('/auth/v1/admin/users', async (request, reply) => {
-    const deps = depsOf(request, pools);
-    const query = queryOf(request.query);
-    const page = pageNumber(query.page, 1);
-    const perPage = Math.min(pageNumber(query.per_page, 50), MAX_PER_PAGE);
-    const { accounts, total } = await listUsersPage(deps, page, perPage);
-    reply.header('X-Total-Count', String(total)).header('Link', adminUsersLink(page, perPage, total));
-    return { users: await goTrueUsersOf(deps, accounts), aud: 'authenticated' };
-  });
+    {
+      ...service,
+      method: 'GET',
+      url: '/auth/v1/admin/users/:id',
+      handler: async (call) => {
+        const deps = depsOf(call, pools);
+        return goTrueUserOf(deps, await loadUser(deps, idOf(call.params)));
+      },
+    },
 
-  app.post('/auth/v1/admin/users', async (request) => {
-    const deps = depsOf(request, pools);
-    return goTrueUserOf(deps, await createUserAsAdmin(deps, parseGoTrue(adminUserBodySchema, request.body)));
-  });
+    {
+      ...service,
+      method: 'PUT',
+      url: '/auth/v1/admin/users/:id',
+      handler: async (call) => {
+        const deps = depsOf(call, pools);
+        const account = await loadUser(deps, idOf(call.params));
+        return goTrueUserOf(deps, await updateUserAsAdmin(deps, account, parseGoTrue(adminUserBodySchema, call.body)));
+      },
+    },
 
-  app.get('/auth/v1/admin/users/:id', async (request) => {
-    const deps = depsOf(request, pools);
-    return goTrueUserOf(deps, await loadUser(deps, idOf(request.params)));
-  });
+    {
+      ...service,
+      method: 'GET',
+      url: '/auth/v1/admin/users/:id/factors',
+      handler: async (call) => {
+        const deps = depsOf(call, pools);
+        const account = await loadUser(deps, idOf(call.params));
+        return (await listFactorsOf(deps.ctx.db.kysely, deps.pool.tables, [account.id])).map(toGoTrueFactor);
+      },
+    },
 
-  app.put('/auth/v1/admin/users/:id', async (request) => {
-    const deps = depsOf(request, pools);
-    const account = await loadUser(deps, idOf(request.params));
-    return goTrueUserOf(deps, await updateUserAsAdmin(deps, account, parseGoTrue(adminUserBodySchema, request.body)));
-  });
+    {
+      ...service,
+      method: 'DELETE',
+      url: '/auth/v1/admin/users/:id/factors/:factorId',
+      handler: async (call) => {
+        const deps = depsOf(call, pools);
+        const account = await loadUser(deps, idOf(call.params));
+        const factorId = (call.params as { factorId: string }).factorId;
+        const factor = UUID_PATTERN.test(factorId)
+          ? await findFactorOf(deps.ctx.db.kysely, deps.pool.tables, account.id, factorId.toLowerCase())
+          : undefined;
+        if (!factor) throw new ApiError(404, 'mfa_factor_not_found', 'Factor not found');
+        await removeFactor(deps, account.id, factor);
+        return toGoTrueFactor(factor);
+      },
+    },
 
-  app.get('/auth/v1/admin/users/:id/factors', async (request) => {
-    const deps = depsOf(request, pools);
-    const account = await loadUser(deps, idOf(request.params));
-    return (await listFactorsOf(deps.ctx.db.kysely, deps.pool.tables, [account.id])).map(toGoTrueFactor);
-  });
-
-  app.delete('/auth/v1/admin/users/:id/factors/:factorId', async (request) => {
-    const deps = depsOf(request, pools);
-    const account = await loadUser(deps, idOf(request.params));
-    const factorId = (request.params as { factorId: string }).factorId;
-    const factor = UUID_PATTERN.test(factorId)
-      ? await findFactorOf(deps.ctx.db.kysely, deps.pool.tables, account.id, factorId.toLowerCase())
-      : undefined;
-    if (!factor) throw new ApiError(404, 'mfa_factor_not_found', 'Factor not found');
-    await removeFactor(deps, account.id, factor);
-    return toGoTrueFactor(factor);
-  });
-
-  app.delete('/auth/v1/admin/users/:id', async (request) => {
-    const deps = depsOf(request, pools);
-    const account = await loadUser(deps, idOf(request.params));
-    await deps.ctx.db.transaction(async (scope) => {
-      await deps.pool.users.remove(scope.kysely, account.id);
-      deps.pool.sessionsEnded(scope, account.id);
-    });
-    return {};
-  });
+    {
+      ...service,
+      method: 'DELETE',
+      url: '/auth/v1/admin/users/:id',
+      handler: async (call) => {
+        const deps = depsOf(call, pools);
+        const account = await loadUser(deps, idOf(call.params));
+        await deps.ctx.db.transaction(async (scope) => {
+          await deps.pool.users.remove(scope.kysely, account.id);
+          deps.pool.sessionsEnded(scope, account.id);
+        });
+        return {};
+      },
+    },
+  ];
 }

@@ -1,5 +1,6 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import { ACCESS_TOKEN_TTL_SECONDS, SITE_NAME } from '@basalt/shared';
-import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import { readSetting, writeSettingOnce } from '../../db/instance-settings.store.js';
@@ -83,8 +84,8 @@ export interface ClientInfo {
   userAgent: string | null;
 }
 
-/** clientOf reads the caller's address and user agent. */
-export function clientOf(request: FastifyRequest): ClientInfo {
+/** clientOf reads the caller's address and user agent (of a route's call). */
+export function clientOf(request: { ip: string; headers: IncomingHttpHeaders }): ClientInfo {
   const ua = request.headers['user-agent'];
   return { ip: request.ip, userAgent: typeof ua === 'string' ? ua : null };
 }

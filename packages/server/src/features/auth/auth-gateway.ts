@@ -1,13 +1,9 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../../http/errors.js';
+import type { AdmissionStep, Call } from '../../http/routes/route.js';
 import type { TokenVerifier } from '../../lib/crypto/token-verifier.js';
 import type { AccountRow } from './accounts.service.js';
 import type { AuthDeps } from './auth-deps.js';
-import type { TokenService } from './tokens.service.js';
 import type { UserRow } from './user-pool.js';
-
-// Paths a browser opens without headers, and public metadata.
-const EXEMPT = /^\/auth\/v1\/(callback|authorize|health|\.well-known\/.*)\/?$/;
-const VERIFY_LINK = /^\/auth\/v1\/verify\/?$/;
 
 type MaybePromise<T> = T | Promise<T>;
 
@@ -23,19 +19,18 @@ export interface AuthPools {
   appOfRef(ref: string): MaybePromise<AuthDeps<UserRow> | null>;
 }
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** authDeps are the services of the user pool an /auth/v1 request is for, set by the gateway. */
-    authDeps: AuthDeps<UserRow> | null;
+declare module '../../http/routes/route.js' {
+  interface CallFacts {
+    /** authDeps are the services of the user pool an /auth/v1 call is for, when the gateway chose an app's. */
+    authDeps?: AuthDeps<UserRow>;
   }
 }
 
 /** apiKeyOf reads the `apikey` header, else the `apikey` query parameter (old clients, links). */
-export function apiKeyOf(request: FastifyRequest): string | null {
-  const header = request.headers.apikey;
+export function apiKeyOf(call: Call): string | null {
+  const header = call.headers.apikey;
   if (typeof header === 'string' && header) return header;
-  const query = request.query as Record<string, unknown> | undefined;
-  const param = query?.apikey;
+  const param = call.query.apikey;
   return typeof param === 'string' && param ? param : null;
 }
 
@@ -54,32 +49,41 @@ export async function isInstanceKey(tokens: TokenVerifier, key: string): Promise
   }
 }
 
-/** depsOf returns the services of the pool a request is for (the console's unless the gateway chose an app's). */
-export function depsOf(request: FastifyRequest, pools: AuthPools): AuthDeps<UserRow> {
-  return request.authDeps ?? pools.console;
+/** depsOf returns the services of the pool a call is for (the console's unless the gateway chose an app's). */
+export function depsOf(call: Call, pools: AuthPools): AuthDeps<UserRow> {
+  return call.facts.authDeps ?? pools.console;
 }
 
+// What Supabase's gateway answers before a request reaches GoTrue: `{"message": …}`.
+const gatewayRefusal = (message: string) => new ApiError(401, 'invalid_api_key', message, { family: 'gateway' });
+
 /**
- * apiKeyGateway is the onRequest hook in front of /auth/v1, mirroring Supabase's gateway: 401
+ * apiKeyGateway is the admission step in front of /auth/v1, mirroring Supabase's gateway: 401
  * `{"message":"No API key found in request"}` without a key, `{"message":"Invalid API key"}` for anything
  * but this instance's keys or an app's current keys. It picks the user pool: an app's key serves that app's
- * end users, the instance's keys the console accounts. A mail link (GET /verify) names its app by `ref`.
+ * end users, the instance's keys the console accounts.
  */
-export function apiKeyGateway(tokens: TokenService, pools: AuthPools) {
-  return async (request: FastifyRequest, reply: FastifyReply) => {
-    const path = request.url.split('?')[0] ?? '';
-    if (!path.startsWith('/auth/v1/')) return;
-    if (request.method === 'GET' && VERIFY_LINK.test(path)) {
-      const ref = (request.query as Record<string, unknown> | undefined)?.ref;
-      if (typeof ref === 'string' && ref) request.authDeps = await pools.appOfRef(ref);
-      return;
-    }
-    if (EXEMPT.test(path)) return;
-    const key = apiKeyOf(request);
-    if (!key) return reply.code(401).send({ message: 'No API key found in request' });
-    if (await isInstanceKey(tokens, key)) return;
-    const app = await pools.appOfKey(key);
-    if (!app) return reply.code(401).send({ message: 'Invalid API key' });
-    request.authDeps = app;
+export function apiKeyGateway(tokens: TokenVerifier, pools: AuthPools): AdmissionStep {
+  return (call) => {
+    const key = apiKeyOf(call);
+    if (!key) throw gatewayRefusal('No API key found in request');
+    if (tokens.roleOfKey(key)) return;
+    return (async () => {
+      if (await isInstanceKey(tokens, key)) return;
+      const app = await pools.appOfKey(key);
+      if (!app) throw gatewayRefusal('Invalid API key');
+      call.facts.authDeps = app;
+    })();
+  };
+}
+
+/** poolOfRef is the step of a mail link (GET /verify), opened without headers: it names its app by `ref`. */
+export function poolOfRef(pools: AuthPools): AdmissionStep {
+  return (call) => {
+    const ref = call.query.ref;
+    if (typeof ref !== 'string' || !ref) return;
+    return Promise.resolve(pools.appOfRef(ref)).then((app) => {
+      if (app) call.facts.authDeps = app;
+    });
   };
 }

@@ -1,8 +1,10 @@
-import type { FastifyRequest } from 'fastify';
+import { sessionIdOf } from '../../http/caller.js';
 import { ApiError } from '../../http/errors.js';
-import { bearerOf, requireUser } from '../../http/legacy-principal.js';
+import { bearerOfHeader } from '../../http/principal.js';
+import type { AdmissionStep, Call } from '../../http/routes/route.js';
 import { type AccountRow, findAccount } from './accounts.service.js';
 import type { AuthDeps } from './auth-deps.js';
+import { type AuthPools, depsOf } from './auth-gateway.js';
 import { badJwt, noAuthorization, notAdmin, sessionNotFound, userBanned, userNotFound } from './gotrue-errors.js';
 import { isBanned } from './sessions.service.js';
 import type { UserRow } from './user-pool.js';
@@ -21,12 +23,9 @@ const NOT_OF_THIS_POOL = 'invalid JWT: unable to parse or verify signature, the 
  * another pool (a console account's token with an app key, another app's user), 403 session_not_found once its
  * session ended, 403 user_not_found for a deleted user.
  */
-export async function requireGoTrueUser<R extends UserRow>(
-  request: FastifyRequest,
-  deps: AuthDeps<R>,
-): Promise<SignedInUser<R>> {
-  if (!bearerOf(request)) throw noAuthorization();
-  const principal = request.principal;
+export async function requireGoTrueUser<R extends UserRow>(call: Call, deps: AuthDeps<R>): Promise<SignedInUser<R>> {
+  if (!bearerOfHeader(call.headers.authorization)) throw noAuthorization();
+  const principal = call.principal;
   if (principal.kind === 'invalid' && principal.reason === 'session_ended') throw sessionNotFound(403);
   if (principal.kind === 'invalid') {
     throw badJwt(
@@ -56,10 +55,15 @@ export async function requireGoTrueUser<R extends UserRow>(
   return { account, sessionId };
 }
 
-/** requireServiceRole admits only the service key of the request's pool as bearer. */
-export function requireServiceRole(request: FastifyRequest, deps: AuthDeps<UserRow>): void {
-  if (!bearerOf(request)) throw noAuthorization();
-  const principal = request.principal;
+/** serviceRole is the admission step that admits only the service key of the call's pool as bearer. */
+export const serviceRole =
+  (pools: AuthPools): AdmissionStep =>
+  (call) =>
+    requireServiceRole(call, depsOf(call, pools));
+
+function requireServiceRole(call: Call, deps: AuthDeps<UserRow>): void {
+  if (!bearerOfHeader(call.headers.authorization)) throw noAuthorization();
+  const principal = call.principal;
   const app = deps.pool.app;
   const admitted = app
     ? principal.kind === 'appKey' && principal.role === 'service_role' && principal.ref === app.ref
@@ -68,18 +72,16 @@ export function requireServiceRole(request: FastifyRequest, deps: AuthDeps<UserR
 }
 
 /**
- * requireConsoleUser resolves the caller of /api/auth/* (bearer or session cookie) to a live session and
- * account, or throws the console's 401.
+ * requireConsoleUser finds the account of a call admitted by `callers.user` (bearer or session cookie) and its
+ * live session, or throws the console's 401.
  */
-export async function requireConsoleUser(
-  request: FastifyRequest,
-  deps: AuthDeps<AccountRow>,
-): Promise<SignedInUser<AccountRow>> {
-  const user = requireUser(request);
+export async function requireConsoleUser(call: Call, deps: AuthDeps<AccountRow>): Promise<SignedInUser<AccountRow>> {
+  const { accountId } = call.actor;
+  const sessionId = sessionIdOf(call);
   const ended = () => new ApiError(401, 'session_not_found', 'Your session has ended. Please sign in again.');
-  // Cookie sessions were looked up by the principal hook; a bearer token's session may have ended since.
-  if (!user.sessionId || !(await deps.sessions.exists(user.sessionId))) throw ended();
-  const account = await findAccount(deps.ctx.db.kysely, user.accountId);
+  // Cookie sessions were looked up by the caller step; a bearer token's session may have ended since.
+  if (!sessionId || !(await deps.sessions.exists(sessionId))) throw ended();
+  const account = await findAccount(deps.ctx.db.kysely, accountId);
   if (!account) throw ended();
-  return { account, sessionId: user.sessionId };
+  return { account, sessionId };
 }

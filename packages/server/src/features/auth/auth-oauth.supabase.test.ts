@@ -134,6 +134,36 @@ describe.each(testDialects)('OAuth / OpenID Connect sign-in on %s', (dialect) =>
     expect(exchanged.data.session?.provider_token).toEqual(expect.any(String));
   });
 
+  it('signs in when the provider posts the callback as a form (response_mode=form_post)', async () => {
+    const pool = pools()[1];
+    if (!pool) throw new Error('no pool');
+    issuer.signInAs({ ...ACME, sub: 'form-post', email: 'formpost@acme.test' });
+    const client = authClient(server, pool.key);
+    const { data } = await client.auth.signInWithOAuth({
+      provider: 'custom:acme' as 'github',
+      options: { redirectTo: pool.landing, skipBrowserRedirect: true, queryParams: pool.query },
+    });
+    const atCallback = await followRedirects(data.url ?? '', (url) => url.pathname === '/auth/v1/callback');
+    const posted = await fetch(`${server.url}/auth/v1/callback`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: atCallback.searchParams.toString(),
+    });
+    expect(posted.status).toBe(302);
+    const landing = new URL(posted.headers.get('location') ?? '');
+    expect(`${landing.origin}${landing.pathname}`).toBe(pool.landing);
+    expect(fragmentOf(landing)).toMatchObject({ token_type: 'bearer', access_token: expect.any(String) });
+    const refused = await fetch(`${server.url}/auth/v1/callback`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: atCallback.searchParams.toString(),
+    });
+    // The implicit flow's state is spent: posted again, it is unknown.
+    expect(fragmentOf(new URL(refused.headers.get('location') ?? ''))).toMatchObject({ error_code: 'bad_oauth_state' });
+  });
+
   it('links an identity to the user of the same verified address', async () => {
     const client = authClient(server, appAnon);
     await client.auth.signUp({ email: 'linked@acme.test', password: users.alice.password });

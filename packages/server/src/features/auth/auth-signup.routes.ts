@@ -1,8 +1,9 @@
-import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../http/errors.js';
+import type { Route } from '../../http/routes/route.js';
 import { checkMetadataUsername } from './accounts.service.js';
 import { clientOf } from './auth-deps.js';
-import { type AuthPools, depsOf } from './auth-gateway.js';
+import { depsOf } from './auth-gateway.js';
+import type { AuthRails } from './auth-rails.js';
 import { clashError, featureDisabled, userAlreadyExists, validationFailed, weakPassword } from './gotrue-errors.js';
 import { gotrueEmail, parseGoTrue, queryOf, signupBodySchema } from './gotrue-input.js';
 import { fakeGoTrueUser } from './gotrue-user.js';
@@ -13,63 +14,71 @@ import { signupsOpen } from './signups-open.js';
 import { goTrueSessionOf, goTrueUserOf } from './user-view.js';
 
 /** authSignupRoutes serves POST /auth/v1/signup. */
-export async function authSignupRoutes(app: FastifyInstance, { pools }: { pools: AuthPools }): Promise<void> {
-  app.post('/auth/v1/signup', async (request) => {
-    const deps = depsOf(request, pools);
-    const body = parseGoTrue(signupBodySchema, request.body);
-    const client = clientOf(request);
-    if (!body.email && !body.phone) {
-      // signInAnonymously(): off unless the app allows it.
-      if (!deps.pool.settings.anonymousSignIns) {
-        throw featureDisabled('anonymous_provider_disabled', 'Anonymous sign-ins are disabled');
-      }
-      await deps.limits.attempt('anonymous', { ip: client.ip });
-      if (!(await signupsOpen(deps))) {
-        throw featureDisabled('signup_disabled', 'Signups not allowed for this instance');
-      }
-      const userMetadata = body.data ?? {};
-      checkMetadataUsername(userMetadata);
-      const anonymous = await signUpAnonymously(deps, { userMetadata, client }).catch((error: unknown) => {
-        throw clashError(error, userAlreadyExists);
-      });
-      return goTrueSessionOf(deps, anonymous.session, anonymous.account);
-    }
-    await deps.limits.attempt('signup', { ip: client.ip, email: body.email });
-    if (!body.email) throw new ApiError(400, 'phone_provider_disabled', 'Phone signups are disabled');
-    const pkce = pkceParamsOf(body.code_challenge, body.code_challenge_method);
-    const email = gotrueEmail(body.email);
-    if (!(await signupsOpen(deps))) throw featureDisabled('signup_disabled', 'Signups not allowed for this instance');
-    if (!body.password) throw validationFailed('Signup requires a valid password');
-    const weakness = passwordWeakness(body.password, deps.pool.settings.passwordPolicy);
-    if (weakness) throw weakPassword(weakness);
-    const userMetadata = body.data ?? {};
-    checkMetadataUsername(userMetadata);
-    const redirectTo = queryOf(request.query).redirect_to ?? null;
+export function authSignupRoutes({ pools, keyed }: AuthRails): Route[] {
+  return [
+    {
+      ...keyed,
+      method: 'POST',
+      url: '/auth/v1/signup',
+      handler: async (call) => {
+        const deps = depsOf(call, pools);
+        const body = parseGoTrue(signupBodySchema, call.body);
+        const client = clientOf(call);
+        if (!body.email && !body.phone) {
+          // signInAnonymously(): off unless the app allows it.
+          if (!deps.pool.settings.anonymousSignIns) {
+            throw featureDisabled('anonymous_provider_disabled', 'Anonymous sign-ins are disabled');
+          }
+          await deps.limits.attempt('anonymous', { ip: client.ip });
+          if (!(await signupsOpen(deps))) {
+            throw featureDisabled('signup_disabled', 'Signups not allowed for this instance');
+          }
+          const userMetadata = body.data ?? {};
+          checkMetadataUsername(userMetadata);
+          const anonymous = await signUpAnonymously(deps, { userMetadata, client }).catch((error: unknown) => {
+            throw clashError(error, userAlreadyExists);
+          });
+          return goTrueSessionOf(deps, anonymous.session, anonymous.account);
+        }
+        await deps.limits.attempt('signup', { ip: client.ip, email: body.email });
+        if (!body.email) throw new ApiError(400, 'phone_provider_disabled', 'Phone signups are disabled');
+        const pkce = pkceParamsOf(body.code_challenge, body.code_challenge_method);
+        const email = gotrueEmail(body.email);
+        if (!(await signupsOpen(deps)))
+          throw featureDisabled('signup_disabled', 'Signups not allowed for this instance');
+        if (!body.password) throw validationFailed('Signup requires a valid password');
+        const weakness = passwordWeakness(body.password, deps.pool.settings.passwordPolicy);
+        if (weakness) throw weakPassword(weakness);
+        const userMetadata = body.data ?? {};
+        checkMetadataUsername(userMetadata);
+        const redirectTo = queryOf(call.query).redirect_to ?? null;
 
-    const outcome = await signUp(deps, {
-      email,
-      password: body.password,
-      userMetadata,
-      redirectTo,
-      client,
-      flowStateId:
-        pkce && !deps.autoconfirm
-          ? await startFlow(deps, {
-              kind: 'email/signup',
-              pkce,
-              redirectTo: deps.verification.redirectTarget(redirectTo),
-            })
-          : null,
-    }).catch((error: unknown) => {
-      throw clashError(error, userAlreadyExists);
-    });
-    switch (outcome.kind) {
-      case 'signed_in':
-        return goTrueSessionOf(deps, outcome.session, outcome.account);
-      case 'confirmation_sent':
-        return goTrueUserOf(deps, outcome.account);
-      case 'exists_confirmed':
-        return fakeGoTrueUser(outcome.email, deps.now());
-    }
-  });
+        const outcome = await signUp(deps, {
+          email,
+          password: body.password,
+          userMetadata,
+          redirectTo,
+          client,
+          flowStateId:
+            pkce && !deps.autoconfirm
+              ? await startFlow(deps, {
+                  kind: 'email/signup',
+                  pkce,
+                  redirectTo: deps.verification.redirectTarget(redirectTo),
+                })
+              : null,
+        }).catch((error: unknown) => {
+          throw clashError(error, userAlreadyExists);
+        });
+        switch (outcome.kind) {
+          case 'signed_in':
+            return goTrueSessionOf(deps, outcome.session, outcome.account);
+          case 'confirmation_sent':
+            return goTrueUserOf(deps, outcome.account);
+          case 'exists_confirmed':
+            return fakeGoTrueUser(outcome.email, deps.now());
+        }
+      },
+    },
+  ];
 }

@@ -1,8 +1,9 @@
-import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../http/errors.js';
+import type { Route } from '../../http/routes/route.js';
 import { clientOf } from './auth-deps.js';
-import { type AuthPools, depsOf } from './auth-gateway.js';
+import { depsOf } from './auth-gateway.js';
 import { requireGoTrueUser } from './auth-guards.js';
+import type { AuthRails } from './auth-rails.js';
 import { emailNotConfirmed, invalidCredentials, userBanned, validationFailed } from './gotrue-errors.js';
 import {
   idTokenGrantSchema,
@@ -25,73 +26,81 @@ const REFUSALS = {
 };
 
 /** authTokenRoutes serves POST /auth/v1/token with grant_type password, refresh_token, pkce and id_token. */
-export async function authTokenRoutes(app: FastifyInstance, { pools }: { pools: AuthPools }): Promise<void> {
-  app.post('/auth/v1/token', async (request) => {
-    const deps = depsOf(request, pools);
-    const grantType = queryOf(request.query).grant_type;
-    const client = clientOf(request);
+export function authTokenRoutes({ pools, keyed }: AuthRails): Route[] {
+  return [
+    {
+      ...keyed,
+      method: 'POST',
+      url: '/auth/v1/token',
+      handler: async (call) => {
+        const deps = depsOf(call, pools);
+        const grantType = queryOf(call.query).grant_type;
+        const client = clientOf(call);
 
-    if (grantType === 'password') {
-      const body = parseGoTrue(passwordGrantSchema, request.body);
-      if (!body.email) {
-        if (body.phone) throw new ApiError(400, 'phone_provider_disabled', 'Phone logins are disabled');
-        throw validationFailed('missing email or phone');
-      }
-      if (!body.password) throw validationFailed('missing password');
-      const signedIn = await signInWithPassword(deps, { email: body.email, password: body.password, client }).catch(
-        (error: unknown) => {
-          throw error instanceof SignInRefused ? REFUSALS[error.reason]() : error;
-        },
-      );
-      const { weakness } = signedIn;
-      return {
-        ...(await goTrueSessionOf(deps, signedIn.session, signedIn.account)),
-        ...(weakness ? { weak_password: { message: weakness.message, reasons: weakness.reasons } } : {}),
-      };
-    }
+        if (grantType === 'password') {
+          const body = parseGoTrue(passwordGrantSchema, call.body);
+          if (!body.email) {
+            if (body.phone) throw new ApiError(400, 'phone_provider_disabled', 'Phone logins are disabled');
+            throw validationFailed('missing email or phone');
+          }
+          if (!body.password) throw validationFailed('missing password');
+          const signedIn = await signInWithPassword(deps, { email: body.email, password: body.password, client }).catch(
+            (error: unknown) => {
+              throw error instanceof SignInRefused ? REFUSALS[error.reason]() : error;
+            },
+          );
+          const { weakness } = signedIn;
+          return {
+            ...(await goTrueSessionOf(deps, signedIn.session, signedIn.account)),
+            ...(weakness ? { weak_password: { message: weakness.message, reasons: weakness.reasons } } : {}),
+          };
+        }
 
-    if (grantType === 'refresh_token') {
-      await deps.limits.refresh(client.ip);
-      const body = parseGoTrue(refreshGrantSchema, request.body);
-      const { account, session } = await deps.sessions.refresh(body.refresh_token);
-      return goTrueSessionOf(deps, session, account);
-    }
+        if (grantType === 'refresh_token') {
+          await deps.limits.refresh(client.ip);
+          const body = parseGoTrue(refreshGrantSchema, call.body);
+          const { account, session } = await deps.sessions.refresh(body.refresh_token);
+          return goTrueSessionOf(deps, session, account);
+        }
 
-    if (grantType === 'pkce') {
-      await deps.limits.attempt('verify', { ip: client.ip });
-      const body = parseGoTrue(pkceGrantSchema, request.body);
-      const flow = await redeemAuthCode(deps, body.auth_code ?? '', body.code_verifier ?? '');
-      const account = await deps.pool.users.findById(deps.ctx.db.kysely, flow.user_id);
-      if (!account) throw new ApiError(404, 'flow_state_not_found', 'invalid flow state, no valid flow state found');
-      if (isBanned(account, deps.now())) throw userBanned(400);
-      const signedIn = await startSignedInSession(deps, account, { method: flow.kind as SignInMethod, client });
-      return {
-        ...(await goTrueSessionOf(deps, signedIn.session, signedIn.account)),
-        ...(flow.provider_token ? { provider_token: flow.provider_token } : {}),
-        ...(flow.provider_refresh_token ? { provider_refresh_token: flow.provider_refresh_token } : {}),
-      };
-    }
+        if (grantType === 'pkce') {
+          await deps.limits.attempt('verify', { ip: client.ip });
+          const body = parseGoTrue(pkceGrantSchema, call.body);
+          const flow = await redeemAuthCode(deps, body.auth_code ?? '', body.code_verifier ?? '');
+          const account = await deps.pool.users.findById(deps.ctx.db.kysely, flow.user_id);
+          if (!account)
+            throw new ApiError(404, 'flow_state_not_found', 'invalid flow state, no valid flow state found');
+          if (isBanned(account, deps.now())) throw userBanned(400);
+          const signedIn = await startSignedInSession(deps, account, { method: flow.kind as SignInMethod, client });
+          return {
+            ...(await goTrueSessionOf(deps, signedIn.session, signedIn.account)),
+            ...(flow.provider_token ? { provider_token: flow.provider_token } : {}),
+            ...(flow.provider_refresh_token ? { provider_refresh_token: flow.provider_refresh_token } : {}),
+          };
+        }
 
-    if (grantType === 'id_token') {
-      const body = parseGoTrue(idTokenGrantSchema, request.body);
-      if (!body.id_token) throw validationFailed('id_token required');
-      if (!body.provider && (!body.client_id || !body.issuer)) {
-        throw validationFailed('provider or client_id and issuer required');
-      }
-      // linkIdentity with a token: the bearer's user gets the identity (and a new session, as GoTrue answers).
-      const linkUserId = body.link_identity ? (await requireGoTrueUser(request, deps)).account.id : null;
-      const signedIn = await signInWithIdToken(deps, {
-        idToken: body.id_token,
-        provider: body.provider ?? null,
-        nonce: body.nonce || null,
-        accessToken: body.access_token || null,
-        issuer: body.issuer ?? null,
-        linkUserId,
-        client,
-      });
-      return goTrueSessionOf(deps, signedIn.session, signedIn.account);
-    }
+        if (grantType === 'id_token') {
+          const body = parseGoTrue(idTokenGrantSchema, call.body);
+          if (!body.id_token) throw validationFailed('id_token required');
+          if (!body.provider && (!body.client_id || !body.issuer)) {
+            throw validationFailed('provider or client_id and issuer required');
+          }
+          // linkIdentity with a token: the bearer's user gets the identity (and a new session, as GoTrue answers).
+          const linkUserId = body.link_identity ? (await requireGoTrueUser(call, deps)).account.id : null;
+          const signedIn = await signInWithIdToken(deps, {
+            idToken: body.id_token,
+            provider: body.provider ?? null,
+            nonce: body.nonce || null,
+            accessToken: body.access_token || null,
+            issuer: body.issuer ?? null,
+            linkUserId,
+            client,
+          });
+          return goTrueSessionOf(deps, signedIn.session, signedIn.account);
+        }
 
-    throw invalidCredentials('unsupported_grant_type');
-  });
+        throw invalidCredentials('unsupported_grant_type');
+      },
+    },
+  ];
 }

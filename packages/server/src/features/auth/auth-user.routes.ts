@@ -1,8 +1,9 @@
-import type { FastifyInstance } from 'fastify';
+import { answer, type Route } from '../../http/routes/route.js';
 import { recordActivity } from '../activity/activity.service.js';
 import { usernameOf } from './accounts.service.js';
-import { type AuthPools, depsOf } from './auth-gateway.js';
+import { depsOf } from './auth-gateway.js';
 import { requireGoTrueUser } from './auth-guards.js';
+import type { AuthRails } from './auth-rails.js';
 import { validationFailed } from './gotrue-errors.js';
 import { parseGoTrue, queryOf, updateUserBodySchema } from './gotrue-input.js';
 import type { LogoutScope } from './sessions.service.js';
@@ -12,38 +13,56 @@ import { goTrueUserOf } from './user-view.js';
 const SCOPES = new Set<string>(['global', 'local', 'others']);
 
 /** authUserRoutes serves GET/PUT /auth/v1/user and POST /auth/v1/logout. */
-export async function authUserRoutes(app: FastifyInstance, { pools }: { pools: AuthPools }): Promise<void> {
-  app.get('/auth/v1/user', async (request) => {
-    const deps = depsOf(request, pools);
-    return goTrueUserOf(deps, (await requireGoTrueUser(request, deps)).account);
-  });
+export function authUserRoutes({ pools, keyed }: AuthRails): Route[] {
+  return [
+    {
+      ...keyed,
+      method: 'GET',
+      url: '/auth/v1/user',
+      handler: async (call) => {
+        const deps = depsOf(call, pools);
+        return goTrueUserOf(deps, (await requireGoTrueUser(call, deps)).account);
+      },
+    },
 
-  app.put('/auth/v1/user', async (request) => {
-    const deps = depsOf(request, pools);
-    const user = await requireGoTrueUser(request, deps);
-    const body = parseGoTrue(updateUserBodySchema, request.body);
-    return goTrueUserOf(deps, await updateUser(deps, user, body, queryOf(request.query).redirect_to ?? null));
-  });
+    {
+      ...keyed,
+      method: 'PUT',
+      url: '/auth/v1/user',
+      handler: async (call) => {
+        const deps = depsOf(call, pools);
+        const user = await requireGoTrueUser(call, deps);
+        const body = parseGoTrue(updateUserBodySchema, call.body);
+        return goTrueUserOf(deps, await updateUser(deps, user, body, queryOf(call.query).redirect_to ?? null));
+      },
+    },
 
-  app.post('/auth/v1/logout', async (request, reply) => {
-    const deps = depsOf(request, pools);
-    const { account, sessionId } = await requireGoTrueUser(request, deps);
-    const scope = queryOf(request.query).scope ?? 'global';
-    if (!SCOPES.has(scope)) throw validationFailed(`Unsupported logout scope "${scope}": use global, local or others`);
-    await deps.sessions.end(account.id, sessionId, scope as LogoutScope);
-    // An app's end users sign out too often for the owner's feed; console accounts' sign-outs are recorded.
-    if (!deps.pool.app) {
-      await recordActivity(
-        deps.ctx.db.kysely,
-        {
-          accountId: account.id,
-          action: 'LOGOUT',
-          resource: 'auth',
-          details: { username: usernameOf(account), scope },
-        },
-        deps.now(),
-      );
-    }
-    return reply.code(204).send();
-  });
+    {
+      ...keyed,
+      method: 'POST',
+      url: '/auth/v1/logout',
+      handler: async (call) => {
+        const deps = depsOf(call, pools);
+        const { account, sessionId } = await requireGoTrueUser(call, deps);
+        const scope = queryOf(call.query).scope ?? 'global';
+        if (!SCOPES.has(scope))
+          throw validationFailed(`Unsupported logout scope "${scope}": use global, local or others`);
+        await deps.sessions.end(account.id, sessionId, scope as LogoutScope);
+        // An app's end users sign out too often for the owner's feed; console accounts' sign-outs are recorded.
+        if (!deps.pool.app) {
+          await recordActivity(
+            deps.ctx.db.kysely,
+            {
+              accountId: account.id,
+              action: 'LOGOUT',
+              resource: 'auth',
+              details: { username: usernameOf(account), scope },
+            },
+            deps.now(),
+          );
+        }
+        return answer(undefined, { status: 204 });
+      },
+    },
+  ];
 }

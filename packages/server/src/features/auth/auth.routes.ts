@@ -1,11 +1,14 @@
-import type { FastifyInstance } from 'fastify';
+import type { Callers } from '../../http/caller.js';
+import type { Route } from '../../http/routes/route.js';
+import type { TokenVerifier } from '../../lib/crypto/token-verifier.js';
 import { authAdminRoutes } from './auth-admin.routes.js';
-import { type AuthPools, apiKeyGateway } from './auth-gateway.js';
+import type { AuthPools } from './auth-gateway.js';
 import { authInviteRoutes } from './auth-invite.routes.js';
 import { authMetaRoutes } from './auth-meta.routes.js';
 import { authMfaRoutes } from './auth-mfa.routes.js';
 import { authOAuthRoutes } from './auth-oauth.routes.js';
 import { authOtpRoutes } from './auth-otp.routes.js';
+import { authRails } from './auth-rails.js';
 import { authRecoverRoutes } from './auth-recover.routes.js';
 import { authSignupRoutes } from './auth-signup.routes.js';
 import { authTokenRoutes } from './auth-token.routes.js';
@@ -13,25 +16,24 @@ import { authUserRoutes } from './auth-user.routes.js';
 import { consoleAuthRoutes } from './console-auth.routes.js';
 
 /**
- * authRoutes registers /auth/v1 (GoTrue-compatible), /.well-known/jwks.json and /api/auth/*. Each /auth/v1
- * request serves the user pool its key names (auth-gateway.ts): the console accounts with this instance's keys,
- * an app's end users with that app's keys. /api/auth/* is the console's own (features/user uses the same deps).
+ * authRoutes are /auth/v1 (GoTrue-compatible), /.well-known/jwks.json and the console's /api/auth/*. Each /auth/v1
+ * call serves the user pool its key names (auth-gateway.ts): the console accounts with this instance's keys, an
+ * app's end users with that app's keys.
  */
-export async function authRoutes(app: FastifyInstance, { pools }: { pools: AuthPools }): Promise<void> {
-  const deps = pools.console;
-  app.addHook('onClose', async () => deps.mailer.close());
-  app.decorateRequest('authDeps', null);
-  app.addHook('onRequest', apiKeyGateway(deps.ctx.tokens, pools));
-
-  await app.register(authMetaRoutes, { pools });
-  await app.register(authSignupRoutes, { pools });
-  await app.register(authTokenRoutes, { pools });
-  await app.register(authUserRoutes, { pools });
-  await app.register(authRecoverRoutes, { pools });
-  await app.register(authAdminRoutes, { pools });
-  await app.register(authOtpRoutes, { pools });
-  await app.register(authInviteRoutes, { pools });
-  await app.register(authMfaRoutes, { pools });
-  await app.register(authOAuthRoutes, { pools });
-  await app.register(consoleAuthRoutes, { deps });
+export function authRoutes({ auth, callers, tokens }: { auth: AuthPools; callers: Callers; tokens: TokenVerifier }) {
+  const rails = authRails(auth, callers, tokens);
+  const routes: Route[] = [
+    ...authMetaRoutes(rails),
+    ...authSignupRoutes(rails),
+    ...authTokenRoutes(rails),
+    ...authUserRoutes(rails),
+    ...authRecoverRoutes(rails),
+    ...authAdminRoutes(rails),
+    ...authOtpRoutes(rails),
+    ...authInviteRoutes(rails),
+    ...authMfaRoutes(rails),
+    ...authOAuthRoutes(rails),
+    ...consoleAuthRoutes(auth.console, callers),
+  ];
+  return routes;
 }

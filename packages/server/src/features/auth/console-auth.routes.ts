@@ -1,8 +1,10 @@
 import { loginRequestSchema, registerRequestSchema } from '@basalt/shared';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Callers } from '../../http/caller.js';
 import { cookieOptions } from '../../http/cookies.js';
 import { ApiError, conflict } from '../../http/errors.js';
 import { SESSION_COOKIE } from '../../http/principal.js';
+import { answer, type Route } from '../../http/routes/route.js';
 import { parseInput } from '../../http/validation.js';
 import { recordActivity } from '../activity/activity.service.js';
 import { findAccount, toAppUser, UniqueViolation, usernameOf } from './accounts.service.js';
@@ -40,71 +42,90 @@ function setSessionCookie(request: FastifyRequest, reply: FastifyReply, deps: Au
 }
 
 /** consoleAuthRoutes serves the console's /api/auth/register, login, me and logout. */
-export async function consoleAuthRoutes(app: FastifyInstance, { deps }: { deps: AuthDeps }): Promise<void> {
-  app.post('/api/auth/register', async (request, reply) => {
-    const input = parseInput(registerRequestSchema, request.body);
-    const client = clientOf(request);
-    await deps.limits.attempt('signup', { ip: client.ip, email: input.email });
-    if (!(await signupsOpen(deps))) throw signupsClosed();
-    const outcome = await signUp(deps, {
-      email: input.email,
-      password: input.password,
-      userMetadata: { username: input.username },
-      redirectTo: null,
-      client,
-      withCookie: true,
-    }).catch((error: unknown) => {
-      if (!(error instanceof UniqueViolation)) throw error;
-      const message = CLASHES[error.column];
-      throw conflict(message, `${error.column}_exists`, { fieldErrors: { [error.column]: [message] } });
-    });
-    if (outcome.kind === 'exists_confirmed') {
-      throw conflict(CLASHES.email, 'email_exists', { fieldErrors: { email: [CLASHES.email] } });
-    }
-    if (outcome.kind === 'confirmation_sent') {
-      return reply.code(201).send({ user: toAppUser(outcome.account), session: null });
-    }
-    if (outcome.cookieToken) setSessionCookie(request, reply, deps, outcome.cookieToken);
-    return reply.code(201).send({
-      user: toAppUser(outcome.account),
-      session: await goTrueSessionOf(deps, outcome.session, outcome.account),
-    });
-  });
-
-  app.post('/api/auth/login', async (request, reply) => {
-    const input = parseInput(loginRequestSchema, request.body);
-    const client = clientOf(request);
-    const signedIn = await signInWithPassword(deps, { ...input, client, withCookie: true }).catch((error: unknown) => {
-      throw error instanceof SignInRefused ? REFUSALS[error.reason]() : error;
-    });
-    if (signedIn.cookieToken) setSessionCookie(request, reply, deps, signedIn.cookieToken);
-    return {
-      user: toAppUser(signedIn.account),
-      session: await goTrueSessionOf(deps, signedIn.session, signedIn.account),
-    };
-  });
-
-  app.get('/api/auth/me', async (request, reply) => {
-    reply.header('Cache-Control', 'no-store');
-    const { account } = await requireConsoleUser(request, deps);
-    return { user: toAppUser(account) };
-  });
-
-  // Logging out twice, or with a session that already ended, still succeeds and clears the cookie.
-  app.post('/api/auth/logout', async (request, reply) => {
-    const principal = request.principal;
-    if (principal.kind === 'user' && principal.sessionId) {
-      const ended = await deps.sessions.end(principal.accountId, principal.sessionId, 'local');
-      const account = ended ? await findAccount(deps.ctx.db.kysely, principal.accountId) : undefined;
-      if (account) {
-        await recordActivity(
-          deps.ctx.db.kysely,
-          { accountId: account.id, action: 'LOGOUT', resource: 'auth', details: { username: usernameOf(account) } },
-          deps.now(),
+export function consoleAuthRoutes(deps: AuthDeps, callers: Callers): Route[] {
+  const anyone = { family: 'console', admit: [callers.anyone] } as const;
+  return [
+    {
+      ...anyone,
+      method: 'POST',
+      url: '/api/auth/register',
+      handler: async (call, request, reply) => {
+        const input = parseInput(registerRequestSchema, call.body);
+        const client = clientOf(call);
+        await deps.limits.attempt('signup', { ip: client.ip, email: input.email });
+        if (!(await signupsOpen(deps))) throw signupsClosed();
+        const outcome = await signUp(deps, {
+          email: input.email,
+          password: input.password,
+          userMetadata: { username: input.username },
+          redirectTo: null,
+          client,
+          withCookie: true,
+        }).catch((error: unknown) => {
+          if (!(error instanceof UniqueViolation)) throw error;
+          const message = CLASHES[error.column];
+          throw conflict(message, `${error.column}_exists`, { fieldErrors: { [error.column]: [message] } });
+        });
+        if (outcome.kind === 'exists_confirmed') {
+          throw conflict(CLASHES.email, 'email_exists', { fieldErrors: { email: [CLASHES.email] } });
+        }
+        if (outcome.kind === 'confirmation_sent') {
+          return answer({ user: toAppUser(outcome.account), session: null }, { status: 201 });
+        }
+        if (outcome.cookieToken) setSessionCookie(request, reply, deps, outcome.cookieToken);
+        const session = await goTrueSessionOf(deps, outcome.session, outcome.account);
+        return answer({ user: toAppUser(outcome.account), session }, { status: 201 });
+      },
+    },
+    {
+      ...anyone,
+      method: 'POST',
+      url: '/api/auth/login',
+      handler: async (call, request, reply) => {
+        const input = parseInput(loginRequestSchema, call.body);
+        const signedIn = await signInWithPassword(deps, { ...input, client: clientOf(call), withCookie: true }).catch(
+          (error: unknown) => {
+            throw error instanceof SignInRefused ? REFUSALS[error.reason]() : error;
+          },
         );
-      }
-    }
-    reply.clearCookie(SESSION_COOKIE, cookieOptions(request, deps.ctx.config.siteUrl));
-    return { success: true };
-  });
+        if (signedIn.cookieToken) setSessionCookie(request, reply, deps, signedIn.cookieToken);
+        return {
+          user: toAppUser(signedIn.account),
+          session: await goTrueSessionOf(deps, signedIn.session, signedIn.account),
+        };
+      },
+    },
+    {
+      family: 'console',
+      admit: [callers.user],
+      method: 'GET',
+      url: '/api/auth/me',
+      handler: async (call) => {
+        const { account } = await requireConsoleUser(call, deps);
+        return answer({ user: toAppUser(account) }, { headers: { 'Cache-Control': 'no-store' } });
+      },
+    },
+    // Logging out twice, or with a session that already ended, still succeeds and clears the cookie.
+    {
+      ...anyone,
+      method: 'POST',
+      url: '/api/auth/logout',
+      handler: async (call, request, reply) => {
+        const principal = call.principal;
+        if (principal.kind === 'user' && principal.sessionId) {
+          const ended = await deps.sessions.end(principal.accountId, principal.sessionId, 'local');
+          const account = ended ? await findAccount(deps.ctx.db.kysely, principal.accountId) : undefined;
+          if (account) {
+            await recordActivity(
+              deps.ctx.db.kysely,
+              { accountId: account.id, action: 'LOGOUT', resource: 'auth', details: { username: usernameOf(account) } },
+              deps.now(),
+            );
+          }
+        }
+        reply.clearCookie(SESSION_COOKIE, cookieOptions(request, deps.ctx.config.siteUrl));
+        return { success: true };
+      },
+    },
+  ];
 }

@@ -1,12 +1,11 @@
 import type { z } from 'zod';
 import { ApiError } from '../../http/errors.js';
-import { recordActivity } from '../activity/activity.service.js';
-import { type Metadata, usernameOf } from './accounts.service.js';
+import type { Metadata } from './accounts.service.js';
 import type { AuthDeps } from './auth-deps.js';
 import { clashError, emailExists, validationFailed, weakPassword } from './gotrue-errors.js';
 import { type generateLinkBodySchema, gotrueEmail } from './gotrue-input.js';
-import { createUserWithIdentity } from './identities.service.js';
 import { hashPassword, passwordWeakness } from './passwords.js';
+import { registerUser } from './user-creation.service.js';
 import type { UserRow } from './user-pool.js';
 import type { IssuedMail, MailKind } from './verification.service.js';
 
@@ -25,7 +24,7 @@ async function createInvitee<R extends UserRow>(
   return deps.ctx.db
     .transaction(async ({ kysely: trx }) => {
       const now = deps.now();
-      const user = await createUserWithIdentity(
+      const user = await registerUser(
         deps,
         trx,
         {
@@ -34,16 +33,6 @@ async function createInvitee<R extends UserRow>(
           userMetadata: input.userMetadata,
           confirmed: false,
           ...(input.invited ? { invitedAt: now.toISOString() } : {}),
-        },
-        now,
-      );
-      await recordActivity(
-        trx,
-        {
-          accountId: deps.pool.activityAccountOf(user),
-          action: 'REGISTER',
-          resource: deps.pool.app ? 'app_users' : 'users',
-          details: { username: usernameOf(user) },
         },
         now,
       );

@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { recordActivity } from '../activity/activity.service.js';
 import { recordAuthEvent } from '../logs/log-events.js';
-import { type Metadata, UniqueViolation, usernameOf } from './accounts.service.js';
+import { type Metadata, UniqueViolation } from './accounts.service.js';
 import type { AuthDeps, ClientInfo } from './auth-deps.js';
-import { createUserWithIdentity } from './identities.service.js';
 import { type PkceParams, startFlow } from './pkce.service.js';
 import { isBanned } from './sessions.service.js';
 import { signupsOpen } from './signups-open.js';
+import { registerUser } from './user-creation.service.js';
 import type { UserRow } from './user-pool.js';
 import type { MailKind } from './verification.service.js';
 
@@ -75,20 +74,10 @@ export async function sendMagicLink<R extends UserRow>(deps: AuthDeps<R>, input:
   try {
     created = await db.transaction(async ({ kysely: trx }) => {
       const now = deps.now();
-      const user = await createUserWithIdentity(
+      const user = await registerUser(
         deps,
         trx,
         { id, email: input.email, passwordHash: null, userMetadata, confirmed: deps.autoconfirm },
-        now,
-      );
-      await recordActivity(
-        trx,
-        {
-          accountId: deps.pool.activityAccountOf(user),
-          action: 'REGISTER',
-          resource: deps.pool.app ? 'app_users' : 'users',
-          details: { username: usernameOf(user) },
-        },
         now,
       );
       return user;

@@ -1,12 +1,11 @@
 import { ApiError } from '../../http/errors.js';
 import { randomToken } from '../../lib/crypto/tokens.js';
-import { recordActivity } from '../activity/activity.service.js';
 import { recordAuthEvent } from '../logs/log-events.js';
-import { mergeMetadata, parseMetadata, UniqueViolation, usernameOf } from './accounts.service.js';
+import { mergeMetadata, parseMetadata, UniqueViolation } from './accounts.service.js';
 import type { AuthDeps } from './auth-deps.js';
 import { deleteFlowState, type FlowStateRow } from './flow-states.store.js';
 import { userBanned, validationFailed } from './gotrue-errors.js';
-import { createUserWithIdentity, refreshProviders, storeIdentity } from './identities.service.js';
+import { refreshProviders, storeIdentity } from './identities.service.js';
 import { deleteIdentityOf, findIdentityByProvider, listIdentitiesOf, updateIdentityRow } from './identities.store.js';
 import { ProviderError } from './oauth-http.js';
 import type { ProviderProfile, ProviderSignIn } from './oauth-provider.js';
@@ -15,6 +14,7 @@ import { issueAuthCode, type PkceParams, providerVerifier, startFlow } from './p
 import { isBanned } from './sessions.service.js';
 import { startSignedInSession } from './sign-in.service.js';
 import { signupsOpen } from './signups-open.js';
+import { registerUser } from './user-creation.service.js';
 import type { UserRow } from './user-pool.js';
 
 // "Sign in with …" as GoTrue does it. GET /authorize records a flow (its id is the OAuth `state`, its nonce and
@@ -156,7 +156,7 @@ export async function userOfProfile<R extends UserRow>(
 
     if (!(await signupsOpen(deps))) throw fail('signup_disabled', 'Signups not allowed for this instance');
     const confirmed = profile.emailVerified || deps.autoconfirm;
-    const user = await createUserWithIdentity(
+    const user = await registerUser(
       deps,
       trx,
       {
@@ -165,16 +165,6 @@ export async function userOfProfile<R extends UserRow>(
         userMetadata: profile.claims,
         confirmed,
         identity: identityOf(provider, signIn),
-      },
-      now,
-    );
-    await recordActivity(
-      trx,
-      {
-        accountId: deps.pool.activityAccountOf(user),
-        action: 'REGISTER',
-        resource: deps.pool.app ? 'app_users' : 'users',
-        details: { username: usernameOf(user) },
       },
       now,
     );

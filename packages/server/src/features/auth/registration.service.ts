@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { recordActivity } from '../activity/activity.service.js';
 import { recordAuthEvent } from '../logs/log-events.js';
-import { type Metadata, normalizeEmail, UniqueViolation, usernameOf } from './accounts.service.js';
+import { type Metadata, normalizeEmail, UniqueViolation } from './accounts.service.js';
 import type { AuthDeps, ClientInfo } from './auth-deps.js';
 import type { IssuedSession } from './gotrue-user.js';
-import { createUserWithIdentity } from './identities.service.js';
 import { hashPassword } from './passwords.js';
+import { registerUser } from './user-creation.service.js';
 import type { UserRow } from './user-pool.js';
 
 /** SignUpInput is a validated sign-up (GoTrue /signup or the console's register). */
@@ -59,20 +58,10 @@ export async function signUp<R extends UserRow>(deps: AuthDeps<R>, input: SignUp
       phone_verified: false,
       sub: id,
     };
-    const created = await createUserWithIdentity(
+    const created = await registerUser(
       deps,
       trx,
       { id, email, passwordHash, userMetadata, confirmed: deps.autoconfirm },
-      now,
-    );
-    await recordActivity(
-      trx,
-      {
-        accountId: deps.pool.activityAccountOf(created),
-        action: 'REGISTER',
-        resource: deps.pool.app ? 'app_users' : 'users',
-        details: { username: usernameOf(created) },
-      },
       now,
     );
     const session = deps.autoconfirm
@@ -109,7 +98,7 @@ export async function signUpAnonymously<R extends UserRow>(
   const { db } = deps.ctx;
   const { account, started } = await db.transaction(async ({ kysely: trx }) => {
     const now = deps.now();
-    const created = await createUserWithIdentity(
+    const created = await registerUser(
       deps,
       trx,
       { email: '', anonymous: true, passwordHash: null, userMetadata: input.userMetadata, confirmed: false },

@@ -63,6 +63,15 @@ export async function usageOfRow(
   };
 }
 
+/**
+ * apiCallsThisPeriod is an account's API calls in its current period: the figure Billing's usage shows, which the
+ * Dashboard shows too (one source, so the two never disagree). 0 for an unknown account.
+ */
+export async function apiCallsThisPeriod(db: Db, accountId: string, now = new Date()): Promise<number> {
+  const row = await findBillingRow(db, accountId);
+  return row ? sumApiCalls(db, row.id, dayOf(periodOf(row, now).start)) : 0;
+}
+
 /** getUsage is an account's usage in its current period (GET /api/billing/usage). */
 export async function getUsage(db: Db, plans: Plan[], accountId: string): Promise<Usage> {
   const row = await findBillingRow(db, accountId);

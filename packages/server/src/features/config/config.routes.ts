@@ -20,6 +20,7 @@ export function configRoutes(ctx: AppContext): Route[] {
           version: BASALT_VERSION,
           signupsAllowed: instance.signupsAllowed,
           termsUrl: instance.termsUrl,
+          siteUrl: ctx.config.siteUrlConfigured ? ctx.config.siteUrl : null,
         };
         return answer(config, { headers: { 'Cache-Control': 'no-cache' } });
       },

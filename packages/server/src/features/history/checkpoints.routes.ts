@@ -2,12 +2,19 @@ import type { AppContext } from '../../app-context.js';
 import { idOf } from '../../http/ids.js';
 import { answer, type Call, type Route } from '../../http/routes/route.js';
 import { actorOn, tableIdIn } from '../project-access/project-access.js';
-import { createCheckpoint, listTableCheckpoints, restoreCheckpoint } from './checkpoints.service.js';
+import {
+  checkpointRestorePreview,
+  createCheckpoint,
+  listTableCheckpoints,
+  restoreCheckpoint,
+} from './checkpoints.service.js';
 
 // The console's checkpoint calls:
 //   POST /api/checkpoints               {tableId, name, description?} → 201 the checkpoint
 //   GET  /api/checkpoints?tableId=      the caller's checkpoints (of one table), newest first: an array
-//   POST /api/checkpoints/:id/restore   the table as at the checkpoint → a restore result with `checkpoint`
+//   GET  /api/checkpoints/:id/restore-preview   what restoring it does to the access rules
+//   POST /api/checkpoints/:id/restore   {keepAccess?} the table as at the checkpoint → a restore result with
+//                                       `checkpoint` (keepAccess: today's access rules are kept)
 // Another account's table or checkpoint answers like an unknown one (404).
 
 // The actor on the table a body or query field names, when it names one.
@@ -22,6 +29,7 @@ const fieldOf = (value: unknown, name: string): unknown =>
 /** checkpointsRoutes are the console's checkpoint routes. */
 export function checkpointsRoutes({ db, callers }: AppContext): Route[] {
   const user = { family: 'console', admit: [callers.user] } as const;
+  const onCheckpoint = (call: Call) => actorOn(db, call.actor, { checkpointId: idOf(call) });
   return [
     {
       ...user,
@@ -42,8 +50,13 @@ export function checkpointsRoutes({ db, callers }: AppContext): Route[] {
       ...user,
       method: 'POST',
       url: '/api/checkpoints/:id/restore',
-      handler: async (call) =>
-        restoreCheckpoint(db, await actorOn(db, call.actor, { checkpointId: idOf(call) }), idOf(call)),
+      handler: async (call) => restoreCheckpoint(db, await onCheckpoint(call), idOf(call), call.body),
+    },
+    {
+      ...user,
+      method: 'GET',
+      url: '/api/checkpoints/:id/restore-preview',
+      handler: async (call) => checkpointRestorePreview(db, await onCheckpoint(call), idOf(call)),
     },
   ];
 }

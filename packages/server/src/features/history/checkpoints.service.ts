@@ -3,6 +3,8 @@ import {
   type CheckpointRestoreResult,
   checkpointQuerySchema,
   createCheckpointSchema,
+  type RestorePreview,
+  restoreOptionsSchema,
 } from '@basalt/shared';
 import type { Db } from '../../db/database.js';
 import { notFound } from '../../http/errors.js';
@@ -13,6 +15,7 @@ import { findTableById } from '../tables/tables.service.js';
 import { type CheckpointRow, findCheckpointById, insertCheckpoint, listCheckpoints } from './checkpoints.store.js';
 import { latestChangeId } from './history.store.js';
 import { restoreTable } from './history-actions.service.js';
+import { restorePreviewOf } from './restore-access.js';
 
 // Checkpoints: a name for a table's state, kept as its latest
 // change at that moment. Restoring one is a restore to that change (history-actions.service.ts), so it is
@@ -48,6 +51,7 @@ export async function createCheckpoint(db: Db, actor: Actor, input: unknown): Pr
     createdBy: actorIdOf(actor),
     now: new Date().toISOString(),
   });
+  db.publish('checkpoint.created', { accountId: actor.accountId, tableId: table.id });
   return toCheckpoint(row);
 }
 
@@ -57,11 +61,30 @@ export async function listTableCheckpoints(db: Db, actor: Actor, query: unknown)
   return (await listCheckpoints(db.kysely, actor.accountId, tableId)).map(toCheckpoint);
 }
 
-/** restoreCheckpoint restores a checkpoint's table to its change (404 for an unknown or another account's one). */
-export async function restoreCheckpoint(db: Db, actor: Actor, id: number): Promise<CheckpointRestoreResult> {
+async function checkpointOf(db: Db, actor: Actor, id: number): Promise<Checkpoint> {
   const row = Number.isSafeInteger(id) ? await findCheckpointById(db.kysely, actor.accountId, id) : null;
   if (!row) throw notFound('Checkpoint not found', 'checkpoint_not_found');
-  const checkpoint = toCheckpoint(row);
-  const result = await restoreTable(db, actor, checkpoint.tableId, checkpoint.changeId, 'Checkpoint restored');
+  return toCheckpoint(row);
+}
+
+/**
+ * restoreCheckpoint restores a checkpoint's table to its change (404 for an unknown or another account's one);
+ * the body may ask to keep today's access rules ({keepAccess: true}).
+ */
+export async function restoreCheckpoint(
+  db: Db,
+  actor: Actor,
+  id: number,
+  body: unknown,
+): Promise<CheckpointRestoreResult> {
+  const options = parseInput(restoreOptionsSchema, body);
+  const checkpoint = await checkpointOf(db, actor, id);
+  const result = await restoreTable(db, actor, checkpoint.tableId, checkpoint.changeId, 'Checkpoint restored', options);
   return { ...result, checkpoint };
+}
+
+/** checkpointRestorePreview tells what restoring a checkpoint does to its table's access rules. */
+export async function checkpointRestorePreview(db: Db, actor: Actor, id: number): Promise<RestorePreview> {
+  const checkpoint = await checkpointOf(db, actor, id);
+  return restorePreviewOf(db, actor, checkpoint.tableId, checkpoint.changeId);
 }

@@ -1,8 +1,9 @@
-import type { RestoreResult, RevertResult } from '@basalt/shared';
+import type { RestoreOptions, RestorePreview, RestoreResult, RevertResult } from '@basalt/shared';
 import type { Db } from '../../db/database.js';
 import { notFound } from '../../http/errors.js';
 import type { Actor } from '../../lib/actor/actor.js';
 import { assertCan } from '../records/records.service.js';
+import { accessOf } from '../tables/table-access.js';
 import { lockTable, toTableResponse } from '../tables/tables.service.js';
 import { toHistoryChange } from './history.service.js';
 import {
@@ -15,6 +16,7 @@ import {
 } from './history.store.js';
 import { RevertConflict, restoreRefused, revertRefused } from './history-conflicts.js';
 import { type RevertScope, revertIn } from './history-revert.js';
+import { keepAccessIn, restorePreviewOf } from './restore-access.js';
 
 // Revert and restore: the transaction boundary of history-revert.ts.
 // A revert undoes one change; a restore returns a table to the state just after one change by reverting every
@@ -106,7 +108,8 @@ async function undonePairs(db: Db, accountId: string, tableId: number, after: nu
 /**
  * restoreTable returns one of the actor's tables to the state just after change `afterChangeId` (null: before
  * every change history still holds) by reverting each later change of the table, newest first, in one
- * transaction. Restoring to the latest change changes nothing.
+ * transaction. Restoring to the latest change changes nothing. `keepAccess` sets today's access rules again
+ * afterwards (restore-access.ts).
  */
 export async function restoreTable(
   db: Db,
@@ -114,6 +117,7 @@ export async function restoreTable(
   tableId: number,
   afterChangeId: number | null,
   message = 'Version restored',
+  { keepAccess = false }: RestoreOptions = {},
 ): Promise<RestoreResult> {
   try {
     return await inRevertTransaction(db, actor, async (scope) => {
@@ -124,6 +128,7 @@ export async function restoreTable(
         if (!table) throw changeNotFound();
         assertCan(actor, 'schema', table);
       }
+      const todaysAccess = table ? accessOf(table) : null;
       const latest = await latestChangeId(scope.db.kysely, actor.accountId, tableId);
       const undone = await undonePairs(scope.db, actor.accountId, tableId, afterChangeId ?? 0);
       let before = (latest ?? 0) + 1;
@@ -147,6 +152,7 @@ export async function restoreTable(
         if (!oldest || page.length < RESTORE_PAGE) break;
         before = Number(oldest.id);
       }
+      if (keepAccess && todaysAccess && reverted > 0) await keepAccessIn(scope.db, actor, tableId, todaysAccess);
       return {
         success: true as const,
         message,
@@ -163,8 +169,24 @@ export async function restoreTable(
 }
 
 /** restoreToChange restores the table of one of the actor's changes to the state just after it. */
-export async function restoreToChange(db: Db, actor: Actor, changeId: number): Promise<RestoreResult> {
+export async function restoreToChange(
+  db: Db,
+  actor: Actor,
+  changeId: number,
+  options: RestoreOptions = {},
+): Promise<RestoreResult> {
+  const change = await changeToRestore(db, actor, changeId);
+  return restoreTable(db, actor, Number(change.table_id), changeId, 'Version restored', options);
+}
+
+/** restoreToChangePreview tells what restoring to one of the actor's changes does to its table's access rules. */
+export async function restoreToChangePreview(db: Db, actor: Actor, changeId: number): Promise<RestorePreview> {
+  const change = await changeToRestore(db, actor, changeId);
+  return restorePreviewOf(db, actor, Number(change.table_id), changeId);
+}
+
+async function changeToRestore(db: Db, actor: Actor, changeId: number) {
   const change = Number.isSafeInteger(changeId) ? await findChangeById(db.kysely, actor.accountId, changeId) : null;
   if (!change) throw changeNotFound();
-  return restoreTable(db, actor, Number(change.table_id), changeId);
+  return change;
 }

@@ -1,39 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callNode, type ServerProcess, startServerProcess } from '../../testing/server-process.js';
-import { createTestDatabase } from '../../testing/test-server.js';
+import { type Cluster, registeredHeaders, startCluster } from '../../testing/cluster.fixtures.js';
+import { callNode, type ServerProcess } from '../../testing/server-process.js';
 
 // Two `basalt serve` processes on one PostgreSQL database give the same history totals: the count is kept in the
 // database with the changes (db/history-counts.ts), so a change made through one node is in the other node's
 // total at once, whichever node wrote it and however they wrote at the same time.
 
 describe.skipIf(!process.env.TEST_DATABASE_URL)('history totals on two nodes of one PostgreSQL', () => {
-  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  let cluster: Cluster;
   let nodes: ServerProcess[] = [];
   let headers: Record<string, string>;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    // One site for both nodes: a token's issuer is the site, so either node takes the other's tokens.
-    const siteUrl = 'http://basalt.cluster.test';
-    nodes = await Promise.all(
-      [0, 1].map(() => startServerProcess({ DATABASE_URL: database.url, AUTH_RATE_LIMIT: '1000', SITE_URL: siteUrl })),
-    );
-    const [a] = nodes as [ServerProcess];
-    const registered = await callNode(
-      a.url,
-      'POST',
-      '/api/auth/register',
-      {},
-      { username: 'twonodes', email: `history-${Date.now()}@example.test`, password: 'Sturdy-Passw0rd!' },
-    );
-    expect(registered.status).toBe(201);
-    headers = { authorization: `Bearer ${registered.body.session.access_token}` };
-  }, 60_000);
+    cluster = await startCluster(2);
+    nodes = cluster.nodes;
+    headers = await registeredHeaders(nodes[0] as ServerProcess, 'twonodes');
+  }, 120_000);
 
-  afterAll(async () => {
-    await Promise.all(nodes.map((node) => node.stop()));
-    await database?.drop();
-  });
+  afterAll(() => cluster?.stop());
 
   it('sees the changes written through both nodes at once in either node’s total', async () => {
     const [a, b] = nodes as [ServerProcess, ServerProcess];
@@ -55,5 +39,5 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('history totals on two nodes of 
       const all = await callNode(node.url, 'GET', '/api/history', headers);
       expect(all.body.pagination.totalItems).toBe(42);
     }
-  }, 60_000);
+  }, 120_000);
 });

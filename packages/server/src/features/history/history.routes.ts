@@ -1,17 +1,18 @@
-import { historyQuerySchema } from '@basalt/shared';
+import { historyQuerySchema, restoreOptionsSchema } from '@basalt/shared';
 import type { AppContext } from '../../app-context.js';
 import { idOf } from '../../http/ids.js';
 import type { Call, Route } from '../../http/routes/route.js';
 import { parseInput } from '../../http/validation.js';
 import { actorOn } from '../project-access/project-access.js';
 import { listHistory } from './history.service.js';
-import { restoreToChange, revertChange } from './history-actions.service.js';
+import { restoreToChange, restoreToChangePreview, revertChange } from './history-actions.service.js';
 
 // The console's history calls:
 //   GET  /api/history?tableId=&page=&limit=   the caller's changes, newest first, paged: {data, pagination}
 //   POST /api/history/:id/revert              undo one change → {success, message, revertedChangeId, change, table}
-//   POST /api/history/:id/restore             the table as just after that change → {success, message, tableId,
-//                                             changeId, reverted, undoChangeId, table}
+//   POST /api/history/:id/restore             {keepAccess?} the table as just after that change → {success,
+//                                             message, tableId, changeId, reverted, undoChangeId, table}
+//   GET  /api/history/:id/restore-preview     what that restore does to the table's access rules
 // Another account's change answers like an unknown one (404); a conflicting later change answers 409.
 
 /** historyRoutes are the change history of the caller's tables (a deleted table's too) and its actions. */
@@ -41,7 +42,16 @@ export function historyRoutes({ db, callers }: AppContext): Route[] {
       ...user,
       method: 'POST',
       url: '/api/history/:id/restore',
-      handler: async (call) => restoreToChange(db, await onChange(call), idOf(call)),
+      handler: async (call) => {
+        const options = parseInput(restoreOptionsSchema, call.body);
+        return restoreToChange(db, await onChange(call), idOf(call), options);
+      },
+    },
+    {
+      ...user,
+      method: 'GET',
+      url: '/api/history/:id/restore-preview',
+      handler: async (call) => restoreToChangePreview(db, await onChange(call), idOf(call)),
     },
   ];
 }

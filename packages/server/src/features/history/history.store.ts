@@ -197,3 +197,26 @@ export async function findRevertOf(db: Db, accountId: string, changeId: number):
     .executeTakeFirst();
   return row ?? null;
 }
+
+/**
+ * findFirstSchemaChangeAfter reads a table's oldest change of its definition (SCHEMA_*) with id > after, or null:
+ * the state it saved as "before" is the table's definition just after change `after`.
+ */
+export async function findFirstSchemaChangeAfter(
+  db: Db,
+  accountId: string,
+  tableId: number,
+  after: number,
+): Promise<ChangeRow | null> {
+  const row = await db
+    .selectFrom('change_history')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('table_id', '=', tableId)
+    .where('id', '>', after)
+    .where('change_type', 'in', ['SCHEMA_CREATE', 'SCHEMA_UPDATE', 'SCHEMA_DELETE'])
+    .orderBy('id', 'asc')
+    .limit(1)
+    .executeTakeFirst();
+  return row ?? null;
+}

@@ -1,11 +1,13 @@
 import type { AppContext } from '../../app-context.js';
 import { idOf } from '../../http/ids.js';
 import { answer, type Route } from '../../http/routes/route.js';
+import { applyInsight } from './insight-apply.js';
 import { listInsights, markImplemented } from './insights.service.js';
 
 // The console's performance insights; a signed-in account only:
 //   GET  /api/insights                    the account's insights, open ones first
 //   POST /api/insights/:id/implemented    marks one implemented → the insight
+//   POST /api/insights/:id/apply          does what it suggests (an index) → {insight, table}
 
 /** insightsRoutes are the performance insights routes. */
 export function insightsRoutes({ db, callers }: AppContext): Route[] {
@@ -22,6 +24,12 @@ export function insightsRoutes({ db, callers }: AppContext): Route[] {
       method: 'POST',
       url: '/api/insights/:id/implemented',
       handler: (call) => markImplemented(db, call.actor, idOf(call)),
+    },
+    {
+      ...user,
+      method: 'POST',
+      url: '/api/insights/:id/apply',
+      handler: (call) => applyInsight(db, call.actor, idOf(call)),
     },
   ];
 }

@@ -2,10 +2,11 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { notFound } from '../../http/errors.js';
 import type { Actor } from '../../lib/actor/actor.js';
+import { INDEX_INSIGHT_LIMITS, type IndexInsightLimits, indexFindings } from './index-insights.js';
 
 // Performance insights: a job looks at every account's tables and records what would make them faster or
 // smaller. A finding is kept per (account, fingerprint), so later runs refresh it rather than repeat it, and a
-// finding marked implemented is not reopened.
+// finding marked implemented is not reopened; an open one that a later run no longer finds is withdrawn.
 
 /** The job runs a few minutes after start and then hourly; runs on several nodes write the same rows. */
 export const INSIGHTS_RHYTHM = { firstAfterMs: 5 * 60_000, everyMs: 3600_000 };
@@ -22,6 +23,8 @@ export interface Insight {
   impact: string;
   suggestedAction: string;
   details: Record<string, unknown> | null;
+  /** Basalt can do the suggested action itself (POST /api/insights/:id/apply). */
+  canApply: boolean;
   implemented: boolean;
   implementedAt: string | null;
   createdAt: string;
@@ -30,7 +33,8 @@ export interface Insight {
 interface Finding {
   accountId: string;
   tableId: number;
-  insightType: 'WIDE_ROWS' | 'LARGE_HISTORY';
+  fingerprint?: string;
+  insightType: string;
   title: string;
   description: string;
   impact: 'HIGH' | 'MEDIUM' | 'LOW';
@@ -94,9 +98,13 @@ async function findingsOf(db: Db): Promise<Finding[]> {
 }
 
 /** examineTables records the current findings of every account; it answers how many it wrote. */
-export async function examineTables(db: Db, now = new Date()): Promise<number> {
+export async function examineTables(
+  db: Db,
+  now = new Date(),
+  limits: IndexInsightLimits = INDEX_INSIGHT_LIMITS,
+): Promise<number> {
   const at = now.toISOString();
-  const findings = await findingsOf(db);
+  const findings: Finding[] = [...(await findingsOf(db)), ...(await indexFindings(db, now, limits))];
   for (const f of findings) {
     const values = {
       table_id: f.tableId,
@@ -110,10 +118,21 @@ export async function examineTables(db: Db, now = new Date()): Promise<number> {
     };
     await db.kysely
       .insertInto('performance_insights')
-      .values({ ...values, account_id: f.accountId, fingerprint: `${f.insightType}:${f.tableId}`, created_at: at })
+      .values({
+        ...values,
+        account_id: f.accountId,
+        fingerprint: f.fingerprint ?? `${f.insightType}:${f.tableId}`,
+        created_at: at,
+      })
       .onConflict((c) => c.columns(['account_id', 'fingerprint']).doUpdateSet(values))
       .execute();
   }
+  // What this run did not find again no longer holds (an index added by hand, a table slimmed down).
+  await db.kysely
+    .deleteFrom('performance_insights')
+    .where('implemented', '=', 0)
+    .where('updated_at', '<', at)
+    .execute();
   return findings.length;
 }
 
@@ -127,7 +146,9 @@ const rowsOf = (db: Db, accountId: string) =>
     .orderBy('id')
     .execute();
 
-function toInsight(r: Row): Insight {
+/** toInsight is a stored insight as the API answers it. */
+export function toInsight(r: Row): Insight {
+  const details = r.details ? (JSON.parse(r.details) as Record<string, unknown>) : null;
   return {
     id: Number(r.id),
     tableId: r.table_id === null ? null : Number(r.table_id),
@@ -136,7 +157,8 @@ function toInsight(r: Row): Insight {
     description: r.description,
     impact: r.impact,
     suggestedAction: r.suggested_action,
-    details: r.details ? (JSON.parse(r.details) as Record<string, unknown>) : null,
+    details,
+    canApply: details?.apply === 'addIndex',
     implemented: Number(r.implemented) === 1,
     implementedAt: r.implemented_at,
     createdAt: r.created_at,

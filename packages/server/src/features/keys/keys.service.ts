@@ -53,6 +53,7 @@ export async function createApiKey(db: Db, actor: Actor, input: unknown): Promis
     );
     return inserted;
   });
+  db.publish('key.created', { accountId: actor.accountId });
   return { id: Number(row.id), name: row.name, prefix: row.prefix, createdAt: row.created_at, key };
 }
 

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppTable, type Developer, startDeveloper } from '../../testing/apps.fixtures.js';
 import { startAuthServer, users } from '../../testing/auth.fixtures.js';
 import type { TestServer } from '../../testing/test-server.js';
+import { genTypesFromCli } from './types-cli.js';
 
 // GET /api/types.ts writes the Database type supabase-js takes; a small app is compiled against it with the real
 // tsc and the real supabase-js types: embedded selects are typed through the references, and a wrong use fails.
@@ -65,6 +66,28 @@ describe('generated TypeScript types', () => {
     expect(res.text).toContain('referencedRelation: "authors"');
     const anonymous = await server.request('GET', '/api/types.ts');
     expect(anonymous.status).toBe(401);
+  });
+
+  it('`basalt gen types --app <username>` writes the same file', async () => {
+    const lines: string[] = [];
+    const errors: string[] = [];
+    const output = { log: (l: string) => lines.push(l), error: (l: string) => errors.push(l) };
+    const db = server.app.basalt.db;
+    const served = await server.request('GET', '/api/types.ts', { headers: dev.headers });
+    expect(await genTypesFromCli(db, 'types', { app: 'ALICE' }, output)).toBe(0);
+    expect(lines).toEqual([served.text]);
+    const file = path.join(dir, 'cli.types.ts');
+    expect(await genTypesFromCli(db, 'types', { app: 'alice', out: file }, output)).toBe(0);
+    expect(await readFile(file, 'utf8')).toBe(served.text);
+    expect(await genTypesFromCli(db, 'types', { app: 'nobody-here' }, output)).toBe(1);
+    expect(await genTypesFromCli(db, 'types', {}, output)).toBe(2);
+    expect(await genTypesFromCli(db, 'nothing', { app: 'alice' }, output)).toBe(2);
+    expect(errors).toEqual([
+      `Wrote ${file}.`,
+      'No account has the username "nobody-here".',
+      'Usage: basalt gen types --app <username> [--out <file>]',
+      'Usage: basalt gen types --app <username> [--out <file>]',
+    ]);
   });
 
   it('compiles an app against the generated file with tsc, and catches a wrong use', async () => {

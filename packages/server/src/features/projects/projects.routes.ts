@@ -11,7 +11,8 @@ import {
   transferProject,
   updateProject,
 } from './projects.service.js';
-import { applyDesign, importTables, planDesign } from './schema-design.service.js';
+import { applyDesign, planDesign } from './schema-design.service.js';
+import { importCandidates, importTables } from './schema-import.js';
 import { getLayout, saveLayout } from './schema-layouts.service.js';
 
 // The console's project calls:
@@ -32,7 +33,9 @@ import { getLayout, saveLayout } from './schema-layouts.service.js';
 //   POST   /api/projects/:id/schema                   {layout} merged against layout.version → {layout}
 //   POST   /api/projects/:id/schema/plan              what "Create tables from this design" would do
 //   POST   /api/projects/:id/schema/apply             do it (one transaction) → the plan; 409 when refused
-//   POST   /api/projects/:id/schema/import            lay out the linked tables not shown yet → {layout, imported}
+//   GET    /api/projects/:id/schema/import            what an import could draw → {linked, own}
+//   POST   /api/projects/:id/schema/import            {tableIds?} link those own tables, then lay out the linked
+//                                                     tables not shown yet → {layout, imported}
 //   GET    /api/shared-tables                         tables other accounts share with the caller
 // A project the caller is not a member of answers 404, like an unknown one; a role that may not, 403.
 
@@ -86,7 +89,8 @@ export function projectsRoutes({ db, callers }: AppContext): Route[] {
     route('POST', '/api/projects/:id/schema', (call) => saveLayout(db, call.actor, idOf(call), call.body)),
     route('POST', '/api/projects/:id/schema/plan', (call) => planDesign(db, call.actor, idOf(call))),
     route('POST', '/api/projects/:id/schema/apply', (call) => applyDesign(db, call.actor, idOf(call))),
-    route('POST', '/api/projects/:id/schema/import', (call) => importTables(db, call.actor, idOf(call))),
+    route('GET', '/api/projects/:id/schema/import', (call) => importCandidates(db, call.actor, idOf(call))),
+    route('POST', '/api/projects/:id/schema/import', (call) => importTables(db, call.actor, idOf(call), call.body)),
     route('GET', '/api/shared-tables', (call) => listSharedTables(db, call.actor)),
   ];
 }

@@ -18,15 +18,14 @@ import {
 } from '../tables/tables.service.js';
 import { memberProject } from './projects.service.js';
 import { insertTableLink, listLinkedTableRows } from './projects.store.js';
-import { mergeLayoutUpdates, readLayout } from './schema-layouts.service.js';
+import { readLayout } from './schema-layouts.service.js';
 
 // From design to tables and back. "Create tables from this design" turns a project's
 // layout into real Basalt tables: each element becomes a table of the caller's (linked to the project), or
 // changes the table of that name the project already has (its own or one linked to the project), adding and
 // retyping columns, never dropping one. The plan says what will be created or changed and refuses, with reasons,
 // what is unsafe (a name Basalt cannot take, a type it cannot map, a change the rows cannot satisfy); applying
-// runs every step in one transaction, or none when any is refused. "Import existing tables" lays out the tables
-// linked to the project that the layout does not show yet.
+// runs every step in one transaction, or none when any is refused. "Import existing tables" is schema-import.ts.
 
 /** TYPE_MAP maps the editor's field types (lower-cased) to Basalt's six column types. */
 export const TYPE_MAP: Readonly<Record<string, ColumnType>> = {
@@ -217,35 +216,4 @@ export async function applyDesign(db: Db, actor: Actor, projectId: string): Prom
     scope.publish('project.members', { projectId, accountId: null });
     return { steps: done, ready: true };
   });
-}
-
-/** importTables adds the project's linked tables that the layout does not show yet to it (DEVELOPER and up). */
-export async function importTables(db: Db, actor: Actor, projectId: string) {
-  await memberProject(db, actor, projectId, 'schema.write');
-  const layout = (await readLayout(db, projectId)) ?? { elements: [], version: 0, lastModified: null };
-  const shown = new Set(layout.elements.map((e) => e.name.trim().toLowerCase()));
-  const added: LayoutElement[] = [];
-  const rows = await listLinkedTableRows(db.kysely, projectId);
-  for (const row of rows) {
-    if (shown.has(row.name.toLowerCase())) continue;
-    const index = layout.elements.length + added.length;
-    const schema = schemaWithIdColumn(JSON.parse(row.schema) as TableSchema);
-    added.push({
-      id: `table-${row.id}`,
-      name: row.name,
-      type: 'table',
-      position: { x: 40 + (index % 4) * 300, y: 40 + Math.floor(index / 4) * 260 },
-      fields: Object.entries(schema).map(([column, definition]) => ({
-        id: `table-${row.id}.${column}`,
-        name: column,
-        type: column === 'id' ? 'integer' : definition.type,
-        ...(column === 'id' ? { primary: true } : {}),
-      })),
-    });
-  }
-  if (added.length === 0) return { layout, imported: 0 };
-  const outcome = await mergeLayoutUpdates(db, projectId, [
-    { actor, elements: [...layout.elements, ...added], version: layout.version, timestamp: Date.now() },
-  ]);
-  return { layout: outcome.layout, imported: added.length };
 }

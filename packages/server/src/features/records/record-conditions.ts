@@ -3,8 +3,11 @@ import type { CellValue } from '../../db/column-types/column-type.js';
 import { columnTypeOf } from '../../db/column-types/registry.js';
 import type { SqlDialect } from '../../db/dialect/dialect.js';
 import { JSON_PATH_LIMITS, type JsonPath } from '../../db/jsonb.js';
+import { DEFAULT_CONFIG, EMULATED_CONFIGS, PG_TEXT_SEARCH_CONFIGS } from '../../db/text-search/ts-document.js';
+import { buildTsQuery, TsQuerySyntaxError } from '../../db/text-search/ts-query.js';
 import type { TableDefinition } from '../../db/user-tables.js';
 import { type Condition, columnTypeIn, isJsonType, type OrderTerm, operandType } from '../../db/user-tables.js';
+import { ApiError } from '../../http/errors.js';
 import {
   invalidFilter,
   invalidJsonPath,
@@ -87,6 +90,37 @@ function checkPattern(dialect: SqlDialect, condition: Extract<Condition, { kind:
   if (refusal) throw invalidRegex(refusal.message, refusal.hint);
 }
 
+const SEARCH_OPERATORS = new Set(['fts', 'plfts', 'phfts', 'wfts']);
+
+// A full-text filter needs text, a configuration PostgreSQL has (on SQLite: one the emulation reads alike) and,
+// for fts, a to_tsquery text that parses: refused here, with PostgreSQL's codes, on both engines alike.
+function checkSearch(dialect: SqlDialect, type: ColumnType, condition: Extract<Condition, { kind: 'search' }>) {
+  const { op, config, query } = condition;
+  const field = pathText(condition.column, condition.path);
+  if (!SEARCH_OPERATORS.has(op)) throw invalidFilter('A full-text operator is fts, plfts, phfts or wfts', 'PGRST100');
+  if (type !== 'text') {
+    throw invalidFilter(`operator ${op} needs a text column; "${field}" is ${type} (${columnTypeOf(type).pgTypeName})`);
+  }
+  if (typeof query !== 'string' || (config !== null && typeof config !== 'string')) {
+    throw invalidFilter('A full-text query must be text', '22P02');
+  }
+  if (query.includes('\0')) throw invalidFilter('invalid byte sequence for encoding "UTF8": 0x00', '22021');
+  if (config !== null && !PG_TEXT_SEARCH_CONFIGS.has(config)) {
+    throw invalidFilter(`text search configuration "${config}" does not exist`, '42704');
+  }
+  if (config !== null && dialect.name === 'sqlite' && !EMULATED_CONFIGS.has(config)) {
+    throw new ApiError(400, '0A000', `text search configuration "${config}" is not available on SQLite`, {
+      hint: 'Use english or simple, or run Basalt on PostgreSQL',
+    });
+  }
+  try {
+    buildTsQuery(op, query, config ?? DEFAULT_CONFIG);
+  } catch (error) {
+    if (error instanceof TsQuerySyntaxError) throw invalidFilter(error.message, '42601');
+    throw error;
+  }
+}
+
 function checkLeaf(dialect: SqlDialect, table: TableDefinition, condition: Condition): Condition {
   if (!('column' in condition)) return condition;
   const columnType = typeOf(table, condition.column);
@@ -124,6 +158,9 @@ function checkLeaf(dialect: SqlDialect, table: TableDefinition, condition: Condi
       const value = filterValue(type === 'array' || condition.op === 'ov' ? 'array' : 'json', condition.value);
       return { ...condition, value: value ?? null };
     }
+    case 'search':
+      checkSearch(dialect, type, condition);
+      return condition;
   }
 }
 

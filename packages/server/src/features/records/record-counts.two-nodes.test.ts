@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callNode, type NodeReply, type ServerProcess, startServerProcess } from '../../testing/server-process.js';
-import { createTestDatabase } from '../../testing/test-server.js';
+import { type Cluster, signedUpHeaders, startCluster } from '../../testing/cluster.fixtures.js';
+import { callNode, type NodeReply, type ServerProcess } from '../../testing/server-process.js';
 
 // Two `basalt serve` processes on one PostgreSQL database count alike: a write on one node is in the other node's
 // exact counts at once (no waiting for the bus), filtered or not, because every cached count is checked against
@@ -9,36 +9,17 @@ import { createTestDatabase } from '../../testing/test-server.js';
 const totalOf = (reply: NodeReply) => Number(reply.headers.get('content-range')?.split('/')[1]);
 
 describe.skipIf(!process.env.TEST_DATABASE_URL)('exact counts on two nodes of one PostgreSQL', () => {
-  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  let cluster: Cluster;
   let nodes: ServerProcess[] = [];
   let headers: Record<string, string>;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    const siteUrl = 'http://basalt.cluster.test';
-    nodes = await Promise.all(
-      [0, 1].map(() => startServerProcess({ DATABASE_URL: database.url, AUTH_RATE_LIMIT: '1000', SITE_URL: siteUrl })),
-    );
-    const [a] = nodes as [ServerProcess];
-    const anonKey = (await callNode(a.url, 'GET', '/api/config', {})).body.anonKey;
-    const signUp = await callNode(
-      a.url,
-      'POST',
-      '/auth/v1/signup',
-      { apikey: anonKey },
-      {
-        email: `counts-${Date.now()}@example.test`,
-        password: 'Sturdy-Passw0rd!',
-      },
-    );
-    expect(signUp.status).toBe(200);
-    headers = { apikey: anonKey, authorization: `Bearer ${signUp.body.access_token}` };
-  }, 60_000);
+    cluster = await startCluster(2);
+    nodes = cluster.nodes;
+    headers = await signedUpHeaders(nodes[0] as ServerProcess, 'counts');
+  }, 120_000);
 
-  afterAll(async () => {
-    await Promise.all(nodes.map((node) => node.stop()));
-    await database?.drop();
-  });
+  afterAll(() => cluster?.stop());
 
   it("sees every write of one node in the other node's counts at once", async () => {
     const [a, b] = nodes as [ServerProcess, ServerProcess];
@@ -96,5 +77,5 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('exact counts on two nodes of on
       expect(await counted(reader.url)).toEqual({ filtered: expected(), all: model.size, grid: model.size });
       expect(await counted(writer.url)).toEqual({ filtered: expected(), all: model.size, grid: model.size });
     }
-  }, 60_000);
+  }, 120_000);
 });

@@ -36,6 +36,7 @@ export function isEvaluable(shape: UserTableShape, condition: Condition): boolea
       return isEvaluable(shape, condition.condition);
     case 'pattern':
     case 'contains':
+    case 'search':
     case 'exists':
       return false;
     default:

@@ -1,14 +1,16 @@
 import type { Db } from '../../db/database.js';
 import type { Condition, OrderTerm, TableDefinition } from '../../db/user-tables.js';
 import type { Actor } from '../../lib/actor/actor.js';
+import { noteCount, noteList } from './read-shapes.js';
 import { assertCan } from './record-access.js';
 import { checkCondition, checkOrder, recordIdCondition } from './record-conditions.js';
 import { estimatedCount, exactCount, plannedCount } from './record-counts.js';
 import { invalidFilter } from './record-errors.js';
+import { selectRowById } from './record-point-reads.js';
 import { rowRuleOf, ruleCondition, withRules } from './record-rules.js';
 import { type RecordRow, toRecordRow } from './record-values.js';
 import { translated } from './record-writes.js';
-import { selectRowById, selectRows } from './records.store.js';
+import { selectRows } from './records.store.js';
 
 // The records service's reads, for every API: only tables the actor may read (record-access.ts), conditions and order checked
 // against its schema, and a point read (one id) as its own statement, the record APIs' most frequent one.
@@ -53,13 +55,15 @@ export async function listRecords(
   const where = withRules(checked, rule);
   // One id selects at most one row, whatever the order: a point read (a get, PostgREST's `id=eq.5`).
   const id = offset === 0 && limit !== 0 ? pointId(checked) : null;
-  const rows = await read(
-    db,
-    table,
-    id !== null
-      ? selectRowById(db.readRows, db.dialect, table, id, ruleCondition(rule))
-      : selectRows(db.readRows, db.dialect, table, { where, order, limit, offset }),
-  );
+  if (id !== null) {
+    const one = await read(db, table, selectRowById(db.readRows, db.dialect, table, id, ruleCondition(rule)));
+    return one.map((raw) => toRecordRow(db.dialect.name, table, raw));
+  }
+  // Filters and orders are noted for the performance insights (read-shapes.ts); the rules' own are not.
+  const noted = !db.inTransaction && (checked !== undefined || order !== undefined);
+  const started = noted ? performance.now() : 0;
+  const rows = await read(db, table, selectRows(db.readRows, db.dialect, table, { where, order, limit, offset }));
+  if (noted) noteList(db, table, checked, order, performance.now() - started);
   return rows.map((raw) => toRecordRow(db.dialect.name, table, raw));
 }
 
@@ -88,7 +92,11 @@ export async function countRecords(
   assertCan(actor, 'read', table);
   const checked = where ? checkCondition(db.dialect, table, where) : undefined;
   const ruled = withRules(checked, rowRuleOf(actor, table, 'select'));
-  return read(db, table, COUNTERS[kind](db, table, ruled));
+  if (kind !== 'exact' || db.inTransaction) return read(db, table, COUNTERS[kind](db, table, ruled));
+  const started = performance.now();
+  const count = await read(db, table, exactCount(db, table, ruled));
+  noteCount(db, table, performance.now() - started);
+  return count;
 }
 
 /** getRecord reads one record by id, or null. */

@@ -1,39 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callNode, type ServerProcess, startServerProcess } from '../../testing/server-process.js';
-import { createTestDatabase } from '../../testing/test-server.js';
+import { type Cluster, signedUpHeaders, startCluster } from '../../testing/cluster.fixtures.js';
+import { callNode, type ServerProcess } from '../../testing/server-process.js';
 
 // Two `basalt serve` processes on one PostgreSQL database keep references alike: which columns refer to which
 // table is cached per process (record-references.ts), so a reference added on one node must hold on the other
 // at once after its event, for deletes (restrict) and for embedded reads.
 
 describe.skipIf(!process.env.TEST_DATABASE_URL)('reference columns on two nodes of one PostgreSQL', () => {
-  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  let cluster: Cluster;
   let nodes: ServerProcess[] = [];
   let headers: Record<string, string>;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    const siteUrl = 'http://basalt.cluster.test';
-    nodes = await Promise.all(
-      [0, 1].map(() => startServerProcess({ DATABASE_URL: database.url, AUTH_RATE_LIMIT: '1000', SITE_URL: siteUrl })),
-    );
-    const [a] = nodes as [ServerProcess];
-    const anonKey = (await callNode(a.url, 'GET', '/api/config', {})).body.anonKey;
-    const signUp = await callNode(
-      a.url,
-      'POST',
-      '/auth/v1/signup',
-      { apikey: anonKey },
-      { email: `refs-${Date.now()}@example.test`, password: 'Sturdy-Passw0rd!' },
-    );
-    expect(signUp.status).toBe(200);
-    headers = { apikey: anonKey, authorization: `Bearer ${signUp.body.access_token}` };
-  }, 60_000);
+    cluster = await startCluster(2);
+    nodes = cluster.nodes;
+    headers = await signedUpHeaders(nodes[0] as ServerProcess, 'refs');
+  }, 120_000);
 
-  afterAll(async () => {
-    await Promise.all(nodes.map((node) => node.stop()));
-    await database?.drop();
-  });
+  afterAll(() => cluster?.stop());
 
   it('holds a reference added on one node on the other', async () => {
     const [a, b] = nodes as [ServerProcess, ServerProcess];

@@ -1,20 +1,19 @@
-import { createHash } from 'node:crypto';
 import type { CompiledQuery } from 'kysely';
 import type { ReadRows, SqlDialect, StoredValue } from '../../db/dialect/dialect.js';
 import { userTableName } from '../../db/identifiers.js';
 import { type RowCountState, type ShardRow, stateOf, versionsSql } from '../../db/row-counts.js';
-import { preparedQuery, SqlText, textQuery } from '../../db/sql-text.js';
+import { preparedQuery, SqlText } from '../../db/sql-text.js';
 import {
   type Condition,
   type Executor,
   type OrderTerm,
-  operandType,
   quotedColumn,
   quotedTable,
   type UserTableShape,
   writeCondition,
   writeOrder,
 } from '../../db/user-tables.js';
+import { tableStatementName } from './record-statement-names.js';
 
 // The SQL of a user table's rows (STYLE.md, Server rule 3). Callers pass checked column names and stored
 // values; names are quoted by db/user-tables.ts and every value is bound. RETURNING * reads the rows back
@@ -38,7 +37,8 @@ export interface SelectRowsOptions {
   offset?: number | undefined;
 }
 
-function statement(dialect: SqlDialect): SqlText {
+/** statement starts a user-table statement in the engine's placeholder style. */
+export function statement(dialect: SqlDialect): SqlText {
   return new SqlText(dialect.userTables.numberedParameters);
 }
 
@@ -53,11 +53,13 @@ function writeWhere(out: SqlText, dialect: SqlDialect, shape: UserTableShape, wh
 /** RowSource runs statements: a connection or transaction, or a Db's readRows (reads outside transactions) or run. */
 export type RowSource = Executor | ReadRows;
 
-function rowsOf<R = RawRow>(db: RowSource, out: SqlText): Promise<R[]> {
+/** rowsOf runs a written statement and returns its rows. */
+export function rowsOf<R = RawRow>(db: RowSource, out: SqlText): Promise<R[]> {
   return run(db, out.compiled<R>());
 }
 
-function run<R>(db: RowSource, query: CompiledQuery<R>): Promise<R[]> {
+/** run runs a compiled statement on a connection, a transaction or a Db's runner. */
+export function run<R>(db: RowSource, query: CompiledQuery<R>): Promise<R[]> {
   return typeof db === 'function' ? db(query) : db.executeQuery(query).then((result) => result.rows as R[]);
 }
 
@@ -89,109 +91,6 @@ export async function selectRows(
 }
 
 const ID_ORDER: OrderTerm[] = [{ column: 'id', direction: 'asc' }];
-
-/**
- * selectRowById reads the row with one id: a point read, the record APIs' most frequent statement, written
- * without an order or paging (the id is unique); `also` is a condition the row must meet too (an access rule).
- */
-export function selectRowById(
-  db: RowSource,
-  dialect: SqlDialect,
-  shape: UserTableShape,
-  id: number,
-  also?: Condition,
-): Promise<RawRow[]> {
-  if (!also) {
-    const { text, name } = pointReadOf(dialect, shape);
-    return run(db, name === null ? textQuery<RawRow>(text, [id]) : preparedQuery<RawRow>(text, [id], name));
-  }
-  const owned = ownerPointReadOf(dialect, shape, also);
-  if (owned) {
-    const parameters = [id, (also as { value: string }).value];
-    const { text, name } = owned;
-    return run(db, name === null ? textQuery<RawRow>(text, parameters) : preparedQuery<RawRow>(text, parameters, name));
-  }
-  const out = ruledPointRead(dialect, shape, id, also);
-  const name = ruledPointReadName(shape, out.text);
-  return run(db, name === null ? out.compiled<RawRow>() : preparedQuery<RawRow>(out.text, out.parameters, name));
-}
-
-const pointRead = (dialect: SqlDialect, shape: UserTableShape, id: number) =>
-  statement(dialect)
-    .raw(`SELECT * FROM ${quotedTable(shape.id)} WHERE "id" = `)
-    .value(id);
-
-function ruledPointRead(dialect: SqlDialect, shape: UserTableShape, id: number, also: Condition): SqlText {
-  const out = pointRead(dialect, shape, id).raw(' AND (');
-  writeCondition(out, dialect, shape, also);
-  return out.raw(')');
-}
-
-// A table's point read without a rule is one text for as long as its definition lasts: written once, and found in
-// the driver's statement cache by a string whose hash is already known. Named by the table and its schema version,
-// it is prepared once per connection (PostgreSQL): a changed schema brings a new name, as `SELECT *` then answers
-// other columns.
-interface PointRead {
-  dialect: SqlDialect;
-  text: string;
-  name: string | null;
-}
-
-const pointReads = new WeakMap<UserTableShape, PointRead>();
-
-function pointReadOf(dialect: SqlDialect, shape: UserTableShape): PointRead {
-  const known = pointReads.get(shape);
-  if (known?.dialect === dialect) return known;
-  const { text } = pointRead(dialect, shape, 0);
-  const name = shape.schemaVersion === undefined ? null : `basalt_get_${shape.id}_${shape.schemaVersion}`;
-  const made = { dialect, text, name };
-  pointReads.set(shape, made);
-  return made;
-}
-
-// A point read under an access rule (an end user's get) is one text per rule of a table; each gets a name beside
-// the plain one's. A rule's values are bound, so a table has only a few such texts; beyond RULED_NAMES_PER_TABLE
-// the rest are read unprepared rather than filling every connection with statements.
-const RULED_NAMES_PER_TABLE = 8;
-const ruledPointReads = new WeakMap<UserTableShape, Map<string, string>>();
-
-function ruledPointReadName(shape: UserTableShape, text: string): string | null {
-  if (shape.schemaVersion === undefined) return null;
-  let names = ruledPointReads.get(shape);
-  if (!names) {
-    names = new Map();
-    ruledPointReads.set(shape, names);
-  }
-  const known = names.get(text);
-  if (known !== undefined || names.size >= RULED_NAMES_PER_TABLE) return known ?? null;
-  // Named after the text itself: a later definition of the same version (a cache refresh) must give the same text
-  // the same name, as a connection refuses one name for two texts.
-  const name = `basalt_get_${shape.id}_${shape.schemaVersion}_${createHash('sha256').update(text).digest('hex').slice(0, 16)}`;
-  names.set(text, name);
-  return name;
-}
-
-// An end user's get under an `own rows` rule (a text column equal to the user's id, record-rules.ts) is the most
-// frequent ruled read: its text, the same for every user, is written once per table and column, like the plain
-// point read's, and the user's id is bound.
-const ownerPointReads = new WeakMap<UserTableShape, Map<string, PointRead>>();
-
-function ownerPointReadOf(dialect: SqlDialect, shape: UserTableShape, also: Condition): PointRead | null {
-  if (also.kind !== 'compare' || also.op !== 'eq' || also.path !== undefined || typeof also.value !== 'string')
-    return null;
-  if (operandType(shape, also.column, undefined) !== 'text') return null;
-  let byColumn = ownerPointReads.get(shape);
-  if (!byColumn) {
-    byColumn = new Map();
-    ownerPointReads.set(shape, byColumn);
-  }
-  const known = byColumn.get(also.column);
-  if (known?.dialect === dialect) return known;
-  const { text } = ruledPointRead(dialect, shape, 0, also);
-  const made = { dialect, text, name: ruledPointReadName(shape, text) };
-  byColumn.set(also.column, made);
-  return made;
-}
 
 /** countRows counts the rows matching a condition. */
 export async function countRows(
@@ -319,7 +218,12 @@ export async function insertRows(
     });
     if (upsert) writeConflict(out, shape, upsert);
     out.raw(' RETURNING *');
-    const returned = await rowsOf(db, out);
+    // Prepared by name (PostgreSQL): a create's insert has one text per table and set of columns.
+    const name = tableStatementName(shape, 'ins', out.text);
+    const returned = await run(
+      db,
+      name === null ? out.compiled<RawRow>() : preparedQuery<RawRow>(out.text, out.parameters, name),
+    );
     if (chunk === rows) return returned;
     written.push(...returned);
   }

@@ -36,6 +36,8 @@ function operationCondition(target: Target, operation: Operation): Condition {
       return { kind: 'is', ...target, value: isValue(operation.value) };
     case 'contains':
       return { kind: 'contains', ...target, op: operation.op, value: operation.value };
+    case 'search':
+      return { kind: 'search', ...target, op: operation.op, config: operation.config, query: operation.value };
     case 'quantified': {
       // `op(any).{a,b}` is `op a OR op b`; `op(all)` is AND (an empty list: false for any, true for all).
       const { op } = operation;

@@ -52,6 +52,12 @@ describe('parseFilter: every operator', () => {
     ['not.in.(1,2)', { kind: 'in', values: ['1', '2'] }, true],
     ['not.like(all).{a*}', { kind: 'quantified', op: 'like', quantifier: 'all', values: ['a%'] }, true],
     ['not.cs.{a}', { kind: 'contains', op: 'cs', value: '{a}' }, true],
+    ['fts.cat', { kind: 'search', op: 'fts', config: null, value: 'cat' }],
+    ['fts(english).cat & rat', { kind: 'search', op: 'fts', config: 'english', value: 'cat & rat' }],
+    ['plfts.fat rats', { kind: 'search', op: 'plfts', config: null, value: 'fat rats' }],
+    ['phfts(simple).a.b', { kind: 'search', op: 'phfts', config: 'simple', value: 'a.b' }],
+    ['wfts(english)."fat rat" -dog', { kind: 'search', op: 'wfts', config: 'english', value: '"fat rat" -dog' }],
+    ['not.wfts.cat', { kind: 'search', op: 'wfts', config: null, value: 'cat' }, true],
   ])('qty=%s', (value, operation, negated = false) => {
     expect(parseFilter('qty', value)).toEqual({ field: { column: 'qty', jsonPath: [] }, negated, operation });
   });
@@ -128,8 +134,8 @@ describe('parseFilter: errors', () => {
     ['in.1,2', 4, 'unexpected "1" expecting "("'],
     ['in.(1,2', 8, 'unexpected end of input expecting "," or ")"'],
     ['in.(1,2)x', 9, 'unexpected "x" expecting end of input'],
-    ['fts.cat', 1, 'Full-text search (fts) is not supported'],
-    ['wfts(english).a+b', 1, 'Full-text search (wfts) is not supported'],
+    ['fts(en-gb).cat', 4, 'unexpected "(" expecting "(" or delimiter (.)'],
+    ['plfts', 6, 'unexpected end of input expecting "(" or delimiter (.)'],
     ['adj.[1,2]', 1, 'Range operators (adj) are not supported'],
   ])('qty=%s', (value, column, details) => {
     expect(errorOf(() => parseFilter('qty', value))).toEqual(parseFailure(`filter (${value})`, column, details));

@@ -11,6 +11,7 @@ import type {
   Operation,
   PatternOperator,
   QuantifiableOperator,
+  SearchOperator,
 } from './rest-query.types.js';
 
 // Filters (`qty=gte.5`, `id=not.in.(1,2)`) and logic trees (`or=(a.eq.1,and(b.is.null,c.lt.2))`), after
@@ -32,7 +33,9 @@ const QUANTIFIABLE: readonly QuantifiableOperator[] = [
   'imatch',
 ];
 const CONTAINMENT: readonly ContainmentOperator[] = ['cs', 'cd', 'ov'];
-const FULL_TEXT = new Set(['fts', 'plfts', 'phfts', 'wfts']);
+const FULL_TEXT: readonly SearchOperator[] = ['fts', 'plfts', 'phfts', 'wfts'];
+// `fts(english).…`: a configuration name, as PostgREST reads it (letters, digits and `_`).
+const SEARCH_CONFIG = /^\(([A-Za-z0-9_]*)\)/;
 const RANGE = new Set(['sl', 'sr', 'nxr', 'nxl', 'adj']);
 const IS_VALUES: IsValue[] = ['null', 'not_null', 'true', 'false', 'unknown'];
 // Deeper trees are refused so that a hostile query cannot exhaust the stack; real ones nest a few levels.
@@ -163,8 +166,18 @@ function opExpr(c: Cursor, mode: ValueMode): { negated: boolean; operation: Oper
     afterDot();
     return { negated, operation: { kind: 'isdistinct', value: singleValue(c, mode) } };
   }
-  if (FULL_TEXT.has(word) && (next === '.' || next === '(')) {
-    c.unsupported(`Full-text search (${word}) is not supported`, start);
+  const search = pick(FULL_TEXT, word);
+  if (search && (next === '.' || next === '(')) {
+    c.pos = start + word.length;
+    let config: string | null = null;
+    if (next === '(') {
+      const m = SEARCH_CONFIG.exec(c.text.slice(c.pos));
+      if (!m) c.fail(['"("', 'delimiter (.)']);
+      config = m[1] ?? '';
+      c.pos += m[0].length;
+    }
+    c.expect('.', 'delimiter (.)');
+    return { negated, operation: { kind: 'search', op: search, config, value: singleValue(c, mode) } };
   }
   if (RANGE.has(word) && next === '.') c.unsupported(`Range operators (${word}) are not supported`, start);
   const containment = pick(CONTAINMENT, word);
@@ -191,8 +204,8 @@ function opExpr(c: Cursor, mode: ValueMode): { negated: boolean; operation: Oper
     if (pattern) return { negated, operation: { kind: 'pattern', op: pattern, value: likePattern(pattern, value) } };
   }
   // A known operator without its dot: say what must follow it.
-  if (comparison || pattern || containment || word === 'in' || word === 'is') {
-    c.fail(quantifiable ? ['"("', 'delimiter (.)'] : ['delimiter (.)'], start + word.length);
+  if (comparison || pattern || containment || search || word === 'in' || word === 'is') {
+    c.fail(quantifiable || search ? ['"("', 'delimiter (.)'] : ['delimiter (.)'], start + word.length);
   }
   return failOperator();
 }

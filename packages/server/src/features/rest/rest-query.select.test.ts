@@ -130,7 +130,27 @@ describe('parseSelect', () => {
     ]);
   });
 
-  it.each(['count()', 'total:count()', 'qty.sum()', 'qty.avg()', 'qty::text.max()', 'id,qty.min()'])(
+  const agg = (fn: string, column: string | null, alias: string | null = null, cast: string | null = null) => ({
+    kind: 'aggregate',
+    fn,
+    column,
+    alias,
+    cast,
+  });
+  it.each<[string, unknown[]]>([
+    ['count()', [agg('count', null)]],
+    ['total:count()', [agg('count', null, 'total')]],
+    ['qty.sum()', [agg('sum', 'qty')]],
+    ['qty.avg()::int', [agg('avg', 'qty', null, 'integer')]],
+    [
+      'id,n:qty.min()',
+      [{ kind: 'field', field: { column: 'id', jsonPath: [] }, alias: null, cast: null }, agg('min', 'qty', 'n')],
+    ],
+  ])('reads the top-level aggregate %j', (value, expected) => {
+    expect(parseSelect(value)).toEqual(expected);
+  });
+
+  it.each(['qty::text.max()', 'meta->a.sum()', 'comments(qty.sum())', 'comments(n:count())'])(
     'refuses the aggregate %j with PGRST123',
     (value) => {
       expect(errorOf(() => parseSelect(value))).toEqual({

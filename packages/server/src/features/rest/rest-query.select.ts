@@ -1,6 +1,13 @@
 import { Cursor, castName, field, fieldName, jsonPath, withTarget } from './rest-query.cursor.js';
 import { aggregatesNotAllowed, unknownType } from './rest-query.errors.js';
-import { type EmbedItem, type OrderTerm, SELECT_CASTS, type SelectCast, type SelectItem } from './rest-query.types.js';
+import {
+  type AggregateItem,
+  type EmbedItem,
+  type OrderTerm,
+  SELECT_CASTS,
+  type SelectCast,
+  type SelectItem,
+} from './rest-query.types.js';
 
 /** MAX_EMBED_DEPTH is how deep embedded resources may nest. */
 export const MAX_EMBED_DEPTH = 8;
@@ -8,9 +15,9 @@ export const MAX_EMBED_DEPTH = 8;
 // `select`, `order`, `columns` and `on_conflict`, after PostgREST's pFieldForest, pOrder and pColumns.
 // Embedded resources (`author:authors!hint!inner(*)`, `...authors(name)`) are parsed here and resolved against
 // the tables' references by rest-embed.ts; they nest at most MAX_EMBED_DEPTH levels (a clear 400, never a deep
-// recursion). Ordering by an embedded column (`order=author(name)`) is not supported. Aggregates are refused
-// with PGRST123, PostgREST's own answer while aggregates are disabled (its default); only an embed's
-// `count` (`comments(count)`) is answered.
+// recursion). Ordering by an embedded column (`order=author(name)`) is not supported. Aggregates (`count()`,
+// `amount.sum()`) are answered at the top level, as PostgREST 12 with aggregates enabled does; inside an embed
+// only its `count` (`comments(count)`), the others are PGRST123.
 
 const CAST_ALIASES: Record<string, SelectCast> = {
   int: 'integer',
@@ -66,6 +73,18 @@ function embedItem(c: Cursor, name: string, alias: string | null, spread: boolea
   return { kind: 'embed', name, alias, hint, join, spread, select };
 }
 
+// After `fn()`: an optional cast of the result (`avg()::int`), then the item's end.
+function aggregateEnd(c: Cursor, item: AggregateItem): AggregateItem {
+  let cast: SelectCast | null = null;
+  if (c.startsWith('::')) {
+    c.pos += 2;
+    cast = selectCast(castName(c));
+  }
+  c.skipSpaces();
+  if (!atItemEnd(c)) c.fail(['"::"', '","', 'end of input']);
+  return { ...item, cast };
+}
+
 function selectItem(c: Cursor, depth = 0): SelectItem {
   c.skipSpaces();
   const start = c.pos;
@@ -95,7 +114,9 @@ function selectItem(c: Cursor, depth = 0): SelectItem {
       c.skipSpaces();
       if (atItemEnd(c)) return { kind: 'field', field: { column: 'count', jsonPath: [] }, alias: null, cast: null };
     }
-    throw aggregatesNotAllowed();
+    if (depth > 0) throw aggregatesNotAllowed();
+    c.pos += 'count()'.length;
+    return aggregateEnd(c, { kind: 'aggregate', fn: 'count', column: null, alias, cast: null });
   }
   const column = fieldName(c);
   if (c.peek() === '(' || c.peek() === '!') return embedItem(c, column, alias, false, depth);
@@ -105,7 +126,14 @@ function selectItem(c: Cursor, depth = 0): SelectItem {
     c.pos += 2;
     cast = selectCast(castName(c));
   }
-  if (AGGREGATE.test(c.text.slice(c.pos))) throw aggregatesNotAllowed();
+  const aggregate = AGGREGATE.exec(c.text.slice(c.pos));
+  if (aggregate) {
+    // Top-level aggregates over a plain column (PostgREST 12); embedded ones other than count are not answered.
+    if (depth > 0 || path.length > 0 || cast !== null) throw aggregatesNotAllowed();
+    c.pos += aggregate[0].length;
+    const fn = aggregate[1] as AggregateItem['fn'];
+    return aggregateEnd(c, { kind: 'aggregate', fn, column, alias, cast: null });
+  }
   c.skipSpaces();
   if (!atItemEnd(c)) c.fail(['letter', 'digit', '"-"', '"->>"', '"->"', '"::"', '","', 'end of input']);
   return { kind: 'field', field: { column, jsonPath: path }, alias, cast };

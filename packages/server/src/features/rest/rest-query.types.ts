@@ -31,7 +31,23 @@ export type SelectCast = (typeof SELECT_CASTS)[number];
 export type SelectItem =
   | { kind: 'star' }
   | { kind: 'field'; field: FieldRef; alias: string | null; cast: SelectCast | null }
+  | AggregateItem
   | EmbedItem;
+
+/** AggregateFunction is one of PostgREST 12's aggregates. */
+export type AggregateFunction = 'count' | 'sum' | 'avg' | 'min' | 'max';
+
+/**
+ * AggregateItem is `alias:column.fn()::cast`, or `count()` (column null): the other selected columns group the
+ * rows. `cast` converts the result, as `avg()::int` does.
+ */
+export interface AggregateItem {
+  kind: 'aggregate';
+  fn: AggregateFunction;
+  column: string | null;
+  alias: string | null;
+  cast: SelectCast | null;
+}
 
 /**
  * EmbedItem is an embedded resource: `alias:name!hint!inner(select)`, or `...name(select)` (a spread). `name` is a
@@ -68,6 +84,9 @@ export type QuantifiableOperator = Exclude<ComparisonOperator, 'neq'> | PatternO
 /** ContainmentOperator is cs (contains, @>), cd (contained by, <@) or ov (overlaps, &&). */
 export type ContainmentOperator = 'cs' | 'cd' | 'ov';
 
+/** SearchOperator is a full-text operator: to_tsquery, plainto_, phraseto_ and websearch_to_tsquery. */
+export type SearchOperator = 'fts' | 'plfts' | 'phfts' | 'wfts';
+
 /** IsValue is what `is.` takes (case-insensitive on the wire, lower-case here). */
 export type IsValue = 'null' | 'not_null' | 'true' | 'false' | 'unknown';
 
@@ -79,7 +98,8 @@ export type Operation =
   | { kind: 'in'; values: string[] }
   | { kind: 'is'; value: IsValue }
   | { kind: 'isdistinct'; value: string }
-  | { kind: 'contains'; op: ContainmentOperator; value: string };
+  | { kind: 'contains'; op: ContainmentOperator; value: string }
+  | { kind: 'search'; op: SearchOperator; config: string | null; value: string };
 
 /** Filter is `{column}={not.}{op}.{value}`, or `column.op.value` inside a logic tree. */
 export interface Filter {

@@ -3,6 +3,8 @@ import { columnTypeIn } from '../../db/user-tables.js';
 import type { Actor } from '../../lib/actor/actor.js';
 import { countRecords, listRecords, type RecordRow } from '../records/records.service.js';
 import type { TableDefinition } from '../tables/table-definition.js';
+import { hasAggregates, readAggregates } from './rest-aggregate.js';
+import { csvBody } from './rest-csv.js';
 import { hasEmbeds, planEmbeds } from './rest-embed.js';
 import { filtersCondition, orderTerms } from './rest-filters.js';
 import { undefinedColumn } from './rest-query.errors.js';
@@ -45,6 +47,7 @@ export async function readRows(
   head: boolean,
 ): Promise<RestReply> {
   checkColumns(table, query);
+  if (hasAggregates(query.select)) return readAggregates(db, actor, table, query, head);
   const embeds = hasEmbeds(query.select) ? await planEmbeds(db, actor, table, query) : null;
   const where = embeds ? embeds.where : filtersCondition(query);
   const order = orderTerms(query.order);
@@ -85,5 +88,7 @@ export async function readRows(
   );
   if (head) return { status, headers };
   const embedded: EmbedValueOf | undefined = embeds ? await embeds.values(rows) : undefined;
-  return { status, headers, body: bodyOf(query.format, projectRows(rows, query.select, embedded)) };
+  const projected = projectRows(rows, query.select, embedded);
+  if (query.format === 'csv') return { status, headers, body: csvBody(table, query.select, projected) };
+  return { status, headers, body: bodyOf(query.format, projected) };
 }

@@ -1,3 +1,4 @@
+import { CSV_TYPE } from './rest-csv.js';
 import { offsetBeyondTotal, RestQueryError } from './rest-query.errors.js';
 import { preferenceApplied } from './rest-query.headers.js';
 import type { Preferences, ResponseFormat } from './rest-query.types.js';
@@ -18,7 +19,8 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 const OBJECT_TYPE = 'application/vnd.pgrst.object+json; charset=utf-8';
 
 /** contentType is the Content-Type of a response body in a format. */
-export const contentType = (format: ResponseFormat) => (format === 'object' ? OBJECT_TYPE : JSON_TYPE);
+export const contentType = (format: ResponseFormat) =>
+  format === 'object' ? OBJECT_TYPE : format === 'csv' ? CSV_TYPE : JSON_TYPE;
 
 /** notSingular is PGRST116: the singular Accept met a number of rows other than one. */
 const notSingular = (rows: number) =>

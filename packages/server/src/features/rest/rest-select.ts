@@ -2,7 +2,7 @@ import type { ColumnType } from '@basalt/shared';
 import { jsonbText, jsonPathValue } from '../../db/jsonb.js';
 import { checkJsonPath } from '../records/record-conditions.js';
 import { RestQueryError, undefinedColumn } from './rest-query.errors.js';
-import type { EmbedItem, SelectCast, SelectItem } from './rest-query.types.js';
+import type { AggregateItem, EmbedItem, SelectCast, SelectItem } from './rest-query.types.js';
 
 // `select` applied to rows the records service returned: the listed columns in the listed
 // order, renamed (`label:title`), narrowed by a JSON path (`meta->a->>b`, followed as PostgreSQL does, see
@@ -25,6 +25,9 @@ function isStarOnly(select: SelectItem[]): boolean {
  */
 export function checkSelect(select: SelectItem[], tableName: string, typeOf: ColumnTypeOf): void {
   for (const item of select) {
+    if (item.kind === 'aggregate' && item.column !== null && typeOf(item.column) === null) {
+      throw undefinedColumn(tableName, item.column);
+    }
     if (item.kind !== 'field') continue;
     const { column, jsonPath } = item.field;
     const type = typeOf(column);
@@ -87,6 +90,9 @@ function outputName(item: Extract<SelectItem, { kind: 'field' }>): string {
   return typeof lastKey === 'string' ? lastKey : item.field.column;
 }
 
+/** aggregateKey is where an aggregate's value is in a grouped row: a key no column name can be. */
+export const aggregateKey = (item: AggregateItem) => `${item.fn}(${item.column ?? '*'})`;
+
 /** EmbedValueOf gives an embedded resource's value for one row (rest-embed.ts fetched them). */
 export type EmbedValueOf = (item: EmbedItem, row: Row) => unknown;
 
@@ -119,6 +125,11 @@ export function projectRow(row: Row, select: SelectItem[], embedded?: EmbedValue
       const value = embedded ? embedded(item, row) : null;
       if (item.spread) spreadInto(out, item, value);
       else out[embedName(item)] = value;
+      continue;
+    }
+    if (item.kind === 'aggregate') {
+      const value = row[aggregateKey(item)] ?? null;
+      out[item.alias ?? item.fn] = item.cast === null ? value : castValue(value, item.cast);
       continue;
     }
     let value: unknown = row[item.field.column] ?? null;

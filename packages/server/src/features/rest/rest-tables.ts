@@ -109,6 +109,7 @@ function matches(row: Row, condition: Condition): boolean {
       return typeof value === 'string' && likeMatches(value, condition.pattern, condition.op === 'ilike');
     }
     case 'contains':
+    case 'search':
       throw unsupported(condition.op);
     case 'exists':
       throw unsupported('Embedding');

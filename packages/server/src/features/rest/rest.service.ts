@@ -52,8 +52,8 @@ const couldBeTable = (name: string) => name.length <= TABLE_LIMITS.tableNameMax 
 /** serveRest runs one data-API request for the actor. */
 export async function serveRest(db: Db, actor: Actor, request: RestRequest): Promise<RestReply> {
   const { method, resource, query, body } = request;
-  // CSV (`.csv()`) is not produced yet.
-  if (query.format === 'csv') throw unacceptableMediaType(['text/csv']);
+  // CSV (`.csv()`) answers reads; a write's representation stays JSON.
+  if (query.format === 'csv' && method !== 'GET' && method !== 'HEAD') throw unacceptableMediaType(['text/csv']);
   if (resource === TABLES_RESOURCE) return serveTables(db, actor, method, query, body);
   // The definition comes from the per-process cache: no schema read, nor a wait for one, on the hot path.
   const table = couldBeTable(resource)

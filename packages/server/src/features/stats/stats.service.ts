@@ -1,12 +1,15 @@
 import type { Db } from '../../db/database.js';
 import { userTableName } from '../../db/identifiers.js';
 import { countActivity } from '../activity/activity.store.js';
+import { apiCallsThisPeriod } from '../billing/usage.service.js';
 import { listTableDefinitions } from '../tables/tables.store.js';
 
 /** Stats are the dashboard's three cards. */
 export interface Stats {
   /** The number of the account's activity entries. */
   activities: number;
+  /** The account's API calls in its billing period, as Billing's usage counts them (the "API Requests" card). */
+  apiCalls: number;
   /** The storage the account's tables take, readable ("0 MB", "12.4 KB", "1.2 MB"). */
   storageSize: string;
   /** The number of the account's tables. */
@@ -28,17 +31,18 @@ export function formatStorageSize(bytes: number): string {
 }
 
 /**
- * getStats counts the account's activity and tables and measures its tables' storage: pages used, indexes
+ * getStats counts the account's activity, API calls (this billing period) and tables and measures its tables' storage: pages used, indexes
  * included (SQLite's dbstat, PostgreSQL's pg_total_relation_size).
  */
 export async function getStats(db: Db, accountId: string): Promise<Stats> {
-  const [activities, tables] = await Promise.all([
+  const [activities, apiCalls, tables] = await Promise.all([
     countActivity(db.kysely, accountId),
+    apiCallsThisPeriod(db, accountId),
     listTableDefinitions(db.kysely, accountId),
   ]);
   const bytes = await db.dialect.userTables.tablesSizeBytes(
     db.readInBackground,
     tables.map((t) => userTableName(t.id)),
   );
-  return { activities, storageSize: formatStorageSize(bytes), tables: tables.length };
+  return { activities, apiCalls, storageSize: formatStorageSize(bytes), tables: tables.length };
 }

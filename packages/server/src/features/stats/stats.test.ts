@@ -32,7 +32,7 @@ describe.each(testDialects)('stats API on %s', (dialect) => {
   it('starts empty', async () => {
     const res = await server.request('GET', '/api/stats', { headers: accounts.bob.headers });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ activities: 0, storageSize: '0 MB', tables: 0 });
+    expect(res.body).toEqual({ activities: 0, apiCalls: 0, storageSize: '0 MB', tables: 0 });
   });
 
   it('counts the caller’s tables and activity and measures their storage', async () => {

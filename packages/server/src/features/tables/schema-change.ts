@@ -1,4 +1,5 @@
 import type { ColumnType, TableSchema } from '@basalt/shared';
+import { createColumnIndex, dropColumnIndex, syncColumnIndexes } from '../../db/column-indexes.js';
 import { columnTypeOf } from '../../db/column-types/registry.js';
 import type { SqlDialect } from '../../db/dialect/dialect.js';
 import { dropReferenceIndex } from '../../db/references.js';
@@ -92,11 +93,18 @@ async function applyStep(db: Executor, dialect: SqlDialect, before: Table, after
     case 'renameColumn':
       // Named after the column: dropped here, made again under the new name after the change.
       await dropReferenceIndex(db, before.id, step.column);
+      await dropColumnIndex(db, before.id, step.column);
       return renameColumn(db, before.id, step.column, step.to, before.schema[step.column]?.unique ?? false);
     case 'dropUnique':
       return void (await dropUniqueIndexSql(before.id, step.column).execute(db));
     case 'addUnique':
       return void (await uniqueIndexSql(before.id, step.column).execute(db));
+    case 'dropIndex':
+      return dropColumnIndex(db, before.id, step.column);
+    case 'addIndex':
+      // A unique column's own index serves; syncColumnIndexes keeps it so after the change.
+      if (!after.schema[step.column]?.unique) await createColumnIndex(db, before.id, step.column);
+      return;
     case 'dropRequired':
     case 'setRequired':
       return changeRequired(db, dialect, after, step.column);
@@ -166,5 +174,7 @@ export async function applySchemaChange(
     await applyStep(db, dialect, current, next, step);
     current = next;
   }
+  // A SQLite rebuild and a retype drop the table's indexes, a rename drops its column's: all are made again.
+  if (plan.steps.length > 0) await syncColumnIndexes(db, table.id, current.schema);
   return { schema: current.schema, dropped, retyped };
 }

@@ -18,7 +18,8 @@ import { ApiError } from '../../http/errors.js';
 // A schema change is planned as a pure diff (STYLE.md, Server rule 6): planSchemaChange compares two schemas
 // and lists abstract steps in the order they must run; the store turns each step into SQL for its engine and
 // runs them all in one transaction. Steps name columns as they are called at that moment, so every step
-// after a rename uses the new name. Order: drops, renames, relaxed flags, retypes, adds, tightened flags.
+// after a rename uses the new name. Order: drops, renames, relaxed flags, retypes, adds, tightened flags
+// (an index asked for or no longer asked for is a flag too: `indexed`).
 
 /** SchemaStep is one abstract change of a user table. */
 export type SchemaStep =
@@ -30,7 +31,9 @@ export type SchemaStep =
   | { kind: 'addColumn'; column: string; definition: ColumnDefinition }
   | { kind: 'setRequired'; column: string }
   | { kind: 'addUnique'; column: string; transient: boolean }
-  | { kind: 'setReference'; column: string; references: ColumnReference | null };
+  | { kind: 'setReference'; column: string; references: ColumnReference | null }
+  | { kind: 'dropIndex'; column: string }
+  | { kind: 'addIndex'; column: string };
 
 /** SchemaStepKind names the kinds of step. */
 export type SchemaStepKind = SchemaStep['kind'];
@@ -218,6 +221,7 @@ export function planSchemaChange(
       steps.push({ kind: 'dropUnique', column: name, transient: after.unique });
     }
     if (before.required && !after.required) steps.push({ kind: 'dropRequired', column: name });
+    if (before.indexed && !after.indexed) steps.push({ kind: 'dropIndex', column: name });
   }
   for (const { name, before, after, retype } of changed) {
     if (!retype) continue;
@@ -249,6 +253,7 @@ export function planSchemaChange(
       steps.push({ kind: 'addUnique', column: name, transient: before.unique });
       require('noDuplicates', name, `Column "${name}" cannot be made unique: {count} {rows} {have} a value that another row also has.`);
     }
+    if (after.indexed && !before.indexed) steps.push({ kind: 'addIndex', column: name });
     // A reference is metadata and an index (the rows' match is checked by the tables service, which knows tables).
     if (!sameReference(before.references, after.references)) {
       steps.push({ kind: 'setReference', column: name, references: after.references ?? null });
@@ -293,6 +298,10 @@ export function applyPlanToSchema(prev: TableSchema, plan: SchemaChangePlan): Ta
       case 'dropUnique':
         find(step.column)[1].unique = step.kind === 'addUnique';
         break;
+      case 'addIndex':
+      case 'dropIndex':
+        find(step.column)[1].indexed = step.kind === 'addIndex';
+        break;
       case 'setReference': {
         const definition = find(step.column)[1];
         if (step.references) definition.references = { ...step.references };
@@ -310,6 +319,7 @@ function describeDefinition(definition: ColumnDefinition): string {
     definition.type,
     definition.required ? 'required' : '',
     definition.unique ? 'unique' : '',
+    definition.indexed ? 'indexed' : '',
     ref ? `references ${ref.table} on delete ${ref.onDelete}` : '',
   ]
     .filter(Boolean)
@@ -347,6 +357,10 @@ function describeStep(step: SchemaStep): string | null {
       return `Make "${step.column}" required`;
     case 'addUnique':
       return step.transient ? null : `Make "${step.column}" unique`;
+    case 'addIndex':
+      return `Add an index on "${step.column}"`;
+    case 'dropIndex':
+      return `Drop the index on "${step.column}"`;
     case 'setReference':
       return step.references
         ? `Make "${step.column}" reference ${step.references.table} (on delete ${step.references.onDelete})`

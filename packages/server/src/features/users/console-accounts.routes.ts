@@ -1,7 +1,5 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context.js';
-import type { AccountRow } from '../auth/accounts.service.js';
-import type { AuthDeps } from '../auth/auth-deps.js';
+import type { Call, Route } from '../../http/routes/route.js';
 import { requireConsoleUser } from '../auth/auth-guards.js';
 import {
   assertAdmin,
@@ -16,30 +14,40 @@ import {
 //   DELETE /api/admin/accounts/:id                    {success, message, account, tablesDropped, apiKeysDeleted}
 // 403 for anyone but an administrator; 404 for unknown ids; 400 for the administrator's own account.
 
-const idOf = (request: FastifyRequest) => (request.params as { id: string }).id;
-
-/** consoleAccountsRoutes registers the administrator's account endpoints over the console's auth services. */
-export async function consoleAccountsRoutes(
-  app: FastifyInstance,
-  { deps, ctx }: { deps: AuthDeps<AccountRow>; ctx: AppContext },
-): Promise<void> {
-  const admin = async (request: FastifyRequest) => {
-    const { account } = await requireConsoleUser(request, deps);
+/** consoleAccountsRoutes are the administrator's account endpoints, over the console's auth services. */
+export function consoleAccountsRoutes(ctx: AppContext): Route[] {
+  const deps = ctx.auth.console;
+  const admin = { family: 'console', admit: [ctx.callers.user] } as const;
+  // The account row says whether it administers the instance, as read now (not the cached fact).
+  const adminOf = async (call: Call) => {
+    const { account } = await requireConsoleUser(call, deps);
     assertAdmin(account);
     return account;
   };
-
-  app.get('/api/admin/accounts', async (request) => {
-    await admin(request);
-    return listConsoleAccounts(ctx, request.query);
-  });
-
-  app.patch('/api/admin/accounts/:id', async (request) =>
-    updateConsoleAccount(ctx, await admin(request), idOf(request), request.body),
-  );
-
-  app.delete('/api/admin/accounts/:id', async (request) => {
-    const result = await deleteConsoleAccount(ctx, await admin(request), idOf(request));
-    return { success: true, message: 'Account deleted', ...result };
-  });
+  return [
+    {
+      ...admin,
+      method: 'GET',
+      url: '/api/admin/accounts',
+      handler: async (call) => {
+        await adminOf(call);
+        return listConsoleAccounts(ctx, call.query);
+      },
+    },
+    {
+      ...admin,
+      method: 'PATCH',
+      url: '/api/admin/accounts/:id',
+      handler: async (call) => updateConsoleAccount(ctx, await adminOf(call), call.params.id ?? '', call.body),
+    },
+    {
+      ...admin,
+      method: 'DELETE',
+      url: '/api/admin/accounts/:id',
+      handler: async (call) => {
+        const result = await deleteConsoleAccount(ctx, await adminOf(call), call.params.id ?? '');
+        return { success: true, message: 'Account deleted', ...result };
+      },
+    },
+  ];
 }

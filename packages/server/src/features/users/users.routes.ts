@@ -1,12 +1,10 @@
 import { banEndUserSchema } from '@basalt/shared';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context.js';
-import { requireUser } from '../../http/legacy-principal.js';
+import { answer, type Call, type Route } from '../../http/routes/route.js';
 import { parseInput } from '../../http/validation.js';
 import type { Actor } from '../../lib/actor/actor.js';
 import { appOfAccount } from '../apps/apps.service.js';
 import type { AuthDeps } from '../auth/auth-deps.js';
-import type { AuthPools } from '../auth/auth-gateway.js';
 import type { UserRow } from '../auth/user-pool.js';
 import {
   createEndUser,
@@ -29,49 +27,65 @@ import {
 //   POST   /api/users/:id/reset-password        mails a password-reset link → {success, message}
 // Another account's users and ids that are not UUIDs answer 404.
 
-const idOf = (request: FastifyRequest) => (request.params as { id: string }).id;
-
-/** usersRoutes registers the end-user endpoints; `pools` give each app's auth services (bans, reset mails). */
-export async function usersRoutes(
-  app: FastifyInstance,
-  { ctx, pools }: { ctx: AppContext; pools: AuthPools },
-): Promise<void> {
-  const { db } = ctx;
+/** usersRoutes are the end-user endpoints; each app's auth services (bans, reset mails) come from `ctx.auth`. */
+export function usersRoutes(ctx: AppContext): Route[] {
+  const { db, auth } = ctx;
+  const user = { family: 'console', admit: [ctx.callers.user] } as const;
+  const idOf = (call: Call) => call.params.id ?? '';
 
   async function appDepsOf(actor: Actor): Promise<AuthDeps<UserRow>> {
     const own = await appOfAccount(db, actor.accountId);
-    const deps = await pools.appOfRef(own.ref);
+    const deps = await auth.appOfRef(own.ref);
     if (!deps) throw new Error(`users: no auth services for the app ${own.ref}`);
     return deps;
   }
 
-  app.get('/api/users', async (request) => listEndUsers(db, requireUser(request), request.query));
-
-  app.post('/api/users', async (request, reply) => {
-    const user = await createEndUser(db, requireUser(request), request.body);
-    return reply.status(201).send(user);
-  });
-
-  app.get('/api/users/:id', async (request) =>
-    toEndUserSummary(await findEndUser(db, requireUser(request), idOf(request))),
-  );
-
-  app.patch('/api/users/:id', async (request) => updateEndUser(db, requireUser(request), idOf(request), request.body));
-
-  app.delete('/api/users/:id', async (request) => {
-    const user = await deleteEndUser(db, requireUser(request), idOf(request));
-    return { success: true, message: 'User deleted', user };
-  });
-
-  app.post('/api/users/:id/ban', async (request) => {
-    const actor = requireUser(request);
-    const { banned } = parseInput(banEndUserSchema, request.body);
-    return setEndUserBanned(await appDepsOf(actor), actor, idOf(request), banned);
-  });
-
-  app.post('/api/users/:id/reset-password', async (request) => {
-    const actor = requireUser(request);
-    await sendEndUserPasswordReset(await appDepsOf(actor), actor, idOf(request));
-    return { success: true, message: 'Password reset mail sent' };
-  });
+  return [
+    { ...user, method: 'GET', url: '/api/users', handler: (call) => listEndUsers(db, call.actor, call.query) },
+    {
+      ...user,
+      method: 'POST',
+      url: '/api/users',
+      handler: async (call) => answer(await createEndUser(db, call.actor, call.body), { status: 201 }),
+    },
+    {
+      ...user,
+      method: 'GET',
+      url: '/api/users/:id',
+      handler: async (call) => toEndUserSummary(await findEndUser(db, call.actor, idOf(call))),
+    },
+    {
+      ...user,
+      method: 'PATCH',
+      url: '/api/users/:id',
+      handler: (call) => updateEndUser(db, call.actor, idOf(call), call.body),
+    },
+    {
+      ...user,
+      method: 'DELETE',
+      url: '/api/users/:id',
+      handler: async (call) => {
+        const deleted = await deleteEndUser(db, call.actor, idOf(call));
+        return { success: true, message: 'User deleted', user: deleted };
+      },
+    },
+    {
+      ...user,
+      method: 'POST',
+      url: '/api/users/:id/ban',
+      handler: async (call) => {
+        const { banned } = parseInput(banEndUserSchema, call.body);
+        return setEndUserBanned(await appDepsOf(call.actor), call.actor, idOf(call), banned);
+      },
+    },
+    {
+      ...user,
+      method: 'POST',
+      url: '/api/users/:id/reset-password',
+      handler: async (call) => {
+        await sendEndUserPasswordReset(await appDepsOf(call.actor), call.actor, idOf(call));
+        return { success: true, message: 'Password reset mail sent' };
+      },
+    },
+  ];
 }

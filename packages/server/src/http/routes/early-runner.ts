@@ -95,7 +95,7 @@ export function createEarlyRunner(): EarlyRunner {
       return toFastify(req, res, fastify, { route, call, outcome: { error } });
     }
     const reply = value instanceof Answer ? value : new Answer(200, value);
-    const body = jsonOf(reply.body);
+    const body = textOf(reply) ?? jsonOf(reply.body);
     // A body JSON cannot hold, or none, is Fastify's to answer as it would.
     if (body === null) return toFastify(req, res, fastify, { route, call, outcome: { value } });
     try {
@@ -212,6 +212,15 @@ class TurnAnswers {
     this.waiting.push({ res, body });
     if (this.waiting.length >= MOST_WAITING) this.sendAll();
   }
+}
+
+// A string under a Content-Type other than JSON (the data API's CSV) is the body itself, as Fastify sends it.
+function textOf(reply: Answer): string | null {
+  if (typeof reply.body !== 'string') return null;
+  for (const name in reply.headers) {
+    if (name.toLowerCase() === CONTENT_TYPE) return reply.headers[name]?.includes('json') ? null : reply.body;
+  }
+  return null;
 }
 
 function jsonOf(value: unknown): string | null {

@@ -1,8 +1,11 @@
+import querystring from 'fast-querystring';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { ApiError } from '../errors.js';
 import { ANONYMOUS, type Principal } from '../principal.js';
 import { admitFrom, admitRest, type Handover, takeHandover, type Waiting } from './admission.js';
 import { Answer, Call, methodsOf, type Route } from './route.js';
+
+const FORM = 'application/x-www-form-urlencoded';
 
 // Mounting the route table on Fastify: every route becomes a Fastify route whose onRequest hook runs its
 // admission steps (or goes on from where the early runner handed the request over) and whose handler calls the
@@ -41,9 +44,17 @@ export function installRouteTable(app: FastifyInstance): void {
 export function mountRoutes(app: FastifyInstance, routes: readonly Route[]): void {
   // A URL whose HEAD some route answers itself gets no HEAD made from its GET.
   const ownHead = new Set(routes.filter((route) => methodsOf(route).includes('HEAD')).map((route) => route.url));
+  const forms = routes.filter((route) => route.body === 'form');
   const raw = routes.filter((route) => route.body === 'raw');
   const streams = routes.filter((route) => route.body === 'stream');
   for (const route of routes) if (!route.body || route.body === 'json') mountRoute(app, route, !ownHead.has(route.url));
+  // HTML forms are read as Fastify reads a query string, beside JSON, for the routes that take them.
+  void app.register(async (withForms) => {
+    withForms.addContentTypeParser(FORM, { parseAs: 'string' }, (_request, body, done) =>
+      done(null, querystring.parse(body as string)),
+    );
+    for (const route of forms) mountRoute(withForms, route, !ownHead.has(route.url));
+  });
   // Bodies kept as bytes need a parser of their own: Fastify's parsers belong to a context, so these routes get one.
   void app.register(async (bytes) => {
     bytes.removeAllContentTypeParsers();

@@ -106,6 +106,10 @@ export class Answer {
 export const answer = (body: unknown, init: { status?: number; headers?: Record<string, string> } = {}): Answer =>
   new Answer(init.status ?? 200, body, init.headers ?? {});
 
+/** redirect is an answer that sends the browser on to `location` (302 unless said otherwise), with no body. */
+export const redirect = (location: string, status: 301 | 302 | 303 | 307 | 308 = 302): Answer =>
+  new Answer(status, undefined, { Location: location });
+
 /** RouteDocs describe a route for the API's documents and the fuzz test. */
 export interface RouteDocs {
   summary: string;
@@ -126,11 +130,13 @@ interface RouteBase {
   docs?: RouteDocs;
   /**
    * body is how the request body reaches the handler: parsed JSON (and multipart streams, read with
-   * `request.parts()`) by default; `raw`: the bytes as sent, whatever their type (a signed webhook, a function
-   * call); or `stream`: nothing read, the handler reads `request.raw` itself, or `request.parts()` for multipart
-   * (an upload, never held whole in memory; no body limit applies: the handler sets its own).
+   * `request.parts()`) by default; `form`: JSON or an HTML form (`application/x-www-form-urlencoded`, parsed as a
+   * query string is: an OAuth provider's form_post); `raw`: the bytes as sent, whatever their type (a signed
+   * webhook, a function call); or `stream`: nothing read, the handler reads `request.raw` itself, or
+   * `request.parts()` for multipart (an upload, never held whole in memory; no body limit applies: the handler
+   * sets its own).
    */
-  body?: 'json' | 'raw' | 'stream';
+  body?: 'json' | 'form' | 'raw' | 'stream';
   /** bodyTooLarge is the error answered for a body over the route's limit, when not the usual 413. */
   bodyTooLarge?: () => ApiError;
   /** fastify are Fastify options of the route that the table has no words for (a body limit). */

@@ -38,6 +38,37 @@ export async function addHits(
   return { windowStart: Number(row.window_start), count: Number(row.count) };
 }
 
+/**
+ * takeTurn stores `at` (seconds) as the last time of `key` if the one stored is at least `spacing` seconds earlier
+ * (or there is none) and answers null; otherwise it changes nothing and answers the time stored. One atomic upsert:
+ * of several processes asking at once, one gets the turn.
+ */
+export async function takeTurn(
+  db: Kysely<SystemDatabase>,
+  key: string,
+  at: number,
+  spacing: number,
+): Promise<number | null> {
+  const taken = await db
+    .insertInto('rate_limits')
+    .values({ key: storedKey(key), window_start: at, count: 1 })
+    .onConflict((oc) =>
+      oc
+        .column('key')
+        .doUpdateSet({ window_start: at, count: 1 })
+        .where('rate_limits.window_start', '<=', at - spacing),
+    )
+    .returning('window_start')
+    .executeTakeFirst();
+  if (taken) return null;
+  const stored = await db
+    .selectFrom('rate_limits')
+    .select('window_start')
+    .where('key', '=', storedKey(key))
+    .executeTakeFirst();
+  return stored ? Number(stored.window_start) : at;
+}
+
 /** uncountHit takes back one hit of the counter `key` in the window starting at `windowStart`, never below 0. */
 export async function uncountHit(db: Kysely<SystemDatabase>, key: string, windowStart: number): Promise<void> {
   await db

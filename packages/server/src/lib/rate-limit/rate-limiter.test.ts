@@ -51,6 +51,25 @@ describe.each(testDialects)('createRateLimiter on %s', (dialect) => {
     expect(hits.filter((h) => h.allowed)).toHaveLength(2);
   });
 
+  it('spaces hits a whole interval from the last allowed one, across a clock window’s edge', async () => {
+    // 59 s into a minute: a fixed window would allow the next hit a second later.
+    const { now, state } = clock(Date.UTC(2030, 0, 6, 0, 0, 59));
+    const [one, two] = [createRateLimiter(db(), { now }), createRateLimiter(db(), { now })];
+    expect(await one.spaced('mail:x', 60)).toMatchObject({ allowed: true });
+    state.ms += 1_000;
+    expect(await two.spaced('mail:x', 60)).toMatchObject({ allowed: false, retryAfterSeconds: 59 });
+    // A refused hit does not move the spacing on.
+    state.ms += 58_000;
+    expect(await one.spaced('mail:x', 60)).toMatchObject({ allowed: false, retryAfterSeconds: 1 });
+    expect(await one.spaced('mail:y', 60)).toMatchObject({ allowed: true });
+    state.ms += 1_000;
+    expect(await two.spaced('mail:x', 60)).toMatchObject({ allowed: true });
+    // Of several processes asking at once, one gets the turn.
+    state.ms += 60_000;
+    const turns = await Promise.all([one.spaced('mail:x', 60), two.spaced('mail:x', 60), one.spaced('mail:x', 60)]);
+    expect(turns.filter((turn) => turn.allowed)).toHaveLength(1);
+  });
+
   it('sweeps windows older than an hour', async () => {
     const { now, state } = clock(Date.UTC(2030, 0, 4));
     await createRateLimiter(db(), { now }).hit('old', rule);

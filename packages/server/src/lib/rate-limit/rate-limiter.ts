@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { SystemDatabase } from '../../db/schema.js';
-import { addHits, deleteWindowsBefore, uncountHit } from './rate-limit.store.js';
+import { addHits, deleteWindowsBefore, takeTurn, uncountHit } from './rate-limit.store.js';
 
 // Counters older than the longest window are useless; they are swept at most once a minute per process.
 const MAX_WINDOW_SECONDS = 3600;
@@ -29,6 +29,11 @@ export interface RateLimiter {
    * window; a hit of an earlier window is gone already.
    */
   undo(key: string, rule: Pick<RateLimit, 'windowSeconds'>): Promise<void>;
+  /**
+   * spaced allows one hit of `key` per `seconds` counted from the last allowed one (not per clock window: two hits a
+   * second apart across a window's edge are still one too many).
+   */
+  spaced(key: string, seconds: number): Promise<RateLimitResult>;
 }
 
 /** createRateLimiter builds a limiter over the rate_limits table; `now` is injectable for tests. */
@@ -59,6 +64,13 @@ export function createRateLimiter(db: Kysely<SystemDatabase>, options: { now?: (
     async undo(key, { windowSeconds }) {
       const nowSeconds = Math.floor(now().getTime() / 1000);
       await uncountHit(db, `${key}@${windowSeconds}`, windowStartOf(nowSeconds, windowSeconds));
+    },
+    async spaced(key, seconds) {
+      if (seconds > MAX_WINDOW_SECONDS) throw new Error(`rate-limit spacings are at most ${MAX_WINDOW_SECONDS}s`);
+      const nowSeconds = Math.floor(now().getTime() / 1000);
+      const last = await takeTurn(db, `${key}@spaced${seconds}`, nowSeconds, seconds);
+      if (last === null) return { allowed: true, count: 1, retryAfterSeconds: 0 };
+      return { allowed: false, count: 2, retryAfterSeconds: Math.max(1, last + seconds - nowSeconds) };
     },
   };
 }

@@ -1,0 +1,34 @@
+import { recordActivity } from '../activity/activity.service.js';
+import { usernameOf } from './accounts.service.js';
+import type { AuthDeps } from './auth-deps.js';
+import { createUserWithIdentity } from './identities.service.js';
+import type { UserRow } from './user-pool.js';
+
+type Trx = Parameters<typeof createUserWithIdentity>[1];
+type NewUserWithIdentity = Parameters<typeof createUserWithIdentity>[2];
+
+/**
+ * registerUser is how every flow of the auth services creates a user (sign-up, anonymous sign-in, magic link,
+ * invite, OAuth and ID token sign-in, the admin API): the user, its first identity, and the REGISTER entry of the
+ * owner's activity feed (not for an anonymous user, who is no one yet). Throws UniqueViolation on a taken address.
+ */
+export async function registerUser<R extends UserRow>(
+  deps: AuthDeps<R>,
+  trx: Trx,
+  input: NewUserWithIdentity,
+  now: Date,
+): Promise<R> {
+  const user = await createUserWithIdentity(deps, trx, input, now);
+  if (input.anonymous) return user;
+  await recordActivity(
+    trx,
+    {
+      accountId: deps.pool.activityAccountOf(user),
+      action: 'REGISTER',
+      resource: deps.pool.app ? 'app_users' : 'users',
+      details: { username: usernameOf(user) },
+    },
+    now,
+  );
+  return user;
+}
