@@ -1,10 +1,17 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { errorMessage } from '@/lib/api-errors';
 import { getSupabase } from '@/lib/supabase';
 import { showToast } from '@/lib/toast';
 
 // The Storage page talks to /storage/v1 with supabase-js, signed in as the console's account: the same API an app
 // uses, so what the page shows is what an app sees.
+
+// One entry of a listing, as supabase-js types it (its FileObject type is not exported by supabase-js).
+type FileObject = Awaited<
+  ReturnType<ReturnType<ReturnType<typeof getSupabase>['storage']['from']>['list']>
+>['data'] extends (infer T)[] | null
+  ? T
+  : never;
 
 const FALLBACK = 'Something went wrong. Please try again.';
 
@@ -31,17 +38,118 @@ export function useBucketsQuery() {
   });
 }
 
-/** useObjectsQuery lists a bucket's entries under a folder (folders first come as entries without an id). */
-export function useObjectsQuery(bucket: string | null, prefix: string) {
-  return useQuery({
-    queryKey: storageKeys.objects(bucket ?? '', prefix),
+/** PAGE_SIZE is how many entries a page of the file browser lists (the spec's list default). */
+export const PAGE_SIZE = 100;
+
+/**
+ * useObjectsQuery lists a bucket's entries under a folder, PAGE_SIZE at a time ("Load more" asks for the next),
+ * those whose name starts with `search` when given; folders come as entries without an id.
+ */
+export function useObjectsQuery(bucket: string | null, prefix: string, search = '') {
+  return useInfiniteQuery({
+    queryKey: [...storageKeys.objects(bucket ?? '', prefix), search],
     enabled: bucket !== null,
-    queryFn: async () =>
+    initialPageParam: 0,
+    getNextPageParam: (last: FileObject[], _all, offset: number) =>
+      last.length === PAGE_SIZE ? offset + PAGE_SIZE : undefined,
+    queryFn: async ({ pageParam }): Promise<FileObject[]> =>
       unwrap(
         await getSupabase()
           .storage.from(bucket ?? '')
-          .list(prefix, { limit: 1000, sortBy: { column: 'name', order: 'asc' } }),
+          .list(prefix, {
+            limit: PAGE_SIZE,
+            offset: pageParam,
+            search: search || undefined,
+            sortBy: { column: 'name', order: 'asc' },
+          }),
       ),
+  });
+}
+
+/** BucketSettings are a bucket's editable settings. */
+export interface BucketSettings {
+  isPublic: boolean;
+  /** fileSizeLimit in bytes, or null for the instance's limit. */
+  fileSizeLimit: number | null;
+  /** allowedMimeTypes such as image/*, or null for any. */
+  allowedMimeTypes: string[] | null;
+}
+
+/** useUpdateBucketMutation changes a bucket's public flag, size limit and allowed types. */
+export function useUpdateBucketMutation(name: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (settings: BucketSettings) =>
+      unwrap(
+        await getSupabase().storage.updateBucket(name, {
+          public: settings.isPublic,
+          fileSizeLimit: settings.fileSizeLimit,
+          allowedMimeTypes: settings.allowedMimeTypes,
+        }),
+      ),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: storageKeys.buckets });
+      showToast({ title: 'Bucket updated', description: `${name}'s settings are saved.`, variant: 'success' });
+    },
+    onError: failed('Failed to update bucket'),
+  });
+}
+
+/** useMoveMutation moves (renames) an object within its bucket. */
+export function useMoveMutation(bucket: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ from, to }: { from: string; to: string }) =>
+      unwrap(await getSupabase().storage.from(bucket).move(from, to)),
+    onSuccess: (_data, { to }) => {
+      void queryClient.invalidateQueries({ queryKey: ['storage', 'objects', bucket] });
+      showToast({ title: 'File moved', description: `It is now ${to}.`, variant: 'success' });
+    },
+    onError: failed('Failed to move file'),
+  });
+}
+
+/**
+ * uploadWithProgress stores one file (replacing one of the same name) and reports its progress from 0 to 1.
+ * supabase-js's upload has no progress, so this is the same request made with XMLHttpRequest, whose upload
+ * events give it; it resolves or rejects with the server's message.
+ */
+export async function uploadWithProgress(
+  bucket: string,
+  path: string,
+  file: File,
+  onProgress: (fraction: number) => void,
+): Promise<void> {
+  const token = (await getSupabase().auth.getSession()).data.session?.access_token ?? '';
+  const url = `${window.location.origin}/storage/v1/object/${encodeURIComponent(bucket)}/${path
+    .split('/')
+    .map(encodeURIComponent)
+    .join('/')}`;
+  await new Promise<void>((resolve, reject) => {
+    const request = new XMLHttpRequest();
+    request.open('POST', url);
+    request.setRequestHeader('authorization', `Bearer ${token}`);
+    request.setRequestHeader('x-upsert', 'true');
+    request.setRequestHeader('content-type', file.type || 'application/octet-stream');
+    request.upload.onprogress = (event) => {
+      if (event.lengthComputable && event.total > 0) onProgress(event.loaded / event.total);
+    };
+    request.onload = () => {
+      if (request.status >= 200 && request.status < 300) {
+        onProgress(1);
+        resolve();
+        return;
+      }
+      let message = `The server answered ${request.status}`;
+      try {
+        message = (JSON.parse(request.responseText) as { message?: string }).message ?? message;
+      } catch {
+        // Not JSON: the status says enough.
+      }
+      reject(new Error(message));
+    };
+    request.onerror = () => reject(new Error('The connection was lost during the upload'));
+    request.send(file);
   });
 }
 
@@ -72,24 +180,6 @@ export function useDeleteBucketMutation() {
   });
 }
 
-/** useUploadMutation uploads files into a bucket's folder. */
-export function useUploadMutation(bucket: string, prefix: string) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: async (files: File[]) => {
-      for (const file of files) {
-        const path = prefix ? `${prefix}/${file.name}` : file.name;
-        unwrap(await getSupabase().storage.from(bucket).upload(path, file, { upsert: true, contentType: file.type }));
-      }
-    },
-    onSuccess: (_data, files) => {
-      void queryClient.invalidateQueries({ queryKey: ['storage', 'objects', bucket] });
-      showToast({ title: 'Uploaded', description: `${files.length} file(s) stored.`, variant: 'success' });
-    },
-    onError: failed('Upload failed'),
-  });
-}
-
 /** useRemoveMutation deletes one object. */
 export function useRemoveMutation(bucket: string) {
   const queryClient = useQueryClient();
@@ -100,7 +190,7 @@ export function useRemoveMutation(bucket: string) {
   });
 }
 
-/** signedUrlOf signs an object's download URL for an hour. */
-export async function signedUrlOf(bucket: string, path: string): Promise<string> {
-  return unwrap(await getSupabase().storage.from(bucket).createSignedUrl(path, 3600)).signedUrl;
+/** signedUrlOf signs an object's download URL for `seconds` (an hour by default). */
+export async function signedUrlOf(bucket: string, path: string, seconds = 3600): Promise<string> {
+  return unwrap(await getSupabase().storage.from(bucket).createSignedUrl(path, seconds)).signedUrl;
 }

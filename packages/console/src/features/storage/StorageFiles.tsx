@@ -1,0 +1,201 @@
+import { ChevronRight, Eye, Folder, FolderOpen, Link2, MoveRight, Search, Trash2 } from 'lucide-react';
+import { type ReactNode, useState } from 'react';
+import { Button } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { EmptyState, LoadErrorState } from '@/components/ui/empty-state';
+import { Input } from '@/components/ui/input';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { errorMessage } from '@/lib/api-errors';
+import { showToast } from '@/lib/toast';
+import { MoveDialog } from './StorageDialogs';
+import { PreviewDialog } from './StoragePreview';
+import { DropZone, UploadButton, UploadList, useUploads } from './StorageUploads';
+import { PAGE_SIZE, signedUrlOf, useObjectsQuery, useRemoveMutation } from './storage.queries';
+
+// A bucket's file browser: folders with a breadcrumb, a search by name prefix, 100 entries a page with "Load more",
+// uploads by drag and drop or picker with progress, and per file: preview, a signed URL (an hour), move or
+// rename, delete with confirmation.
+
+/** sizeOf writes a byte count for people. */
+export const sizeOf = (bytes: unknown) => {
+  const n = Number(bytes ?? 0);
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
+  return `${(n / 1024 / 1024).toFixed(1)} MB`;
+};
+
+/** Files browses one bucket. */
+export function Files({ bucket }: { bucket: string }) {
+  const [prefix, setPrefix] = useState('');
+  const [search, setSearch] = useState('');
+  const objects = useObjectsQuery(bucket, prefix, search.trim());
+  const uploads = useUploads(bucket, prefix);
+  const remove = useRemoveMutation(bucket);
+  const [deleting, setDeleting] = useState<string | null>(null);
+  const [moving, setMoving] = useState<string | null>(null);
+  const [previewing, setPreviewing] = useState<{ path: string; type: string; size: string } | null>(null);
+  const parts = prefix ? prefix.split('/') : [];
+  const entries = objects.data?.pages.flat() ?? [];
+  const open = (next: string) => {
+    setPrefix(next);
+    setSearch('');
+  };
+  const copyLink = async (path: string) => {
+    try {
+      await navigator.clipboard.writeText(await signedUrlOf(bucket, path));
+      showToast({ title: 'Signed URL copied', description: 'It works for one hour.', variant: 'success' });
+    } catch (error) {
+      showToast({ title: 'Could not sign the URL', description: errorMessage(error), variant: 'destructive' });
+    }
+  };
+  let body: ReactNode;
+  if (objects.isError) {
+    body = <LoadErrorState title="Failed to list files" error={objects.error} onRetry={() => void objects.refetch()} />;
+  } else if (objects.data && entries.length === 0) {
+    body = search.trim() ? (
+      <EmptyState icon={Search} title={`No file or folder here starts with “${search.trim()}”.`} />
+    ) : (
+      <EmptyState icon={FolderOpen} title="This folder is empty. Drop files here or upload them to get started." />
+    );
+  } else {
+    body = (
+      <Table aria-label="Files">
+        <TableHeader>
+          <TableRow className="hover:bg-transparent">
+            <TableHead>Name</TableHead>
+            <TableHead className="hidden sm:table-cell">Size</TableHead>
+            <TableHead className="hidden md:table-cell">Type</TableHead>
+            <TableHead className="w-32 text-right">
+              <span className="sr-only">Actions</span>
+            </TableHead>
+          </TableRow>
+        </TableHeader>
+        <TableBody>
+          {entries.map((entry) => {
+            const path = prefix ? `${prefix}/${entry.name}` : entry.name;
+            const meta = (entry.metadata ?? {}) as Record<string, unknown>;
+            const type = String(meta.mimetype ?? '');
+            return (
+              <TableRow key={`${entry.id ?? 'folder'}:${entry.name}`}>
+                <TableCell className="max-w-40 [overflow-wrap:anywhere] sm:max-w-none">
+                  {entry.id === null ? (
+                    <button type="button" className="flex items-center gap-2 font-medium" onClick={() => open(path)}>
+                      <Folder aria-hidden className="size-4 text-primary" />
+                      {entry.name}
+                    </button>
+                  ) : (
+                    <button
+                      type="button"
+                      className="text-left font-mono text-xs hover:underline"
+                      onClick={() => setPreviewing({ path, type, size: sizeOf(meta.size) })}
+                    >
+                      {entry.name}
+                    </button>
+                  )}
+                </TableCell>
+                <TableCell className="hidden sm:table-cell">{entry.id === null ? '—' : sizeOf(meta.size)}</TableCell>
+                <TableCell className="hidden text-muted-foreground md:table-cell">{type}</TableCell>
+                <TableCell className="text-right">
+                  {entry.id !== null && (
+                    <div className="flex justify-end gap-0.5">
+                      <Button
+                        variant="ghost"
+                        size="icon-sm"
+                        aria-label={`Preview ${entry.name}`}
+                        onClick={() => setPreviewing({ path, type, size: sizeOf(meta.size) })}
+                      >
+                        <Eye />
+                      </Button>
+                      <Button
+                        variant="ghost"
+                        size="icon-sm"
+                        aria-label={`Copy a signed URL of ${entry.name}`}
+                        onClick={() => void copyLink(path)}
+                      >
+                        <Link2 />
+                      </Button>
+                      <Button
+                        variant="ghost"
+                        size="icon-sm"
+                        aria-label={`Move or rename ${entry.name}`}
+                        onClick={() => setMoving(path)}
+                      >
+                        <MoveRight />
+                      </Button>
+                      <Button
+                        variant="ghost"
+                        size="icon-sm"
+                        aria-label={`Delete ${entry.name}`}
+                        className="text-destructive hover:text-destructive"
+                        onClick={() => setDeleting(path)}
+                      >
+                        <Trash2 />
+                      </Button>
+                    </div>
+                  )}
+                </TableCell>
+              </TableRow>
+            );
+          })}
+        </TableBody>
+      </Table>
+    );
+  }
+  return (
+    <Card className="min-w-0 overflow-hidden">
+      <div className="flex flex-wrap items-center justify-between gap-2 border-b p-3">
+        <nav aria-label="Folder" className="flex min-w-0 flex-wrap items-center gap-1 text-sm">
+          <button type="button" className="font-medium" onClick={() => open('')}>
+            {bucket}
+          </button>
+          {parts.map((part, index) => (
+            <span key={parts.slice(0, index + 1).join('/')} className="flex items-center gap-1">
+              <ChevronRight aria-hidden className="size-3 text-muted-foreground" />
+              <button type="button" onClick={() => open(parts.slice(0, index + 1).join('/'))}>
+                {part}
+              </button>
+            </span>
+          ))}
+        </nav>
+        <div className="flex w-full flex-wrap items-center gap-2 sm:w-auto">
+          <Input
+            type="search"
+            aria-label="Search files by name"
+            placeholder="Name starts with…"
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+            className="h-8 min-w-0 flex-1 sm:w-48"
+          />
+          <UploadButton onFiles={uploads.start} busy={uploads.busy} />
+        </div>
+      </div>
+      <UploadList lines={uploads.lines} onClear={uploads.clear} />
+      <DropZone onFiles={uploads.start}>
+        {body}
+        {objects.hasNextPage && (
+          <div className="flex items-center justify-center gap-3 border-t p-3 text-muted-foreground text-sm">
+            <span>{entries.length} shown</span>
+            <Button
+              variant="outline"
+              size="sm"
+              disabled={objects.isFetchingNextPage}
+              onClick={() => void objects.fetchNextPage()}
+            >
+              {objects.isFetchingNextPage ? 'Loading…' : `Load ${PAGE_SIZE} more`}
+            </Button>
+          </div>
+        )}
+      </DropZone>
+      <PreviewDialog bucket={bucket} file={previewing} onClose={() => setPreviewing(null)} />
+      <MoveDialog bucket={bucket} path={moving} onClose={() => setMoving(null)} />
+      <ConfirmDialog
+        open={deleting !== null}
+        title={`Delete ${deleting ?? 'file'}?`}
+        description="The file is removed for good; signed URLs to it stop working."
+        onConfirm={() => deleting && remove.mutate(deleting)}
+        onClose={() => setDeleting(null)}
+      />
+    </Card>
+  );
+}
