@@ -7,21 +7,13 @@ import {
   deleteBucket as deleteBucketRow,
   deleteObjects,
   findBucket,
-  findPublicBuckets,
   insertBucket,
   listBuckets as listBucketRows,
   updateBucket as updateBucketRow,
 } from './storage.store.js';
 import { noteBucket } from './storage-activity.js';
 import { bucketKey, type Storage } from './storage-context.js';
-import {
-  alreadyExists,
-  bucketNotEmpty,
-  bucketNotFound,
-  forbidden,
-  invalidInput,
-  publicNameTaken,
-} from './storage-errors.js';
+import { alreadyExists, bucketNotEmpty, bucketNotFound, forbidden, invalidInput } from './storage-errors.js';
 import { bucketName } from './storage-names.js';
 import { type BucketAccess, DEFAULT_ACCESS, hasFullAccess, parseAccess, readAccess } from './storage-rules.js';
 
@@ -90,16 +82,6 @@ const objectBody = (body: unknown): Record<string, unknown> => {
   return body as Record<string, unknown>;
 };
 
-/**
- * mustBeOnlyPublic refuses a public bucket whose name another account's public bucket has: a public URL
- * (`/object/public/<bucket>/<path>`, what supabase-js's getPublicUrl builds) names no account, so a public name
- * is the instance's one. Checked in the transaction that makes the bucket public.
- */
-async function mustBeOnlyPublic(db: Storage['db'], accountId: string, name: string): Promise<void> {
-  const others = await findPublicBuckets(db.kysely, name);
-  if (others.some((bucket) => bucket.account_id !== accountId)) throw publicNameTaken(name);
-}
-
 function mustManage(actor: Actor): void {
   if (!hasFullAccess(actor)) throw forbidden('Only the account (or its service key) manages buckets');
 }
@@ -136,7 +118,6 @@ export async function createBucket(storage: Storage, actor: Actor, body: unknown
   };
   if (await findBucket(storage.db.kysely, actor.accountId, name)) throw alreadyExists();
   await storage.db.transaction(async (scope) => {
-    if (row.public === 1) await mustBeOnlyPublic(scope, actor.accountId, name);
     try {
       await insertBucket(scope.kysely, row);
     } catch {
@@ -178,7 +159,6 @@ export async function updateBucket(storage: Storage, actor: Actor, name: unknown
   }
   if (input.access !== undefined) set.access = JSON.stringify(parseAccess(input.access, readAccess(bucket.access)));
   await storage.db.transaction(async (scope) => {
-    if (set.public === 1 && bucket.public !== 1) await mustBeOnlyPublic(scope, actor.accountId, bucket.name);
     await updateBucketRow(scope.kysely, bucket.id, set);
     await noteBucket(scope, actor, 'UPDATE', bucket.name, {
       changed: Object.keys(set).filter((k) => k !== 'updated_at'),

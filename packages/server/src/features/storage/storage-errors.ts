@@ -31,10 +31,3 @@ export const forbidden = (message = 'new row violates row-level security policy'
 export const bucketNotEmpty = () => storageError(409, 'InvalidRequest', 'The bucket you tried to delete is not empty');
 /** badSignature is a signed URL whose token is forged, expired or for another object. */
 export const badSignature = (message = 'invalid signature') => storageError(400, 'InvalidSignature', message);
-/** publicNameTaken is a bucket made public under a name another account's public bucket has. */
-export const publicNameTaken = (name: string) =>
-  storageError(
-    409,
-    'Duplicate',
-    `A public bucket named ${name} already exists on this instance; public URLs name only the bucket, so choose another name or keep it private`,
-  );

@@ -18,7 +18,7 @@ import { expireResumableUploads } from './storage-cleanup.js';
 import { createStorage, type Storage } from './storage-context.js';
 
 // What happens to stored files over an account's life, on disk and on S3: kept usage counters follow every write,
-// a public bucket's name is the instance's one (getPublicUrl needs no key), unfinished resumable uploads expire
+// each account's public buckets keep their own names while getPublicUrl needs no key, unfinished resumable uploads expire
 // through the job's function run by a second handle on the database (as another node would), and a deleted
 // account's bytes are removed.
 
@@ -85,28 +85,38 @@ describe.each(storageBackends)('storage over an account’s life on %s', (backen
     expect(usage.body.storageMb).toBeGreaterThanOrEqual(1);
   });
 
-  it('keeps a public bucket’s name the instance’s one, so getPublicUrl works without a key', async () => {
+  it('keeps each account’s bucket names its own, public ones too, and getPublicUrl works without a key', async () => {
     const alice = await signUpRestUser(server, users.bob);
     const carol = await signUpRestUser(server, users.carol);
     expect((await alice.client.storage.createBucket('pictures', { public: true })).error).toBeNull();
     await alice.client.storage.from('pictures').upload('cat.txt', 'meow', { contentType: 'text/plain' });
-
-    const taken = await carol.client.storage.createBucket('pictures', { public: true });
-    expect(taken.error).toMatchObject({ status: 409 });
-    expect(taken.error?.message).toMatch(/public bucket named pictures already exists/);
-    // Private, the name is carol's own; made public later, it is refused the same way.
+    await alice.client.storage.from('pictures').upload('both.txt', 'alice', { contentType: 'text/plain' });
+    // Another account's bucket of the same name, made public later: the name is carol's own too.
     expect((await carol.client.storage.createBucket('pictures', { public: false })).error).toBeNull();
     const update = await server.request('PUT', '/storage/v1/bucket/pictures', {
       headers: carol.headers,
       json: { public: true },
     });
-    expect(update.status).toBe(409);
-    expect(update.body).toMatchObject({ statusCode: '409', error: 'Duplicate' });
+    expect(update.status).toBe(200);
+    await carol.client.storage.from('pictures').upload('dog.txt', 'woof', { contentType: 'text/plain' });
+    await carol.client.storage.from('pictures').upload('both.txt', 'carol', { contentType: 'text/plain' });
 
-    const { data } = alice.client.storage.from('pictures').getPublicUrl('cat.txt');
-    const res = await fetch(data.publicUrl);
-    expect(res.status).toBe(200);
-    expect(await res.text()).toBe('meow');
+    // A keyless public URL names no account: each one's object is found in the bucket that holds it.
+    const read = async (url: string, headers: Record<string, string> = {}) => {
+      const res = await fetch(url, { headers });
+      return { status: res.status, text: await res.text() };
+    };
+    const urlOf = (who: typeof alice, path: string) =>
+      who.client.storage.from('pictures').getPublicUrl(path).data.publicUrl;
+    expect(await read(urlOf(alice, 'cat.txt'))).toEqual({ status: 200, text: 'meow' });
+    expect(await read(urlOf(carol, 'dog.txt'))).toEqual({ status: 200, text: 'woof' });
+    // A path both hold is the older bucket's without credentials, and each one's with them.
+    expect(await read(urlOf(carol, 'both.txt'))).toEqual({ status: 200, text: 'alice' });
+    expect(await read(urlOf(carol, 'both.txt'), carol.headers)).toEqual({ status: 200, text: 'carol' });
+    expect((await read(urlOf(alice, 'missing.txt'))).status).toBe(404);
+    // Private again, carol's objects are no one's to read without a key.
+    await server.request('PUT', '/storage/v1/bucket/pictures', { headers: carol.headers, json: { public: false } });
+    expect((await read(urlOf(carol, 'dog.txt'))).status).toBe(404);
   });
 
   it('expires an unfinished resumable upload from any node, its partial bytes with it', async () => {

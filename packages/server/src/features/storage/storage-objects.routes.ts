@@ -6,11 +6,18 @@ import { type BucketRow, findPublicBuckets } from './storage.store.js';
 import { findBucketOf } from './storage-buckets.service.js';
 import { actorOfCall, maybeActorOfCall, storageAdmission } from './storage-caller.js';
 import type { Storage } from './storage-context.js';
-import { bucketNotFound, objectNotFound } from './storage-errors.js';
+import { objectNotFound } from './storage-errors.js';
 import { transformImage, transformOf } from './storage-images.js';
 import { listObjects } from './storage-listing.js';
 import { listObjectsV2 } from './storage-listing-v2.js';
-import { download, objectInfo, readableObject, type UploadMode, uploadObject } from './storage-objects.service.js';
+import {
+  download,
+  objectInfo,
+  publicHolder,
+  readableObject,
+  type UploadMode,
+  uploadObject,
+} from './storage-objects.service.js';
 import { copyObject, moveObject, removeObjects, signObject, signObjects, signUpload } from './storage-transfer.js';
 import { uploadSourceOf } from './storage-upload-source.js';
 
@@ -64,12 +71,11 @@ export function storageObjectRoutes(ctx: AppContext, storage: Storage): Route[] 
   };
   const publicly = (render: boolean) => async (call: Call, _request: FastifyRequest, reply: FastifyReply) => {
     const actor = maybeActorOfCall(call);
-    // With a key, the bucket is the account's; without one, the one public bucket of that name.
+    // With a key, the bucket is the account's; without one, the public bucket of that name that holds the object.
     if (actor)
       return serve(call, reply, await findBucketOf(storage, actor.accountId, call.params.bucket), null, render);
     const found = await findPublicBuckets(storage.db.kysely, call.params.bucket ?? '');
-    if (found.length !== 1 || !found[0]) throw bucketNotFound();
-    return serve(call, reply, found[0], null, render);
+    return serve(call, reply, await publicHolder(storage, found, pathOf(call)), null, render);
   };
   const signed = (render: boolean) => async (call: Call, _request: FastifyRequest, reply: FastifyReply) => {
     const bucketName = call.params.bucket ?? '';

@@ -8,6 +8,7 @@ import { findBucketOf } from './storage-buckets.service.js';
 import type { Storage } from './storage-context.js';
 import {
   alreadyExists,
+  bucketNotFound,
   forbidden,
   invalidInput,
   objectNotFound,
@@ -171,6 +172,17 @@ export async function readableObject(
   const row = await findObject(storage.db.kysely, bucket.id, name);
   if (!row) throw objectNotFound();
   return row;
+}
+
+/**
+ * publicHolder is, of the public buckets of one name (every account's, oldest first), the first that holds the
+ * object: a keyless public URL names no account, and each account's bucket names stay its own, so when two accounts
+ * made a bucket of one name public, each one's objects are still found (a path both hold is the oldest bucket's).
+ */
+export async function publicHolder(storage: Storage, buckets: BucketRow[], rawName: unknown): Promise<BucketRow> {
+  const name = objectName(rawName);
+  for (const bucket of buckets) if (await findObject(storage.db.kysely, bucket.id, name)) return bucket;
+  throw buckets.length === 0 ? bucketNotFound() : objectNotFound();
 }
 
 /** objectInfo is an object's metadata as Supabase's `/object/info` answers it. */

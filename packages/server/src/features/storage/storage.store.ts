@@ -21,14 +21,19 @@ export function findBucket(db: Db, accountId: string, name: string): Promise<Buc
     .executeTakeFirst();
 }
 
-/** findPublicBuckets reads the public buckets of a name, of every account (at most two: one is the answer). */
+// How many accounts' public buckets of one name a keyless URL looks through.
+const PUBLIC_NAMESAKES = 16;
+
+/** findPublicBuckets reads the public buckets of a name, of every account, oldest first. */
 export function findPublicBuckets(db: Db, name: string): Promise<BucketRow[]> {
   return db
     .selectFrom('storage_buckets')
     .selectAll()
     .where('name', '=', name)
     .where('public', '=', 1)
-    .limit(2)
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(PUBLIC_NAMESAKES)
     .execute();
 }
 
