@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Updateable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { AppUsersTable } from '../../db/schema.js';
-import { type AccountRow, normalizeEmail, usernameColumns } from '../auth/accounts.service.js';
+import { type AccountRow, normalizeEmail, userColumnsOf, usernameColumns } from '../auth/accounts.service.js';
 import {
   type AuthBase,
   type AuthContext,
@@ -34,29 +34,13 @@ import { appsConfigOf, configureApps } from './apps-config.js';
 
 /** appUserRowOf is the row of an app's new end user, as its store writes it (the test rows are made from it too). */
 export function appUserRowOf(appId: string, input: NewUser, now = new Date()): AppUserRow {
-  const at = now.toISOString();
-  const userMetadata = input.userMetadata ?? {};
   const id = input.id ?? randomUUID();
   return {
+    ...userColumnsOf(input, now.toISOString()),
     id,
     app_id: appId,
     email: input.anonymous ? anonymousEmail(id) : normalizeEmail(input.email),
-    ...usernameColumns(userMetadata),
-    password_hash: input.passwordHash,
-    email_confirmed_at: input.confirmed ? at : null,
-    confirmation_sent_at: null,
-    recovery_sent_at: null,
-    new_email: null,
-    email_change_sent_at: null,
-    last_sign_in_at: null,
-    banned_until: null,
-    user_metadata: serializeMetadata('user_metadata', userMetadata),
-    app_metadata: serializeMetadata('app_metadata', input.appMetadata ?? {}),
     is_anonymous: input.anonymous ? 1 : 0,
-    invited_at: input.invitedAt ?? null,
-    reauthentication_sent_at: null,
-    created_at: at,
-    updated_at: at,
   };
 }
 

@@ -79,16 +79,15 @@ export interface NewAccount {
   invitedAt?: string;
 }
 
-/** accountRowOf is the row of a new account, as createAccount stores it (the test rows are made from it too). */
-export function accountRowOf(input: NewAccount, now = new Date()): AccountRow {
-  const at = now.toISOString();
+/**
+ * userColumnsOf is what a new user's row holds in either pool (a console account, an app's end user): the sign-in
+ * columns as GoTrue keeps them, nothing sent or confirmed yet but what `input` says.
+ */
+export function userColumnsOf(input: NewAccount, at: string) {
   const userMetadata = input.userMetadata ?? {};
   return {
-    id: input.id ?? randomUUID(),
-    email: normalizeEmail(input.email),
     ...usernameColumns(userMetadata),
     password_hash: input.passwordHash,
-    is_admin: input.isAdmin ? 1 : 0,
     email_confirmed_at: input.confirmed ? at : null,
     confirmation_sent_at: null,
     recovery_sent_at: null,
@@ -98,6 +97,20 @@ export function accountRowOf(input: NewAccount, now = new Date()): AccountRow {
     banned_until: null,
     user_metadata: serializeMetadata('user_metadata', userMetadata),
     app_metadata: serializeMetadata('app_metadata', input.appMetadata ?? {}),
+    invited_at: input.invitedAt ?? null,
+    reauthentication_sent_at: null,
+    created_at: at,
+    updated_at: at,
+  };
+}
+
+/** accountRowOf is the row of a new account, as createAccount stores it (the test rows are made from it too). */
+export function accountRowOf(input: NewAccount, now = new Date()): AccountRow {
+  return {
+    ...userColumnsOf(input, now.toISOString()),
+    id: input.id ?? randomUUID(),
+    email: normalizeEmail(input.email),
+    is_admin: input.isAdmin ? 1 : 0,
     marketing_emails: 0,
     stripe_customer_id: null,
     stripe_subscription_id: null,
@@ -108,10 +121,6 @@ export function accountRowOf(input: NewAccount, now = new Date()): AccountRow {
     subscription_period_start: null,
     subscription_event_at: null,
     is_anonymous: 0,
-    invited_at: input.invitedAt ?? null,
-    reauthentication_sent_at: null,
-    created_at: at,
-    updated_at: at,
   };
 }
 
