@@ -46,11 +46,9 @@ describe.each(testDialects)('performance insights on %s', (dialect) => {
       .insertInto('change_history_counts')
       .values({ account_id: alice.id, table_id: ids.busy, shard: 7, change_count: INSIGHT_LIMITS.hugeHistory + 1 })
       .onConflict((oc) =>
-        oc
-          .columns(['account_id', 'table_id', 'shard'])
-          .doUpdateSet((eb) => ({
-            change_count: eb('change_history_counts.change_count', '+', INSIGHT_LIMITS.hugeHistory + 1),
-          })),
+        oc.columns(['account_id', 'table_id', 'shard']).doUpdateSet((eb) => ({
+          change_count: eb('change_history_counts.change_count', '+', INSIGHT_LIMITS.hugeHistory + 1),
+        })),
       )
       .execute();
   }, 60_000);
