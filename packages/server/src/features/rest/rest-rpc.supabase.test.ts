@@ -167,6 +167,9 @@ describe.each(testDialects)('rpc with supabase-js on %s', (dialect) => {
     expect(typed).toMatchObject({ status: 400, error: { code: '22P02' } });
     const nul = await anon.rpc('long_books', { min_pages: '\u0000' });
     expect(nul.status).toBe(400);
+    expect((await ann.client.rpc('book_titled', { title: 'a\u0000b' })).status).toBe(400);
+    const huge = await ann.client.rpc('book_titled', { title: 'x'.repeat(200_000) });
+    expect(huge).toMatchObject({ data: null, error: null });
     const injection = await ann.client.rpc('book_titled', { title: "x' OR '1'='1" });
     expect(injection).toMatchObject({ data: null, error: null });
     const column = await anon.rpc('long_books', { min_pages: 0 }).select('nope');

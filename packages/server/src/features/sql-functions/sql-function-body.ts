@@ -61,7 +61,6 @@ const NODES = new Set([
   'BooleanTest',
   'FuncCall',
   'TypeCast',
-  'TypeName',
   'RangeVar',
   'JoinExpr',
   'RangeSubselect',
@@ -229,9 +228,11 @@ function checkNode(kind: string, node: Tree, found: Found, options: CompileOptio
       }
       return;
     }
-    case 'TypeName': {
-      const name = lastName(node.names).toLowerCase();
-      if (!CAST_TYPES.has(name) || node.arrayBounds) throw new BodyError(`Casting to ${name || '?'} is not allowed`);
+    case 'TypeCast': {
+      // The target type is a bare field of the cast, not a node of its own.
+      const type = isTree(node.typeName) ? node.typeName : {};
+      const name = lastName(type.names).toLowerCase();
+      if (!CAST_TYPES.has(name) || type.arrayBounds) throw new BodyError(`Casting to ${name || '?'} is not allowed`);
       return;
     }
     case 'SQLValueFunction':

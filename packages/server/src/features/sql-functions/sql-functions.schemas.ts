@@ -28,6 +28,12 @@ const uniqueNames = (items: Array<{ name: string }>) => new Set(items.map((i) =>
 export const CALL_RULES = ['nobody', 'authenticated', 'public'] as const;
 export type CallRule = (typeof CALL_RULES)[number];
 
+const SYSTEM_COLUMN_TYPES: Record<string, string | undefined> = {
+  id: 'number',
+  created_at: 'date',
+  updated_at: 'date',
+};
+
 /** sqlFunctionReturnsSchema is the return shape: a scalar of a column type, one row, or rows (columns or a table's). */
 export const sqlFunctionReturnsSchema = z
   .object({
@@ -49,6 +55,13 @@ export const sqlFunctionReturnsSchema = z
       }
     } else if (value.type || (value.columns === undefined) === (value.table === undefined)) {
       ctx.addIssue({ code: 'custom', message: 'A row or rows return needs either columns or a table' });
+    }
+    // Filters read these names as every table's own columns.
+    for (const column of value.columns ?? []) {
+      const fixed = SYSTEM_COLUMN_TYPES[column.name];
+      if (fixed && column.type !== fixed) {
+        ctx.addIssue({ code: 'custom', message: `A column named ${column.name} must be of type ${fixed}` });
+      }
     }
   });
 

@@ -288,3 +288,21 @@ export async function resultCount(db: Db, call: PreparedCall, where: ResultRead[
   );
   return Number(row?.n ?? 0);
 }
+
+/** DescribedFunction is a function's signature with its result columns resolved (generated types read it). */
+export interface DescribedFunction {
+  name: string;
+  params: TypedName[];
+  returns: { kind: 'scalar' | 'row' | 'rows'; type?: ColumnType | undefined; columns: TypedName[] };
+}
+
+/** describeSqlFunctions lists the owner's functions' signatures; a table-returning one gets the table's columns now. */
+export async function describeSqlFunctions(db: Db, actor: Actor): Promise<DescribedFunction[]> {
+  const [fns, tables] = await Promise.all([listSqlFunctions(db, actor), listTableDefinitionsOf(db, actor)]);
+  const byName = new Map(tables.map((t) => [t.name, t]));
+  return fns.map((fn) => {
+    const table = fn.returns.table === undefined ? undefined : byName.get(fn.returns.table);
+    const columns = table ? tableColumns(table) : (fn.returns.columns ?? []);
+    return { name: fn.name, params: fn.params, returns: { kind: fn.returns.kind, type: fn.returns.type, columns } };
+  });
+}
