@@ -5,7 +5,7 @@ import type { TableDefinition } from '../../db/user-tables.js';
 import { ApiError, conflict, forbidden, invalid, notFound } from '../../http/errors.js';
 import { parseInput } from '../../http/validation.js';
 import { type Actor, accountActor } from '../../lib/actor/actor.js';
-import { listTableDefinitionsOf } from '../tables/tables.service.js';
+import { cachedTableByName, findTableByName, listTableDefinitionsOf } from '../tables/tables.service.js';
 import { AUTH_UID, BodyError, type CompiledBody, compileBody } from './sql-function-body.js';
 import {
   type Bound,
@@ -193,6 +193,41 @@ export function mayCall(actor: Actor, fn: SqlFunction): boolean {
   return fn.callRule === 'authenticated' && actor.endUser !== undefined;
 }
 
+interface CallTables {
+  body: CompiledBody;
+  byName: Map<string, TableDefinition>;
+}
+
+// The statement compiled against the account's tables as they are now: from this process's cache of definitions
+// when it holds every table the function names (the usual call: no read), else from the account's definitions,
+// warming the cache for the next call.
+async function callTables(db: Db, owner: Actor, fn: SqlFunction): Promise<CallTables> {
+  const params = fn.params.map((p) => p.name);
+  const cached = new Map<string, TableDefinition>();
+  const fromCache = (written: string) => {
+    const table = cachedTableByName(db, owner, written);
+    if (table) cached.set(table.name, table);
+    return table?.name ?? null;
+  };
+  try {
+    const body = await compileBody(fn.body, { params, tableNamed: fromCache });
+    if (fn.returns.table === undefined || fromCache(fn.returns.table)) return { body, byName: cached };
+  } catch (error) {
+    if (!(error instanceof BodyError)) throw error;
+  }
+  const tables = await listTableDefinitionsOf(db, owner);
+  const byName = new Map(tables.map((t) => [t.name, t]));
+  let body: CompiledBody;
+  try {
+    body = await compileBody(fn.body, { params, tableNamed: tableLookup([...byName.keys()]) });
+  } catch (error) {
+    // A table it reads was dropped or renamed since it was defined.
+    throw new ApiError(400, '42P01', `The SQL function ${fn.name} cannot run: ${(error as Error).message}`);
+  }
+  await Promise.all(body.tables.map((name) => findTableByName(db, owner, name)));
+  return { body, byName };
+}
+
 /** PreparedCall is a function ready to run for one caller: its statement, tables resolved, and result columns. */
 export interface PreparedCall {
   fn: SqlFunction;
@@ -209,18 +244,7 @@ export async function prepareCall(
   fn: SqlFunction,
   args: ReadonlyMap<string, CellValue>,
 ): Promise<PreparedCall> {
-  const tables = await listTableDefinitionsOf(db, accountActor(actor.accountId));
-  const byName = new Map(tables.map((t) => [t.name, t]));
-  let body: CompiledBody;
-  try {
-    body = await compileBody(fn.body, {
-      params: fn.params.map((p) => p.name),
-      tableNamed: tableLookup([...byName.keys()]),
-    });
-  } catch (error) {
-    // A table it reads was dropped or renamed since it was defined.
-    throw new ApiError(400, '42P01', `The SQL function ${fn.name} cannot run: ${(error as Error).message}`);
-  }
+  const { body, byName } = await callTables(db, accountActor(actor.accountId), fn);
   let columns: TypedName[] | null = fn.returns.columns ?? null;
   if (fn.returns.table !== undefined) {
     const table = byName.get(fn.returns.table);
