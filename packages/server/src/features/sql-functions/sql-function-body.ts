@@ -1,3 +1,4 @@
+import { AUTH_UID } from '@basalt/shared';
 import { loadModule, parse, type ScanToken, scan } from 'libpg-query';
 
 // The one statement of a SQL function, checked once and made safe to run on either engine. The owner writes a
@@ -15,7 +16,7 @@ import { loadModule, parse, type ScanToken, scan } from 'libpg-query';
 // - Placeholders become bound parameters; a value is never spliced into the text.
 
 /** AUTH_UID is the placeholder that holds the caller's end-user id (null when signed out or not an end user). */
-export const AUTH_UID = 'auth_uid';
+export { AUTH_UID } from '@basalt/shared';
 
 /** BodyPart is a piece of the statement as it runs: text, a bound parameter, or one of the account's tables. */
 export type BodyPart =
