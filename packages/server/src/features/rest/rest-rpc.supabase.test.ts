@@ -85,6 +85,16 @@ describe.each(testDialects)('rpc with supabase-js on %s', (dialect) => {
         body: 'SELECT count(*) FROM books',
       },
       {
+        name: 'books_since',
+        params: [
+          { name: 'since', type: 'date' },
+          { name: 'counted', type: 'boolean' },
+        ],
+        returns: { kind: 'scalar', type: 'number' },
+        body: 'SELECT count(*) FROM books WHERE created_at >= :since AND :counted',
+        callRule: 'public',
+      },
+      {
         name: 'echo',
         params: [{ name: 'payload', type: 'json' }],
         returns: { kind: 'scalar', type: 'json' },
@@ -141,6 +151,15 @@ describe.each(testDialects)('rpc with supabase-js on %s', (dialect) => {
     expect((await dev.client.rpc('book_count')).data).toBe(3);
     const service = appClient(server, dev.app.serviceKey);
     expect((await service.rpc('book_count')).data).toBe(3);
+  });
+
+  it('binds dates and booleans as their types on the engine', async () => {
+    const anon = appClient(server, dev.app.anonKey);
+    expect((await anon.rpc('books_since', { since: '2000-01-01', counted: true })).data).toBe(3);
+    expect((await anon.rpc('books_since', { since: '2999-01-01T00:00:00Z', counted: true })).data).toBe(0);
+    expect((await anon.rpc('books_since', { since: '2000-01-01', counted: false })).data).toBe(0);
+    expect((await anon.rpc('books_since', { since: '2000-01-01', counted: 'true' }, { get: true })).data).toBe(3);
+    expect((await anon.rpc('books_since', { since: 'yesterday', counted: true })).status).toBe(400);
   });
 
   it('passes the whole body with Prefer: params=single-object', async () => {

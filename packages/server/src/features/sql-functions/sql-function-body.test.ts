@@ -59,6 +59,7 @@ describe('compileBody', () => {
     ['a positional parameter', 'SELECT $1'],
     ['an unknown placeholder', 'SELECT :nope'],
     ['brackets', 'SELECT [title] FROM posts'],
+    ['a $ inside a bare name', 'SELECT a$b FROM posts'],
     ['a question mark', "SELECT 1 FROM posts WHERE title ? 'x'"],
     ['SELECT INTO', 'SELECT 1 INTO other'],
     ['FOR UPDATE', 'SELECT * FROM posts FOR UPDATE'],

@@ -155,6 +155,8 @@ function checkToken(token: ScanToken): void {
   }
   if (tokenName === 'IDENT') {
     if (/^u&/i.test(text)) throw new BodyError('Unicode-escaped identifiers are not supported');
+    // PostgreSQL allows `$` inside a bare name; SQLite may read `$…` there as a parameter.
+    if (!text.startsWith('"') && text.includes('$')) throw new BodyError(`Quote the name ${text} (it holds a $)`);
     return;
   }
   if (tokenName === 'PARAM') throw new BodyError(`Name parameters with :name placeholders, not ${text}`);
