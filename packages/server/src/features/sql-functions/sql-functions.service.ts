@@ -31,7 +31,7 @@ import {
 } from './sql-functions.store.js';
 
 // SQL functions (issue 30, `rpc`): an account's named SELECTs that its app calls at /rest/v1/rpc/<name>. Only the
-// owner defines them (its console session or API keys). A call runs as the owner — like a PostgreSQL function with
+// owner defines them (its console session or token). A call runs as the owner — like a PostgreSQL function with
 // SECURITY DEFINER: the tables' access rules do not filter what the statement reads — so the function's call rule
 // says who of the app's callers may call it at all, and `:auth_uid` gives the statement the caller's end-user id to
 // filter by. The statement is checked when it is defined and again at each call (a table may have gone since).
