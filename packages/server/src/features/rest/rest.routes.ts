@@ -16,7 +16,7 @@ import { parseRestQuery, queryPairs } from './rest-query.parse.js';
 export function restRoutes(ctx: AppContext): Route[] {
   const admit = [
     ctx.callers.anyone,
-    restKeyStep(ctx.tokens, (key) => matchAppKey(ctx.db, key)),
+    restKeyStep(ctx.tokens, (key) => matchAppKey(ctx.apps, key)),
     restCaller,
     ctx.meter.data,
   ];

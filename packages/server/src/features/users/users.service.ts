@@ -12,6 +12,7 @@ import type { Actor } from '../../lib/actor/actor.js';
 import { recordActivity } from '../activity/activity.service.js';
 import { appPasswordPolicy } from '../apps/app-settings.js';
 import { appIdentitiesOf, appOfAccount, appUsersOf } from '../apps/apps.service.js';
+import type { Apps } from '../apps/apps-config.js';
 import { mergeMetadata, parseMetadata, UniqueViolation, usernameOf } from '../auth/accounts.service.js';
 import type { AuthDeps } from '../auth/auth-deps.js';
 import { UUID_PATTERN } from '../auth/gotrue-input.js';
@@ -77,9 +78,9 @@ export async function findEndUser(db: Db, actor: Actor, id: string): Promise<Use
 }
 
 /** createEndUser is POST /api/users: a confirmed user of the caller's app; 409 for a taken email or username. */
-export async function createEndUser(db: Db, actor: Actor, input: unknown): Promise<EndUserSummary> {
+export async function createEndUser(db: Db, apps: Apps, actor: Actor, input: unknown): Promise<EndUserSummary> {
   const { username, email, password } = parseInput(createEndUserSchema, input);
-  const app = await appOfAccount(db, actor.accountId);
+  const app = await appOfAccount(apps, actor.accountId);
   // The app's own password policy, as its users' sign-ups meet it.
   const weakness = passwordWeakness(password, appPasswordPolicy(app.settings));
   if (weakness) throw invalid({ password: [weakness.message] }, 'weak_password');
