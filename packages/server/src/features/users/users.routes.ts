@@ -46,7 +46,7 @@ export function usersRoutes(ctx: AppContext): Route[] {
       ...user,
       method: 'POST',
       url: '/api/users',
-      handler: async (call) => answer(await createEndUser(db, apps, call.actor, call.body), { status: 201 }),
+      handler: async (call) => answer(await createEndUser(await appDepsOf(call.actor), call.body), { status: 201 }),
     },
     {
       ...user,
