@@ -17,7 +17,7 @@ import { serveRpc } from './rest-rpc.js';
 export function restRoutes(ctx: AppContext): Route[] {
   const admit = [
     ctx.callers.anyone,
-    restKeyStep(ctx.tokens, (key) => matchAppKey(ctx.db, key)),
+    restKeyStep(ctx.tokens, (key) => matchAppKey(ctx.apps, key)),
     restCaller,
     ctx.meter.data,
   ];
