@@ -10,10 +10,12 @@ import { Label } from '@/components/ui/label';
 import { PageHeader } from '@/components/ui/page-header';
 import { type BucketInfo, BucketSettingsDialog, DeleteBucketDialog } from './StorageDialogs';
 import { Files } from './StorageFiles';
+import { BucketRulesCard } from './StorageRules';
 import { useBucketsQuery, useCreateBucketMutation } from './storage.queries';
+import { bucketAccessOf } from './storage-rules';
 
-// /storage: the account's buckets (create public or private, settings, delete once its name is typed), and a file
-// browser for the chosen one (StorageFiles.tsx).
+// /storage: the account's buckets (create public or private, settings, delete once its name is typed), the chosen
+// one's access rules in plain words (StorageRules.tsx), and a file browser for it (StorageFiles.tsx).
 
 function NewBucketForm({ onDone }: { onDone: () => void }) {
   const create = useCreateBucketMutation();
@@ -48,6 +50,10 @@ export function StoragePage() {
   const [chosen, setChosen] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<string | null>(null);
   const selected = chosen ?? buckets.data?.[0]?.name ?? null;
+  // supabase-js's Bucket type does not name Basalt's `access`; the server answers it with every bucket.
+  const chosenBucket = buckets.data?.find((bucket) => bucket.name === selected) as
+    | ({ access?: unknown } & NonNullable<typeof buckets.data>[number])
+    | undefined;
 
   let list: ReactNode;
   if (buckets.isError) {
@@ -116,10 +122,22 @@ export function StoragePage() {
         }
       />
       <div className="grid gap-6 lg:grid-cols-[18rem_1fr]">
-        <Card className="self-start overflow-hidden">
-          {creating && <NewBucketForm onDone={() => setCreating(false)} />}
-          {list}
-        </Card>
+        <div className="grid min-w-0 gap-6 self-start">
+          <Card className="overflow-hidden">
+            {creating && <NewBucketForm onDone={() => setCreating(false)} />}
+            {list}
+          </Card>
+          {chosenBucket && (
+            <BucketRulesCard
+              key={chosenBucket.name}
+              bucket={{
+                name: chosenBucket.name,
+                public: chosenBucket.public,
+                access: bucketAccessOf(chosenBucket.access),
+              }}
+            />
+          )}
+        </div>
         {selected && <Files key={selected} bucket={selected} />}
       </div>
       <BucketSettingsDialog bucket={editing} onClose={() => setEditing(null)} />

@@ -1,7 +1,10 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { z } from 'zod';
+import { apiJson } from '@/lib/api';
 import { errorMessage } from '@/lib/api-errors';
 import { getSupabase } from '@/lib/supabase';
 import { showToast } from '@/lib/toast';
+import type { BucketAccess } from './storage-rules';
 
 // The Storage page talks to /storage/v1 with supabase-js, signed in as the console's account: the same API an app
 // uses, so what the page shows is what an app sees.
@@ -92,6 +95,27 @@ export function useUpdateBucketMutation(name: string) {
       showToast({ title: 'Bucket updated', description: `${name}'s settings are saved.`, variant: 'success' });
     },
     onError: failed('Failed to update bucket'),
+  });
+}
+
+/**
+ * useUpdateBucketAccessMutation saves a bucket's rules with the console's own call (PATCH /api/storage/buckets/:name
+ * {access}), which the activity feed records like every bucket change.
+ */
+export function useUpdateBucketAccessMutation(name: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (access: BucketAccess) =>
+      apiJson(z.object({ name: z.string() }), 'PATCH', `/api/storage/buckets/${encodeURIComponent(name)}`, { access }),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: storageKeys.buckets });
+      showToast({
+        title: 'Access rules saved',
+        description: `The users of your app now meet the new rules of ${name}.`,
+        variant: 'success',
+      });
+    },
+    onError: failed('Failed to save access rules'),
   });
 }
 
