@@ -6,16 +6,15 @@ import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { EmptyState, LoadErrorState } from '@/components/ui/empty-state';
 import { Input } from '@/components/ui/input';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
-import { errorMessage } from '@/lib/api-errors';
-import { showToast } from '@/lib/toast';
 import { MoveDialog } from './StorageDialogs';
 import { PreviewDialog } from './StoragePreview';
+import { SignedUrlDialog } from './StorageSignDialog';
 import { DropZone, UploadButton, UploadList, useUploads } from './StorageUploads';
-import { PAGE_SIZE, signedUrlOf, useObjectsQuery, useRemoveMutation } from './storage.queries';
+import { PAGE_SIZE, useObjectsQuery, useRemoveMutation } from './storage.queries';
 
 // A bucket's file browser: folders with a breadcrumb, a search by name prefix, 100 entries a page with "Load more",
-// uploads by drag and drop or picker with progress, and per file: preview, a signed URL (an hour), move or
-// rename, delete with confirmation.
+// uploads by drag and drop or picker with progress, and per file: preview, a signed URL for a chosen time, move
+// or rename, delete with confirmation.
 
 /** sizeOf writes a byte count for people. */
 export const sizeOf = (bytes: unknown) => {
@@ -34,20 +33,13 @@ export function Files({ bucket }: { bucket: string }) {
   const remove = useRemoveMutation(bucket);
   const [deleting, setDeleting] = useState<string | null>(null);
   const [moving, setMoving] = useState<string | null>(null);
+  const [signing, setSigning] = useState<string | null>(null);
   const [previewing, setPreviewing] = useState<{ path: string; type: string; size: string } | null>(null);
   const parts = prefix ? prefix.split('/') : [];
   const entries = objects.data?.pages.flat() ?? [];
   const open = (next: string) => {
     setPrefix(next);
     setSearch('');
-  };
-  const copyLink = async (path: string) => {
-    try {
-      await navigator.clipboard.writeText(await signedUrlOf(bucket, path));
-      showToast({ title: 'Signed URL copied', description: 'It works for one hour.', variant: 'success' });
-    } catch (error) {
-      showToast({ title: 'Could not sign the URL', description: errorMessage(error), variant: 'destructive' });
-    }
   };
   let body: ReactNode;
   if (objects.isError) {
@@ -111,7 +103,7 @@ export function Files({ bucket }: { bucket: string }) {
                         variant="ghost"
                         size="icon-sm"
                         aria-label={`Copy a signed URL of ${entry.name}`}
-                        onClick={() => void copyLink(path)}
+                        onClick={() => setSigning(path)}
                       >
                         <Link2 />
                       </Button>
@@ -170,7 +162,7 @@ export function Files({ bucket }: { bucket: string }) {
           <UploadButton onFiles={uploads.start} busy={uploads.busy} />
         </div>
       </div>
-      <UploadList lines={uploads.lines} onClear={uploads.clear} />
+      <UploadList lines={uploads.lines} onClear={uploads.clear} onPause={uploads.pause} />
       <DropZone onFiles={uploads.start}>
         {body}
         {objects.hasNextPage && (
@@ -189,6 +181,7 @@ export function Files({ bucket }: { bucket: string }) {
       </DropZone>
       <PreviewDialog bucket={bucket} file={previewing} onClose={() => setPreviewing(null)} />
       <MoveDialog bucket={bucket} path={moving} onClose={() => setMoving(null)} />
+      <SignedUrlDialog bucket={bucket} path={signing} onClose={() => setSigning(null)} />
       <ConfirmDialog
         open={deleting !== null}
         title={`Delete ${deleting ?? 'file'}?`}
