@@ -78,6 +78,7 @@ describe.skipIf(skip)('Storage in Chromium', () => {
     // A signed URL that serves the file.
     const row = page.getByRole('row', { name: /hello\.txt/ });
     await row.getByRole('button', { name: 'Copy a signed URL of hello.txt' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Copy URL' }).click();
     await toast(page, 'Signed URL copied');
     const url = await page.evaluate(() => navigator.clipboard.readText());
     expect(await (await fetch(url)).text()).toBe('hello from the console');
