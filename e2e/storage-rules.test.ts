@@ -240,6 +240,18 @@ describe.skipIf(skip)('Storage page: rules, signed URL expiry, resumable uploads
       expect(await overlaps(help, lastDelete)).toBe(false);
       expect(await covered()).toEqual([]);
       await look.screenshot({ path: path.join(SCREENSHOT_DIR, `storage-end-${suffix}.png`) });
+      // The rules editor and the signed URL's dialog in this look.
+      await look.evaluate(() => window.scrollTo(0, 0));
+      await look.getByRole('button', { name: 'Edit rules' }).click();
+      await visible(look.getByRole('dialog').getByLabel('Read files'));
+      await look.screenshot({ path: path.join(SCREENSHOT_DIR, `storage-rules-dialog-${suffix}.png`) });
+      await look.keyboard.press('Escape');
+      await look.getByRole('button', { name: 'Copy a signed URL of hello.txt' }).click();
+      await look.getByRole('dialog').getByLabel('Expires after').selectOption('custom');
+      await look.getByRole('dialog').getByLabel('Seconds').fill('0');
+      await visible(look.getByText('A signed URL must work for at least 1 second'));
+      await look.screenshot({ path: path.join(SCREENSHOT_DIR, `storage-signed-url-${suffix}.png`) });
+      await look.keyboard.press('Escape');
       // From 640 px up the help button floats at the bottom right; narrower, it ends the page.
       const position = await help.evaluate((el) => getComputedStyle(el.closest('div') ?? el).position);
       expect(position).toBe(suffix.startsWith('phone') ? 'static' : 'fixed');
