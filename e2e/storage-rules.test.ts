@@ -12,7 +12,8 @@ import { toast, visible } from './support/console-waits.js';
 // The Storage page beyond files (storage.test.ts): a bucket's access rules in plain words and changed there (then
 // met by the app's end user and visitors), a signed URL for a chosen time (it works, and expires when chosen),
 // large files uploaded resumably with TUS (several chunks, a failed request retried, paused and resumed; the stored
-// bytes are the file's), the dashboard counting stored files, and at 375 px the help button covering no row.
+// bytes are the file's), the dashboard counting stored files, at 375 px the help button covering no row, a public
+// bucket's keyless URL, and emptying a bucket.
 
 const skip = browserSkipReason();
 const ada = { username: 'ada_l', email: 'ada@example.com', password: 'Engine!1843' };
@@ -256,5 +257,28 @@ describe.skipIf(skip)('Storage page: rules, signed URL expiry, resumable uploads
       const position = await help.evaluate((el) => getComputedStyle(el.closest('div') ?? el).position);
       expect(position).toBe(suffix.startsWith('phone') ? 'static' : 'fixed');
     });
+  });
+
+  it('copies a public bucket’s keyless URL, and empties a bucket keeping its rules', async () => {
+    await openStorage(page);
+    await page.getByRole('button', { name: 'Settings of bucket avatars' }).click();
+    await page.getByLabel('Public (anyone with the link can read)').check();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await toast(page, 'Bucket updated');
+    const rules = page.getByRole('region', { name: 'Access rules of avatars' });
+    await visible(rules.getByText(/The bucket is public/));
+    await page.getByRole('button', { name: 'Copy a signed URL of hello.txt' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Copy public URL' }).click();
+    await toast(page, 'Public URL copied');
+    const url = await page.evaluate(() => navigator.clipboard.readText());
+    expect(url).toBe(`${session.server.url}/storage/v1/object/public/avatars/hello.txt`);
+    expect(await (await fetch(url)).text()).toBe('hello, signed');
+
+    await page.getByRole('button', { name: 'Empty bucket avatars' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Empty bucket' }).click();
+    await toast(page, 'Bucket emptied');
+    await visible(page.getByText('This folder is empty. Drop files here or upload them to get started.'));
+    expect((await fetch(url)).status).toBe(404);
+    await visible(rules.getByText('Anyone can read files, even signed out.'));
   });
 });

@@ -25,7 +25,7 @@ export const sizeOf = (bytes: unknown) => {
 };
 
 /** Files browses one bucket. */
-export function Files({ bucket }: { bucket: string }) {
+export function Files({ bucket, isPublic }: { bucket: string; isPublic: boolean }) {
   const [prefix, setPrefix] = useState('');
   const [search, setSearch] = useState('');
   const objects = useObjectsQuery(bucket, prefix, search.trim());
@@ -181,7 +181,7 @@ export function Files({ bucket }: { bucket: string }) {
       </DropZone>
       <PreviewDialog bucket={bucket} file={previewing} onClose={() => setPreviewing(null)} />
       <MoveDialog bucket={bucket} path={moving} onClose={() => setMoving(null)} />
-      <SignedUrlDialog bucket={bucket} path={signing} onClose={() => setSigning(null)} />
+      <SignedUrlDialog bucket={bucket} isPublic={isPublic} path={signing} onClose={() => setSigning(null)} />
       <ConfirmDialog
         open={deleting !== null}
         title={`Delete ${deleting ?? 'file'}?`}

@@ -1,9 +1,10 @@
-import { HardDrive, Plus, Settings2, Trash2 } from 'lucide-react';
+import { Eraser, HardDrive, Plus, Settings2, Trash2 } from 'lucide-react';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Checkbox } from '@/components/ui/checkbox';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { EmptyState, LoadErrorState } from '@/components/ui/empty-state';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
@@ -11,10 +12,10 @@ import { PageHeader } from '@/components/ui/page-header';
 import { type BucketInfo, BucketSettingsDialog, DeleteBucketDialog } from './StorageDialogs';
 import { Files } from './StorageFiles';
 import { BucketRulesCard } from './StorageRules';
-import { useBucketsQuery, useCreateBucketMutation } from './storage.queries';
+import { useBucketsQuery, useCreateBucketMutation, useEmptyBucketMutation } from './storage.queries';
 import { bucketAccessOf } from './storage-rules';
 
-// /storage: the account's buckets (create public or private, settings, delete once its name is typed), the chosen
+// /storage: the account's buckets (create public or private, settings, empty, delete once its name is typed), the chosen
 // one's access rules in plain words (StorageRules.tsx), and a file browser for it (StorageFiles.tsx).
 
 function NewBucketForm({ onDone }: { onDone: () => void }) {
@@ -49,6 +50,8 @@ export function StoragePage() {
   const [creating, setCreating] = useState(false);
   const [chosen, setChosen] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<string | null>(null);
+  const [emptying, setEmptying] = useState<string | null>(null);
+  const empty = useEmptyBucketMutation();
   const selected = chosen ?? buckets.data?.[0]?.name ?? null;
   // supabase-js's Bucket type does not name Basalt's `access`; the server answers it with every bucket.
   const chosenBucket = buckets.data?.find((bucket) => bucket.name === selected) as
@@ -96,6 +99,14 @@ export function StoragePage() {
               <Button
                 variant="ghost"
                 size="icon-sm"
+                aria-label={`Empty bucket ${bucket.name}`}
+                onClick={() => setEmptying(bucket.name)}
+              >
+                <Eraser />
+              </Button>
+              <Button
+                variant="ghost"
+                size="icon-sm"
                 aria-label={`Delete bucket ${bucket.name}`}
                 className="text-destructive hover:text-destructive"
                 onClick={() => setDeleting(bucket.name)}
@@ -138,9 +149,17 @@ export function StoragePage() {
             />
           )}
         </div>
-        {selected && <Files key={selected} bucket={selected} />}
+        {selected && <Files key={selected} bucket={selected} isPublic={chosenBucket?.public ?? false} />}
       </div>
       <BucketSettingsDialog bucket={editing} onClose={() => setEditing(null)} />
+      <ConfirmDialog
+        open={emptying !== null}
+        title={`Empty ${emptying ?? 'bucket'}?`}
+        description="Every file in it is deleted, and links to them stop working; the bucket and its rules stay."
+        confirmLabel="Empty bucket"
+        onConfirm={() => emptying && empty.mutate(emptying)}
+        onClose={() => setEmptying(null)}
+      />
       <DeleteBucketDialog
         name={deleting}
         onClose={() => setDeleting(null)}

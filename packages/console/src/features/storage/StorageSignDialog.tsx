@@ -1,14 +1,16 @@
 import { useState } from 'react';
+import { Button } from '@/components/ui/button';
 import { DialogForm, FormDialog } from '@/components/ui/form-dialog';
 import { FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';
 import { errorMessage } from '@/lib/api-errors';
 import { showToast } from '@/lib/toast';
-import { signedUrlOf } from './storage.queries';
+import { publicUrlOf, signedUrlOf } from './storage.queries';
 
 // Copying a signed URL of a file: the person picks how long it works (a minute, an hour, a day, a week, or a
-// number of seconds), the page signs it (POST /storage/v1/object/sign/…) and copies it.
+// number of seconds), the page signs it (POST /storage/v1/object/sign/…) and copies it. A public bucket's file
+// also has a public URL that never expires, offered beside it.
 
 /** EXPIRY_CHOICES are the offered lifetimes, in seconds. */
 export const EXPIRY_CHOICES = [
@@ -42,10 +44,12 @@ export function lifetimeOf(seconds: number): string {
 /** SignedUrlDialog signs a URL of `path` for a chosen time and copies it. */
 export function SignedUrlDialog({
   bucket,
+  isPublic,
   path,
   onClose,
 }: {
   bucket: string;
+  isPublic: boolean;
   path: string | null;
   onClose: () => void;
 }) {
@@ -56,12 +60,22 @@ export function SignedUrlDialog({
       title="Copy a signed URL"
       description="Anyone with the URL can download the file until it expires, without signing in."
     >
-      {path && <SignForm bucket={bucket} path={path} onClose={onClose} />}
+      {path && <SignForm bucket={bucket} isPublic={isPublic} path={path} onClose={onClose} />}
     </FormDialog>
   );
 }
 
-function SignForm({ bucket, path, onClose }: { bucket: string; path: string; onClose: () => void }) {
+function SignForm({
+  bucket,
+  isPublic,
+  path,
+  onClose,
+}: {
+  bucket: string;
+  isPublic: boolean;
+  path: string;
+  onClose: () => void;
+}) {
   const [choice, setChoice] = useState('3600');
   const [custom, setCustom] = useState('');
   const [pending, setPending] = useState(false);
@@ -83,6 +97,19 @@ function SignForm({ bucket, path, onClose }: { bucket: string; path: string; onC
       showToast({ title: 'Could not sign the URL', description: errorMessage(failure), variant: 'destructive' });
     } finally {
       setPending(false);
+    }
+  };
+  const copyPublic = async () => {
+    try {
+      await navigator.clipboard.writeText(publicUrlOf(bucket, path));
+      showToast({
+        title: 'Public URL copied',
+        description: 'It works while the bucket is public.',
+        variant: 'success',
+      });
+      onClose();
+    } catch (failure) {
+      showToast({ title: 'Could not copy the URL', description: errorMessage(failure), variant: 'destructive' });
     }
   };
   return (
@@ -118,6 +145,14 @@ function SignForm({ bucket, path, onClose }: { bucket: string; path: string; onC
             onChange={(e) => setCustom(e.target.value)}
           />
         </FormField>
+      )}
+      {isPublic && (
+        <div className="flex flex-wrap items-center justify-between gap-2 rounded-lg border bg-muted/40 p-3 text-sm">
+          <span>The bucket is public: this file also has a link that never expires.</span>
+          <Button type="button" variant="outline" size="sm" onClick={() => void copyPublic()}>
+            Copy public URL
+          </Button>
+        </div>
       )}
     </DialogForm>
   );

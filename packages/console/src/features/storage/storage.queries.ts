@@ -204,6 +204,23 @@ export function useDeleteBucketMutation() {
   });
 }
 
+/** useEmptyBucketMutation deletes every file of a bucket, keeping the bucket and its settings. */
+export function useEmptyBucketMutation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (name: string) => unwrap(await getSupabase().storage.emptyBucket(name)),
+    onSuccess: (_data, name) => {
+      void queryClient.invalidateQueries({ queryKey: ['storage', 'objects', name] });
+      showToast({ title: 'Bucket emptied', description: `Every file of ${name} is deleted.`, variant: 'success' });
+    },
+    onError: failed('Failed to empty bucket'),
+  });
+}
+
+/** publicUrlOf is a public bucket's keyless link to an object (/object/public/…), as supabase-js builds it. */
+export const publicUrlOf = (bucket: string, path: string) =>
+  getSupabase().storage.from(bucket).getPublicUrl(path).data.publicUrl;
+
 /** useRemoveMutation deletes one object. */
 export function useRemoveMutation(bucket: string) {
   const queryClient = useQueryClient();
