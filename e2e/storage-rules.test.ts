@@ -62,8 +62,11 @@ describe.skipIf(skip)('Storage page: rules, signed URL expiry, resumable uploads
     await page.getByRole('button', { name: 'Create bucket' }).click();
     await toast(page, 'Bucket created');
     const rules = page.getByRole('region', { name: 'Access rules of avatars' });
-    await visible(rules.getByText('Only you (and your server, with the app service key) can read files.'));
-    await visible(rules.getByText('Only you (and your server, with the app service key) can upload files.'));
+    await visible(
+      rules.getByText(
+        'Only you (and your server, with the app service key) can read, upload, replace or delete files.',
+      ),
+    );
 
     // The app's end user and a visitor, before: nothing.
     const app = await appOf(session, token);

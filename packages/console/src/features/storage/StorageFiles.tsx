@@ -5,16 +5,25 @@ import { Card } from '@/components/ui/card';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { EmptyState, LoadErrorState } from '@/components/ui/empty-state';
 import { Input } from '@/components/ui/input';
+import { NativeSelect } from '@/components/ui/native-select';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { MoveDialog } from './StorageDialogs';
 import { PreviewDialog } from './StoragePreview';
 import { SignedUrlDialog } from './StorageSignDialog';
 import { DropZone, UploadButton, UploadList, useUploads } from './StorageUploads';
-import { PAGE_SIZE, useObjectsQuery, useRemoveMutation } from './storage.queries';
+import { type FileSort, PAGE_SIZE, useObjectsQuery, useRemoveMutation } from './storage.queries';
 
-// A bucket's file browser: folders with a breadcrumb, a search by name prefix, 100 entries a page with "Load more",
-// uploads by drag and drop or picker with progress, and per file: preview, a signed URL for a chosen time, move
-// or rename, delete with confirmation.
+// A bucket's file browser: folders with a breadcrumb, a search by name prefix, four orders (name either way, newest
+// or oldest first), 100 entries a page with "Load more", uploads by drag and drop or picker with progress, and per
+// file: preview, a signed URL for a chosen time, move or rename, delete with confirmation.
+
+// The orders the browser offers (Supabase's list sorts by name, created_at or updated_at).
+const SORTS = {
+  'name:asc': { label: 'Name A–Z', sort: { column: 'name', order: 'asc' } },
+  'name:desc': { label: 'Name Z–A', sort: { column: 'name', order: 'desc' } },
+  'updated_at:desc': { label: 'Newest first', sort: { column: 'updated_at', order: 'desc' } },
+  'updated_at:asc': { label: 'Oldest first', sort: { column: 'updated_at', order: 'asc' } },
+} satisfies Record<string, { label: string; sort: FileSort }>;
 
 /** sizeOf writes a byte count for people. */
 export const sizeOf = (bytes: unknown) => {
@@ -28,7 +37,8 @@ export const sizeOf = (bytes: unknown) => {
 export function Files({ bucket, isPublic }: { bucket: string; isPublic: boolean }) {
   const [prefix, setPrefix] = useState('');
   const [search, setSearch] = useState('');
-  const objects = useObjectsQuery(bucket, prefix, search.trim());
+  const [sort, setSort] = useState<keyof typeof SORTS>('name:asc');
+  const objects = useObjectsQuery(bucket, prefix, search.trim(), SORTS[sort].sort);
   const uploads = useUploads(bucket, prefix);
   const remove = useRemoveMutation(bucket);
   const [deleting, setDeleting] = useState<string | null>(null);
@@ -157,8 +167,21 @@ export function Files({ bucket, isPublic }: { bucket: string; isPublic: boolean 
             placeholder="Name starts with…"
             value={search}
             onChange={(e) => setSearch(e.target.value)}
-            className="h-8 min-w-0 flex-1 sm:w-48"
+            className="h-8 w-full min-w-0 sm:w-48"
           />
+          <NativeSelect
+            aria-label="Sort files"
+            value={sort}
+            onChange={(e) => setSort(e.target.value as keyof typeof SORTS)}
+            className="h-8"
+            containerClassName="flex-1 sm:w-auto sm:flex-none"
+          >
+            {Object.entries(SORTS).map(([value, option]) => (
+              <option key={value} value={value}>
+                {option.label}
+              </option>
+            ))}
+          </NativeSelect>
           <UploadButton onFiles={uploads.start} busy={uploads.busy} />
         </div>
       </div>

@@ -31,6 +31,7 @@ const OWN_FOLDER = 'Their own folder is the first folder named by their user id,
 export function BucketRulesCard({ bucket }: { bucket: RulesBucket }) {
   const [editing, setEditing] = useState(false);
   const usesOwn = STORAGE_OPERATIONS.some((op) => bucket.access[op] === 'own');
+  const sameForAll = STORAGE_OPERATIONS.every((op) => bucket.access[op] === bucket.access.read);
   return (
     <Card className="self-start" aria-label={`Access rules of ${bucket.name}`} role="region">
       <div className="grid gap-3 p-4 text-sm">
@@ -43,10 +44,13 @@ export function BucketRulesCard({ bucket }: { bucket: RulesBucket }) {
             Edit rules
           </Button>
         </div>
+        {/* One line when every operation has the same rule, else a line per operation. */}
         <ul aria-label="Rules in plain words" className="grid gap-1.5">
-          {STORAGE_OPERATIONS.map((op) => (
-            <li key={op}>{describeBucketRule(op, bucket.access[op])}.</li>
-          ))}
+          {sameForAll ? (
+            <li>{describeBucketAccess(bucket.access)}.</li>
+          ) : (
+            STORAGE_OPERATIONS.map((op) => <li key={op}>{describeBucketRule(op, bucket.access[op])}.</li>)
+          )}
         </ul>
         {bucket.public && (
           <p className="text-muted-foreground text-xs">

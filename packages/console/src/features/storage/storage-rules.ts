@@ -73,6 +73,9 @@ export function describeBucketAccess(access: BucketAccess): string {
   if (STORAGE_OPERATIONS.every((op) => access[op] === 'nobody')) {
     return 'Only you (and your server, with the app service key) can read, upload, replace or delete files';
   }
+  if (STORAGE_OPERATIONS.every((op) => access[op] === 'public')) {
+    return 'Anyone, even signed out, can read, upload, replace or delete files';
+  }
   const who: Record<AccessRule, string> = {
     nobody: 'only you',
     authenticated: 'signed-in users',

@@ -44,13 +44,24 @@ export function useBucketsQuery() {
 /** PAGE_SIZE is how many entries a page of the file browser lists (the spec's list default). */
 export const PAGE_SIZE = 100;
 
+/** FileSort is an order the file browser lists in: a column Supabase's list sorts by, and a direction. */
+export interface FileSort {
+  column: 'name' | 'updated_at';
+  order: 'asc' | 'desc';
+}
+
 /**
  * useObjectsQuery lists a bucket's entries under a folder, PAGE_SIZE at a time ("Load more" asks for the next),
- * those whose name starts with `search` when given; folders come as entries without an id.
+ * those whose name starts with `search` when given, in `sort`'s order; folders come as entries without an id.
  */
-export function useObjectsQuery(bucket: string | null, prefix: string, search = '') {
+export function useObjectsQuery(
+  bucket: string | null,
+  prefix: string,
+  search = '',
+  sort: FileSort = { column: 'name', order: 'asc' },
+) {
   return useInfiniteQuery({
-    queryKey: [...storageKeys.objects(bucket ?? '', prefix), search],
+    queryKey: [...storageKeys.objects(bucket ?? '', prefix), search, sort.column, sort.order],
     enabled: bucket !== null,
     initialPageParam: 0,
     getNextPageParam: (last: FileObject[], _all, offset: number) =>
@@ -63,7 +74,7 @@ export function useObjectsQuery(bucket: string | null, prefix: string, search = 
             limit: PAGE_SIZE,
             offset: pageParam,
             search: search || undefined,
-            sortBy: { column: 'name', order: 'asc' },
+            sortBy: sort,
           }),
       ),
   });
