@@ -59,8 +59,22 @@ describe.skipIf(skip)('Storage page: rules, signed URL expiry, resumable uploads
     await openStorage(page);
     await page.getByRole('button', { name: 'New Bucket' }).click();
     await page.getByLabel('Bucket name').fill('avatars');
+    // Limits at creation: a wrong type is said before anything is sent.
+    await page.getByLabel('Largest file (MB)').fill('20');
+    await page.getByLabel('Allowed file types').fill('text/*, images');
+    await visible(page.getByText('images is not a MIME type such as image/png or image/*'));
+    expect(await page.getByRole('button', { name: 'Create bucket' }).isDisabled()).toBe(true);
+    await shot(page, 'storage-new-bucket-desktop');
+    await page.getByLabel('Allowed file types').fill('text/*, image/*, application/octet-stream');
     await page.getByRole('button', { name: 'Create bucket' }).click();
     await toast(page, 'Bucket created');
+    const created = await fetch(`${session.server.url}/storage/v1/bucket/avatars`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(await created.json()).toMatchObject({
+      file_size_limit: 20 * MB,
+      allowed_mime_types: ['text/*', 'image/*', 'application/octet-stream'],
+    });
     const rules = page.getByRole('region', { name: 'Access rules of avatars' });
     await visible(
       rules.getByText(

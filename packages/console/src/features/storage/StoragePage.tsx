@@ -9,34 +9,40 @@ import { EmptyState, LoadErrorState } from '@/components/ui/empty-state';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { PageHeader } from '@/components/ui/page-header';
-import { type BucketInfo, BucketSettingsDialog, DeleteBucketDialog } from './StorageDialogs';
+import { type BucketInfo, BucketSettingsDialog, DeleteBucketDialog, LimitFields, limitsOf } from './StorageDialogs';
 import { Files } from './StorageFiles';
 import { BucketRulesCard } from './StorageRules';
 import { useBucketsQuery, useCreateBucketMutation, useEmptyBucketMutation } from './storage.queries';
 import { bucketAccessOf } from './storage-rules';
 
-// /storage: the account's buckets (create public or private, settings, empty, delete once its name is typed), the chosen
-// one's access rules in plain words (StorageRules.tsx), and a file browser for it (StorageFiles.tsx).
+// /storage: the account's buckets (create public or private with limits, settings, empty, delete once its name is
+// typed), the chosen one's access rules in plain words (StorageRules.tsx), and a file browser for it
+// (StorageFiles.tsx).
 
 function NewBucketForm({ onDone }: { onDone: () => void }) {
   const create = useCreateBucketMutation();
   const [name, setName] = useState('');
   const [isPublic, setPublic] = useState(false);
+  const [limit, setLimit] = useState('');
+  const [types, setTypes] = useState('');
+  const { limitError, typesError, fileSizeLimit, allowedMimeTypes } = limitsOf(limit, types);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    create.mutate({ name: name.trim(), isPublic }, { onSuccess: onDone });
+    if (limitError || typesError) return;
+    create.mutate({ name: name.trim(), isPublic, fileSizeLimit, allowedMimeTypes }, { onSuccess: onDone });
   };
   return (
-    <form onSubmit={submit} aria-label="New bucket" className="grid gap-3 border-b p-3 sm:flex sm:items-end">
+    <form onSubmit={submit} aria-label="New bucket" noValidate className="grid gap-3 border-b p-3">
       <div className="grid gap-1.5">
         <Label htmlFor="bucket-name">Bucket name</Label>
         <Input id="bucket-name" value={name} onChange={(e) => setName(e.target.value)} placeholder="avatars" />
       </div>
-      <div className="flex items-center gap-2 sm:pb-2">
+      <div className="flex items-center gap-2">
         <Checkbox id="bucket-public" checked={isPublic} onCheckedChange={(v) => setPublic(v === true)} />
         <Label htmlFor="bucket-public">Public (anyone with the link can read)</Label>
       </div>
-      <Button type="submit" disabled={!name.trim() || create.isPending}>
+      <LimitFields idPrefix="bucket" limit={limit} types={types} onLimit={setLimit} onTypes={setTypes} />
+      <Button type="submit" disabled={!name.trim() || Boolean(limitError || typesError) || create.isPending}>
         Create bucket
       </Button>
     </form>

@@ -51,6 +51,10 @@ export function uploadResumable(
     chunkSize: CHUNK_SIZE,
     retryDelays: RETRY_DELAYS,
     removeFingerprintOnSuccess: true,
+    // The same file picked for another bucket or folder is another upload (tus-js-client's own fingerprint is the
+    // file's name, type, size and date only, and would continue the first one under its name).
+    fingerprint: async (picked: File) =>
+      JSON.stringify(['basalt-storage', bucket, path, picked.size, picked.type, picked.lastModified]),
     headers: { 'x-upsert': 'true' },
     metadata: {
       bucketName: bucket,

@@ -188,12 +188,18 @@ export async function uploadWithProgress(
   });
 }
 
-/** useCreateBucketMutation creates a bucket. */
+/** useCreateBucketMutation creates a bucket with its public flag and limits. */
 export function useCreateBucketMutation() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (input: { name: string; isPublic: boolean }) =>
-      unwrap(await getSupabase().storage.createBucket(input.name, { public: input.isPublic })),
+    mutationFn: async (input: { name: string } & BucketSettings) =>
+      unwrap(
+        await getSupabase().storage.createBucket(input.name, {
+          public: input.isPublic,
+          fileSizeLimit: input.fileSizeLimit,
+          allowedMimeTypes: input.allowedMimeTypes,
+        }),
+      ),
     onSuccess: (_data, input) => {
       void queryClient.invalidateQueries({ queryKey: storageKeys.buckets });
       showToast({ title: 'Bucket created', description: `${input.name} is ready for files.`, variant: 'success' });
