@@ -76,7 +76,7 @@ export function LimitFields({
         id={`${idPrefix}-limit`}
         label="Largest file (MB)"
         error={limitError}
-        hint="Empty: the instance's limit."
+        hint={<p className="text-xs text-muted-foreground">Empty: the instance's limit.</p>}
       >
         <Input id={`${idPrefix}-limit`} inputMode="decimal" value={limit} onChange={(e) => onLimit(e.target.value)} />
       </FormField>
@@ -84,7 +84,11 @@ export function LimitFields({
         id={`${idPrefix}-types`}
         label="Allowed file types"
         error={typesError}
-        hint="Comma-separated, such as image/*, application/pdf. Empty: any type."
+        hint={
+          <p className="text-xs text-muted-foreground">
+            Comma-separated, such as image/*, application/pdf. Empty: any type.
+          </p>
+        }
       >
         <Input id={`${idPrefix}-types`} value={types} onChange={(e) => onTypes(e.target.value)} />
       </FormField>
