@@ -1,4 +1,4 @@
-import { ChevronRight, Eye, Folder, FolderOpen, Link2, MoveRight, Search, Trash2 } from 'lucide-react';
+import { ChevronRight, FolderOpen, Search, Trash2 } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -6,16 +6,18 @@ import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { EmptyState, LoadErrorState } from '@/components/ui/empty-state';
 import { Input } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { MoveDialog } from './StorageDialogs';
+import { FileList } from './StorageFileList';
 import { PreviewDialog } from './StoragePreview';
 import { SignedUrlDialog } from './StorageSignDialog';
 import { DropZone, UploadButton, UploadList, useUploads } from './StorageUploads';
-import { type FileSort, PAGE_SIZE, useObjectsQuery, useRemoveMutation } from './storage.queries';
+import { useRemoveMutation } from './storage.queries';
+import { type FileSort, pagesByCursor, useFilesQuery } from './storage-files.queries';
 
 // A bucket's file browser: folders with a breadcrumb, a search by name prefix, four orders (name either way, newest
-// or oldest first), 100 entries a page with "Load more", uploads by drag and drop or picker with progress, and per
-// file: preview, a signed URL for a chosen time, move or rename, delete with confirmation.
+// or oldest first), a long list that loads the next page as it scrolls (StorageFileList.tsx), uploads by drag and
+// drop or picker with progress, and per file: preview, a signed URL for a chosen time, move or rename, delete with
+// confirmation; check boxes select files to delete together.
 
 // The orders the browser offers (Supabase's list sorts by name, created_at or updated_at).
 const SORTS = {
@@ -25,32 +27,39 @@ const SORTS = {
   'updated_at:asc': { label: 'Oldest first', sort: { column: 'updated_at', order: 'asc' } },
 } satisfies Record<string, { label: string; sort: FileSort }>;
 
-/** sizeOf writes a byte count for people. */
-export const sizeOf = (bytes: unknown) => {
-  const n = Number(bytes ?? 0);
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
-  return `${(n / 1024 / 1024).toFixed(1)} MB`;
-};
+const count = (n: number, one: string, many: string) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 
 /** Files browses one bucket. */
 export function Files({ bucket, isPublic }: { bucket: string; isPublic: boolean }) {
   const [prefix, setPrefix] = useState('');
   const [search, setSearch] = useState('');
   const [sort, setSort] = useState<keyof typeof SORTS>('name:asc');
-  const objects = useObjectsQuery(bucket, prefix, search.trim(), SORTS[sort].sort);
+  const objects = useFilesQuery(bucket, prefix, search.trim(), SORTS[sort].sort);
   const uploads = useUploads(bucket, prefix);
   const remove = useRemoveMutation(bucket);
-  const [deleting, setDeleting] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<string[] | null>(null);
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [moving, setMoving] = useState<string | null>(null);
   const [signing, setSigning] = useState<string | null>(null);
   const [previewing, setPreviewing] = useState<{ path: string; type: string; size: string } | null>(null);
   const parts = prefix ? prefix.split('/') : [];
-  const entries = objects.data?.pages.flat() ?? [];
+  const entries = objects.data?.pages.flatMap((page) => page.entries) ?? [];
+  const files = entries.filter((entry) => entry.id !== null).length;
+  const folders = entries.length - files;
   const open = (next: string) => {
     setPrefix(next);
     setSearch('');
+    setSelected(new Set());
   };
+  const select = (paths: string[], on: boolean) =>
+    setSelected((current) => {
+      const next = new Set(current);
+      for (const path of paths) {
+        if (on) next.add(path);
+        else next.delete(path);
+      }
+      return next;
+    });
   let body: ReactNode;
   if (objects.isError) {
     body = <LoadErrorState title="Failed to list files" error={objects.error} onRetry={() => void objects.refetch()} />;
@@ -62,86 +71,22 @@ export function Files({ bucket, isPublic }: { bucket: string; isPublic: boolean 
     );
   } else {
     body = (
-      <Table aria-label="Files">
-        <TableHeader>
-          <TableRow className="hover:bg-transparent">
-            <TableHead>Name</TableHead>
-            <TableHead className="hidden sm:table-cell">Size</TableHead>
-            <TableHead className="hidden md:table-cell">Type</TableHead>
-            <TableHead className="w-32 text-right">
-              <span className="sr-only">Actions</span>
-            </TableHead>
-          </TableRow>
-        </TableHeader>
-        <TableBody>
-          {entries.map((entry) => {
-            const path = prefix ? `${prefix}/${entry.name}` : entry.name;
-            const meta = (entry.metadata ?? {}) as Record<string, unknown>;
-            const type = String(meta.mimetype ?? '');
-            return (
-              <TableRow key={`${entry.id ?? 'folder'}:${entry.name}`}>
-                <TableCell className="max-w-40 [overflow-wrap:anywhere] sm:max-w-none">
-                  {entry.id === null ? (
-                    <button type="button" className="flex items-center gap-2 font-medium" onClick={() => open(path)}>
-                      <Folder aria-hidden className="size-4 text-primary" />
-                      {entry.name}
-                    </button>
-                  ) : (
-                    <button
-                      type="button"
-                      className="text-left font-mono text-xs hover:underline"
-                      onClick={() => setPreviewing({ path, type, size: sizeOf(meta.size) })}
-                    >
-                      {entry.name}
-                    </button>
-                  )}
-                </TableCell>
-                <TableCell className="hidden sm:table-cell">{entry.id === null ? '—' : sizeOf(meta.size)}</TableCell>
-                <TableCell className="hidden text-muted-foreground md:table-cell">{type}</TableCell>
-                <TableCell className="text-right">
-                  {entry.id !== null && (
-                    <div className="flex justify-end gap-0.5">
-                      <Button
-                        variant="ghost"
-                        size="icon-sm"
-                        aria-label={`Preview ${entry.name}`}
-                        onClick={() => setPreviewing({ path, type, size: sizeOf(meta.size) })}
-                      >
-                        <Eye />
-                      </Button>
-                      <Button
-                        variant="ghost"
-                        size="icon-sm"
-                        aria-label={`Copy a signed URL of ${entry.name}`}
-                        onClick={() => setSigning(path)}
-                      >
-                        <Link2 />
-                      </Button>
-                      <Button
-                        variant="ghost"
-                        size="icon-sm"
-                        aria-label={`Move or rename ${entry.name}`}
-                        onClick={() => setMoving(path)}
-                      >
-                        <MoveRight />
-                      </Button>
-                      <Button
-                        variant="ghost"
-                        size="icon-sm"
-                        aria-label={`Delete ${entry.name}`}
-                        className="text-destructive hover:text-destructive"
-                        onClick={() => setDeleting(path)}
-                      >
-                        <Trash2 />
-                      </Button>
-                    </div>
-                  )}
-                </TableCell>
-              </TableRow>
-            );
-          })}
-        </TableBody>
-      </Table>
+      <FileList
+        prefix={prefix}
+        entries={entries}
+        hasMore={objects.hasNextPage}
+        loading={objects.isFetchingNextPage}
+        onLoadMore={() => void objects.fetchNextPage()}
+        selected={selected}
+        onSelect={select}
+        actions={{
+          open,
+          preview: setPreviewing,
+          sign: setSigning,
+          move: setMoving,
+          remove: (path) => setDeleting([path]),
+        }}
+      />
     );
   }
   return (
@@ -166,7 +111,10 @@ export function Files({ bucket, isPublic }: { bucket: string; isPublic: boolean 
             aria-label="Search files by name"
             placeholder="Name starts with…"
             value={search}
-            onChange={(e) => setSearch(e.target.value)}
+            onChange={(e) => {
+              setSearch(e.target.value);
+              setSelected(new Set());
+            }}
             className="h-8 w-full min-w-0 sm:w-48"
           />
           <NativeSelect
@@ -186,19 +134,52 @@ export function Files({ bucket, isPublic }: { bucket: string; isPublic: boolean 
         </div>
       </div>
       <UploadList lines={uploads.lines} onClear={uploads.clear} onPause={uploads.pause} />
+      {selected.size > 0 && (
+        <div className="flex flex-wrap items-center gap-2 border-b bg-muted/40 px-3 py-2 text-sm">
+          <span>{count(selected.size, 'file', 'files')} selected</span>
+          <Button
+            variant="destructive"
+            size="sm"
+            disabled={remove.isPending}
+            onClick={() => setDeleting([...selected])}
+          >
+            <Trash2 />
+            Delete selected
+          </Button>
+          <Button variant="ghost" size="sm" onClick={() => setSelected(new Set())}>
+            Clear selection
+          </Button>
+        </div>
+      )}
       <DropZone onFiles={uploads.start}>
         {body}
-        {objects.hasNextPage && (
-          <div className="flex items-center justify-center gap-3 border-t p-3 text-muted-foreground text-sm">
-            <span>{entries.length} shown</span>
-            <Button
-              variant="outline"
-              size="sm"
-              disabled={objects.isFetchingNextPage}
-              onClick={() => void objects.fetchNextPage()}
-            >
-              {objects.isFetchingNextPage ? 'Loading…' : `Load ${PAGE_SIZE} more`}
-            </Button>
+        {objects.data && entries.length > 0 && (
+          <div
+            role="status"
+            aria-label="Files loaded"
+            className="flex flex-wrap items-center justify-center gap-x-3 gap-y-1 border-t p-3 text-center text-muted-foreground text-sm"
+          >
+            <span>
+              {count(files, 'file', 'files')}
+              {folders > 0 ? ` and ${count(folders, 'folder', 'folders')}` : ''} loaded
+              {objects.hasNextPage ? '; scroll for more.' : '. End of list.'}
+            </span>
+            {objects.hasNextPage && (
+              <Button
+                variant="outline"
+                size="sm"
+                disabled={objects.isFetchingNextPage}
+                onClick={() => void objects.fetchNextPage()}
+              >
+                {objects.isFetchingNextPage ? 'Loading…' : 'Load more'}
+              </Button>
+            )}
+            {!pagesByCursor(SORTS[sort].sort) && (
+              <span className="basis-full text-xs">
+                This order is sorted by the server over the whole folder for every page (up to 100,000 files), so it
+                loads slower than Name A–Z on large folders.
+              </span>
+            )}
           </div>
         )}
       </DropZone>
@@ -207,9 +188,22 @@ export function Files({ bucket, isPublic }: { bucket: string; isPublic: boolean 
       <SignedUrlDialog bucket={bucket} isPublic={isPublic} path={signing} onClose={() => setSigning(null)} />
       <ConfirmDialog
         open={deleting !== null}
-        title={`Delete ${deleting ?? 'file'}?`}
-        description="The file is removed for good; signed URLs to it stop working."
-        onConfirm={() => deleting && remove.mutate(deleting)}
+        title={
+          deleting && deleting.length > 1
+            ? `Delete ${count(deleting.length, 'file', 'files')}?`
+            : `Delete ${deleting?.[0] ?? 'file'}?`
+        }
+        description={
+          deleting && deleting.length > 1
+            ? 'The selected files are removed for good; signed URLs to them stop working.'
+            : 'The file is removed for good; signed URLs to it stop working.'
+        }
+        confirmLabel={deleting && deleting.length > 1 ? `Delete ${count(deleting.length, 'file', 'files')}` : 'Delete'}
+        onConfirm={() => {
+          if (!deleting) return;
+          const paths = deleting;
+          remove.mutate(paths, { onSuccess: () => select(paths, false) });
+        }}
         onClose={() => setDeleting(null)}
       />
     </Card>

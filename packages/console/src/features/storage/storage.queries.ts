@@ -1,4 +1,4 @@
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { apiJson } from '@/lib/api';
 import { errorMessage } from '@/lib/api-errors';
@@ -9,13 +9,6 @@ import type { BucketAccess } from './storage-rules';
 // The Storage page talks to /storage/v1 with supabase-js, signed in as the console's account: the same API an app
 // uses, so what the page shows is what an app sees.
 
-// One entry of a listing, as supabase-js types it (its FileObject type is not exported by supabase-js).
-type FileObject = Awaited<
-  ReturnType<ReturnType<ReturnType<typeof getSupabase>['storage']['from']>['list']>
->['data'] extends (infer T)[] | null
-  ? T
-  : never;
-
 const FALLBACK = 'Something went wrong. Please try again.';
 
 /** storageKeys are the page's query keys. */
@@ -24,11 +17,11 @@ export const storageKeys = {
   objects: (bucket: string, prefix: string) => ['storage', 'objects', bucket, prefix] as const,
 };
 
-const failed = (title: string) => (error: unknown) =>
+export const failed = (title: string) => (error: unknown) =>
   showToast({ title, description: errorMessage(error, FALLBACK), variant: 'destructive' });
 
 // supabase-js answers {data, error}; the queries want a value or a thrown error.
-const unwrap = <T>({ data, error }: { data: T | null; error: unknown }): T => {
+export const unwrap = <T>({ data, error }: { data: T | null; error: unknown }): T => {
   if (error) throw error;
   return data as T;
 };
@@ -38,45 +31,6 @@ export function useBucketsQuery() {
   return useQuery({
     queryKey: storageKeys.buckets,
     queryFn: async () => unwrap(await getSupabase().storage.listBuckets()),
-  });
-}
-
-/** PAGE_SIZE is how many entries a page of the file browser lists (the spec's list default). */
-export const PAGE_SIZE = 100;
-
-/** FileSort is an order the file browser lists in: a column Supabase's list sorts by, and a direction. */
-export interface FileSort {
-  column: 'name' | 'updated_at';
-  order: 'asc' | 'desc';
-}
-
-/**
- * useObjectsQuery lists a bucket's entries under a folder, PAGE_SIZE at a time ("Load more" asks for the next),
- * those whose name starts with `search` when given, in `sort`'s order; folders come as entries without an id.
- */
-export function useObjectsQuery(
-  bucket: string | null,
-  prefix: string,
-  search = '',
-  sort: FileSort = { column: 'name', order: 'asc' },
-) {
-  return useInfiniteQuery({
-    queryKey: [...storageKeys.objects(bucket ?? '', prefix), search, sort.column, sort.order],
-    enabled: bucket !== null,
-    initialPageParam: 0,
-    getNextPageParam: (last: FileObject[], _all, offset: number) =>
-      last.length === PAGE_SIZE ? offset + PAGE_SIZE : undefined,
-    queryFn: async ({ pageParam }): Promise<FileObject[]> =>
-      unwrap(
-        await getSupabase()
-          .storage.from(bucket ?? '')
-          .list(prefix, {
-            limit: PAGE_SIZE,
-            offset: pageParam,
-            search: search || undefined,
-            sortBy: sort,
-          }),
-      ),
   });
 }
 
@@ -238,13 +192,26 @@ export function useEmptyBucketMutation() {
 export const publicUrlOf = (bucket: string, path: string) =>
   getSupabase().storage.from(bucket).getPublicUrl(path).data.publicUrl;
 
-/** useRemoveMutation deletes one object. */
+/** useRemoveMutation deletes objects by path (the server takes up to 1,000 a call). */
 export function useRemoveMutation(bucket: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (path: string) => unwrap(await getSupabase().storage.from(bucket).remove([path])),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: ['storage', 'objects', bucket] }),
-    onError: failed('Failed to delete file'),
+    mutationFn: async (paths: string[]) => {
+      for (let at = 0; at < paths.length; at += 1000) {
+        unwrap(
+          await getSupabase()
+            .storage.from(bucket)
+            .remove(paths.slice(at, at + 1000)),
+        );
+      }
+    },
+    onSuccess: (_data, paths) => {
+      void queryClient.invalidateQueries({ queryKey: ['storage', 'objects', bucket] });
+      if (paths.length > 1) {
+        showToast({ title: 'Files deleted', description: `${paths.length} files are deleted.`, variant: 'success' });
+      }
+    },
+    onError: failed('Failed to delete files'),
   });
 }
 
