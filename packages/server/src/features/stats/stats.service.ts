@@ -2,7 +2,7 @@ import type { Db } from '../../db/database.js';
 import { userTableName } from '../../db/identifiers.js';
 import { countActivity } from '../activity/activity.store.js';
 import { apiCallsThisPeriod } from '../billing/usage.service.js';
-import { listTableDefinitions } from '../tables/tables.store.js';
+import { listTableDefinitions } from '../table-definitions/table-definitions.store.js';
 
 /** Stats are the dashboard's three cards. */
 export interface Stats {
