@@ -98,7 +98,8 @@ export async function userOfProfile<R extends UserRow>(
   const db = deps.ctx.db;
   const t = deps.pool.tables;
   const scopeId = deps.pool.identityScope;
-  return db.transaction(async ({ kysely: trx }) => {
+  return db.transaction(async (scope) => {
+    const trx = scope.kysely;
     const now = deps.now();
     const at = now.toISOString();
     const known = await findIdentityByProvider(trx, t, scopeId, provider, profile.subject);
@@ -158,7 +159,7 @@ export async function userOfProfile<R extends UserRow>(
     const confirmed = profile.emailVerified || deps.autoconfirm;
     const user = await registerUser(
       deps,
-      trx,
+      scope,
       {
         email: profile.email,
         passwordHash: null,
