@@ -22,7 +22,7 @@ export function FloatingWidget() {
   return (
     <div className="fixed right-4 bottom-4 z-40 flex items-center gap-2">
       {canUndo && (
-        <Tooltip content="Go back to the previous page">
+        <Tooltip content="Undo the last revert or restore">
           <Button variant="outline" className="h-10 rounded-full shadow-lg" onClick={undo}>
             <Undo2 />
             Undo
