@@ -66,7 +66,10 @@ describe.skipIf(skip)('the Undo button in Chromium', () => {
       const timeline = page.getByRole('region', { name: 'Timeline' });
       await visible(timeline.getByRole('listitem'));
       expect(await page.getByRole('button', { name: 'Undo', exact: true }).count()).toBe(0);
-      await timeline.getByRole('button', { name: /^Revert change/ }).first().click();
+      await timeline
+        .getByRole('button', { name: /^Revert change/ })
+        .first()
+        .click();
       await toast(page, 'Change reverted');
       await visible(page.getByRole('button', { name: 'Undo', exact: true }));
       await shot(page, `undo-after-revert-${suffix}`);
