@@ -26,6 +26,7 @@ describe.skipIf(skip)('the Undo button in Chromium', () => {
     const token = await accessToken(page);
     tableId = await createTableThroughApi(session, token, {
       name: 'notes',
+      description: 'Undo in History',
       schema: { title: { type: 'text', required: true, unique: false } },
     });
     expect((await postRest(session, token, 'notes', { title: 'First' })).status).toBe(201);

@@ -1,4 +1,4 @@
-import type { ColumnDefinition } from '@basalt/shared';
+import { type ColumnDefault, type ColumnDefinition, DEFAULT_NOW } from '@basalt/shared';
 import type { ReactNode } from 'react';
 import type { UseFormRegisterReturn } from 'react-hook-form';
 import { Badge } from '@/components/ui/badge';
@@ -13,6 +13,10 @@ const PLACEHOLDERS: Partial<Record<ColumnDefinition['type'], string>> = {
   json: '{"key": "value"}',
   array: '["first", "second"]',
 };
+
+// 'now' reads as what it is; other defaults as their text.
+const defaultLabel = (value: ColumnDefault) =>
+  value === DEFAULT_NOW ? 'the time of saving' : typeof value === 'string' ? value : JSON.stringify(value);
 
 /** RecordField is one column's input in the record form, chosen by the column's type. */
 export function RecordField({
@@ -55,6 +59,7 @@ export function RecordField({
       control = <Input {...common} type="number" step="any" inputMode="decimal" placeholder={PLACEHOLDERS.number} />;
       break;
     case 'date':
+    case 'date_only':
       control = <Input {...common} type="date" />;
       break;
     case 'json':
@@ -86,6 +91,11 @@ export function RecordField({
         <Badge variant="secondary">{definition.type}</Badge>
       </div>
       {control}
+      {definition.default !== undefined && definition.default !== null && (
+        <p className="text-xs text-muted-foreground">
+          Left empty: <span className="font-mono">{defaultLabel(definition.default)}</span>
+        </p>
+      )}
       {error && (
         <p id={`${id}-error`} role="alert" className="text-[13px] font-medium text-destructive">
           {error}
