@@ -67,6 +67,28 @@ describe.each(testDialects)('column defaults on %s', (dialect) => {
     expect(patched.body[0]).toMatchObject({ qty: 5, status: 'draft' });
   });
 
+  it('fills defaults in an upsert`s new rows but never overwrites a column the upsert left out', async () => {
+    const existing = await server.request('POST', '/rest/v1/posts', {
+      headers: rest,
+      json: { title: 'kept', status: 'published', qty: 7 },
+    });
+    const id = existing.body[0].id;
+    const upserted = await server.request('POST', '/rest/v1/posts', {
+      headers: { ...rest, prefer: 'return=representation,resolution=merge-duplicates' },
+      json: [
+        { id, title: 'kept, renamed' },
+        { id: id + 100, title: 'new' },
+      ],
+    });
+    expect(upserted.status, upserted.text).toBe(201);
+    const byId = Object.fromEntries(upserted.body.map((r: { id: number }) => [r.id, r]));
+    expect(byId[id]).toMatchObject({ title: 'kept, renamed', status: 'published', qty: 7 });
+    expect(byId[id + 100]).toMatchObject({ title: 'new', status: 'draft', qty: 1 });
+    for (const gone of [id, id + 100]) {
+      await server.request('DELETE', `/rest/v1/posts?id=eq.${gone}`, { headers: rest });
+    }
+  });
+
   it('adds a required column with a default to a table with rows, in History and revertable', async () => {
     const res = await server.request('PATCH', `/api/tables/${tableId}`, {
       headers: alice.headers,
