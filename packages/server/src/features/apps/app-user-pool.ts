@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Updateable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { AppUsersTable } from '../../db/schema.js';
+import { publicSiteUrl } from '../../http/public-origin.js';
 import { type AccountRow, normalizeEmail, userColumnsOf, usernameColumns } from '../auth/accounts.service.js';
 import {
   type AuthBase,
@@ -77,8 +78,10 @@ export function appUserStore(appId: string): UserStore<AppUserRow> {
 
 /** appUserPool is the pool of one app's end users, with the app's settings. */
 export function appUserPool(db: Db, app: AppRecord): UserPool<AppUserRow> {
-  const { siteUrl: instanceUrl, secrets } = appsConfigOf(db);
-  const siteUrl = app.settings.siteUrl ?? instanceUrl;
+  const config = appsConfigOf(db);
+  const { secrets } = config;
+  // The instance's URL is read at each use: without SITE_URL it is the address of the request (apps-config.ts).
+  const siteUrlOf = () => app.settings.siteUrl ?? config.siteUrl;
   return {
     app: { accountId: app.accountId, ref: app.ref },
     users: appUserStore(app.accountId),
@@ -87,8 +90,10 @@ export function appUserPool(db: Db, app: AppRecord): UserPool<AppUserRow> {
       autoconfirm: !app.settings.emailConfirmation,
       signupsAllowed: app.settings.signupsAllowed,
       accessTokenTtl: app.settings.accessTokenLifetime,
-      siteUrl,
-      redirectAllowed: (target) => allowedRedirect(target, siteUrl, app.settings.redirectUrls),
+      get siteUrl() {
+        return siteUrlOf();
+      },
+      redirectAllowed: (target) => allowedRedirect(target, siteUrlOf(), app.settings.redirectUrls),
       anonymousSignIns: app.settings.anonymousSignIns,
       mfaEnabled: app.settings.mfaEnabled,
       passwordReauthentication: app.settings.passwordReauthentication,
@@ -156,6 +161,13 @@ export function appAuthPools(consoleDeps: AuthDeps<AccountRow>): AuthPools {
 export async function createAuth(ctx: AuthContext): Promise<AuthPools> {
   const { config, db, tokens } = ctx;
   const secrets = secretSealerOf(ctx);
-  configureApps(db, { tokens, mailDelivers: config.smtpUrl !== null, siteUrl: config.siteUrl, secrets });
+  configureApps(db, {
+    tokens,
+    mailDelivers: config.smtpUrl !== null,
+    get siteUrl() {
+      return publicSiteUrl(config);
+    },
+    secrets,
+  });
   return appAuthPools(await createAuthDeps(ctx, { secrets }));
 }
