@@ -55,7 +55,7 @@ describe.skipIf(skip)('the Undo button in Chromium', () => {
     await toast(page, 'Undone');
     await undo.waitFor({ state: 'hidden', ...VISIBLE });
     const rows = await fetch(`${session.server.url}/rest/v1/notes?select=title`, {
-      headers: { Authorization: `Bearer ${token}` },
+      headers: { apikey: session.server.anonKey, Authorization: `Bearer ${token}` },
     });
     expect(await rows.json()).toEqual([{ title: 'First' }]);
     await context.close();
