@@ -15,8 +15,11 @@ const PLACEHOLDERS: Partial<Record<ColumnDefinition['type'], string>> = {
 };
 
 // 'now' reads as what it is; other defaults as their text.
-const defaultLabel = (value: ColumnDefault) =>
-  value === DEFAULT_NOW ? 'the time of saving' : typeof value === 'string' ? value : JSON.stringify(value);
+const defaultLabel = (value: ColumnDefault, type: ColumnDefinition['type']) => {
+  if (value === DEFAULT_NOW && type === 'date_only') return 'the day of saving';
+  if (value === DEFAULT_NOW && type === 'date') return 'the time of saving';
+  return typeof value === 'string' ? value : JSON.stringify(value);
+};
 
 /** RecordField is one column's input in the record form, chosen by the column's type. */
 export function RecordField({
@@ -93,7 +96,7 @@ export function RecordField({
       {control}
       {definition.default !== undefined && definition.default !== null && (
         <p className="text-xs text-muted-foreground">
-          Left empty: <span className="font-mono">{defaultLabel(definition.default)}</span>
+          Left empty: <span className="font-mono">{defaultLabel(definition.default, definition.type)}</span>
         </p>
       )}
       {error && (

@@ -73,7 +73,7 @@ export const COLUMN_TYPE_LABELS = {
   number: 'Number',
   boolean: 'Boolean',
   date: 'Date & time',
-  date_only: 'Date (YYYY-MM-DD)',
+  date_only: 'Date only',
   json: 'JSON',
   array: 'Array',
 } as const;

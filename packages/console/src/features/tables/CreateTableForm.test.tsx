@@ -83,7 +83,7 @@ describe('CreateTableForm: defaults and dates (issue 35)', () => {
     await user.type(screen.getByRole('textbox', { name: 'Column 3 default' }), '1');
     await user.click(screen.getByRole('button', { name: 'Add Column' }));
     await user.type(screen.getByRole('textbox', { name: 'Column 4 name' }), 'due');
-    await user.selectOptions(screen.getByRole('combobox', { name: 'Column 4 type' }), 'Date (YYYY-MM-DD)');
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Column 4 type' }), 'date_only');
     await user.type(screen.getByRole('textbox', { name: 'Column 4 default' }), 'now');
     await user.click(screen.getByRole('button', { name: 'Create Table' }));
     expect(onSubmit).toHaveBeenCalledWith({
