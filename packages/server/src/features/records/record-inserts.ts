@@ -1,4 +1,5 @@
 import type { ColumnType } from '@basalt/shared';
+import type { CompiledQuery } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { SqlDialect, StoredValue } from '../../db/dialect/dialect.js';
 import { jsonEqual } from '../../db/jsonb.js';
@@ -11,6 +12,7 @@ import { conflictOn } from './record-unique.js';
 import { toRecordRow } from './record-values.js';
 import {
   insertRows,
+  insertStatement,
   type RawRow,
   type StoredRow,
   selectRowsByColumnValues,
@@ -64,6 +66,17 @@ export async function insertStoredRows(
   }
   if (rows.some((row) => 'id' in row)) await syncIdCounter(scope.kysely, dialect, table);
   return written;
+}
+
+/** oneRowInsert is the insert of one row that carries no id, with the row as it is bound (timestamps added). */
+export function oneRowInsert(
+  dialect: SqlDialect,
+  table: TableDefinition,
+  row: StoredRow,
+  now: Date,
+): { insert: CompiledQuery<RawRow>; stored: StoredRow } {
+  const [stored] = withTimestamps([row], now, dialect) as [StoredRow];
+  return { insert: insertStatement(dialect, table, columnsOf([row]), [stored]), stored };
 }
 
 /** UpsertSettings choose the conflict columns (PostgREST's `on_conflict`) and what a conflict does. */

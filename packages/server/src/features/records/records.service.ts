@@ -12,7 +12,7 @@ import { insertStoredRows, upsertStoredRows } from './record-inserts.js';
 import { applyDeleteRules, checkReferencedRows, type ReferringWrites } from './record-references.js';
 import { admits, checkOwnedPatch, ownedInputs, rlsViolation, rowRuleOf, withRules } from './record-rules.js';
 import { type RecordInput, type RecordRow, storedInputRow, toRecordRow } from './record-values.js';
-import { logChange, runWrite, translated, type WriteOptions } from './record-writes.js';
+import { createInOneStatement, logChange, runWrite, translated, type WriteOptions } from './record-writes.js';
 import { deleteRowsById, type StoredRow, selectRowsForChange, updateRowsById } from './records.store.js';
 
 // THE path of every record write, whichever API or feature it comes from (history's revert and restore, a table
@@ -75,6 +75,10 @@ export async function createRecords(
     storedInputRow(db.dialect.name, table, input, { from, mode: 'create' }),
   );
   if (rows.length === 0) return [];
+  if (rows.length === 1) {
+    const created = await createInOneStatement(db, actor, table, rows[0] as StoredRow, options);
+    if (created !== null) return [created];
+  }
   return runWrite(db, actor, table, options, rows, async (scope, log, now) => {
     await checkReferencedRows(scope, table, rows);
     const written = (await insertStoredRows(scope, table, rows, now)).map((raw) =>
