@@ -45,6 +45,7 @@ function StatCard({
 
 /**
  * StatCards are the dashboard's three cards: API Requests → /billing, Database Size → /settings, Tables → /tables.
+ * Database Size is what the account stores: its tables and its stored files (file storage), each said below.
  * API Requests is Billing's "API Calls" figure (the server's one count of this billing period), so the two pages
  * agree; the console's own calls are not in it.
  */
@@ -63,8 +64,8 @@ export function StatCards() {
       />
       <StatCard
         title="Database Size"
-        value={stats.data?.storageSize ?? '0 MB'}
-        hint="Storage your tables take"
+        value={stats.data?.totalSize ?? stats.data?.storageSize ?? '0 MB'}
+        hint={`Database ${stats.data?.storageSize ?? '0 MB'} · Files ${stats.data?.filesSize ?? '0 MB'}`}
         to="/settings"
         icon={HardDrive}
         loading={loading}

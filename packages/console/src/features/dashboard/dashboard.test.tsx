@@ -61,13 +61,23 @@ describe('the dashboard', () => {
 
   it('shows the stat cards with their links, the real row counts and the empty activity', async () => {
     serve({
-      'GET /api/stats': () => json(200, { activities: 12, apiCalls: 4321, storageSize: '1.2 MB', tables: 1 }),
+      'GET /api/stats': () =>
+        json(200, {
+          activities: 12,
+          apiCalls: 4321,
+          storageSize: '1.2 MB',
+          filesSize: '13.0 MB',
+          totalSize: '14.2 MB',
+          tables: 1,
+        }),
       'GET /rest/v1/tables': () => json(200, [orders]),
       'HEAD /rest/v1/orders': () => new Response(null, { status: 200, headers: { 'Content-Range': '*/1234' } }),
       'GET /api/activity': () => json(200, page(1, 0)),
     });
     renderApp('/');
-    expect(await screen.findByText('1.2 MB')).toBeInTheDocument();
+    // The Database Size card: tables and stored files together, each said below.
+    expect(await screen.findByText('14.2 MB')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: /Database Size/ })).toHaveTextContent('Database 1.2 MB · Files 13.0 MB');
     // Billing's count of API calls, not the activity (the two pages agree).
     const requests = screen.getByRole('link', { name: /API Requests/ });
     expect(requests).toHaveAttribute('href', '/billing');

@@ -1,9 +1,9 @@
 import type { Db } from '../../db/database.js';
 import { conflict, notFound } from '../../http/errors.js';
 import type { Actor } from '../../lib/actor/actor.js';
+import { findTableDefinitionById } from '../table-definitions/table-definitions.store.js';
 import type { TableResponse } from '../tables/table-definition.js';
 import { updateTable } from '../tables/tables.service.js';
-import { findTableDefinitionById } from '../tables/tables.store.js';
 import { type Insight, markImplemented, toInsight } from './insights.service.js';
 
 // "Apply" on an insight Basalt can act on itself: an unindexed filter or order gets its index through the one

@@ -5,7 +5,7 @@ import { type SignedInAccount, signIn } from '../../testing/tables.fixtures.js';
 import { startTestServer, type TestServer, testDialects } from '../../testing/test-server.js';
 import { createTable, findTableById, type TableDefinition } from '../tables/tables.service.js';
 import type { RecordsChanged } from './record-events.js';
-import { countRecords, createRecord, type RecordInput } from './records.service.js';
+import { countRecords, createRecord, type RecordInput, type RecordRow } from './records.service.js';
 
 // A create of one row on PostgreSQL goes as one statement with its history entry, counts and activity entry
 // (Db.writeOnce), its history entry written from the values before PostgreSQL numbers the row. Each row below is
@@ -82,7 +82,7 @@ describe.each(testDialects)('a one-row create on %s', (dialect) => {
     expect(JSON.parse(fastEntry?.new_state ?? 'null')).toEqual(fast);
     expect(JSON.parse(usualEntry?.new_state ?? 'null')).toEqual(usual);
     // The very text, but for what differs by design: the id, the title and the time.
-    const shape = (text: string | null | undefined, row: { id: number; [column: string]: unknown }) =>
+    const shape = (text: string | null | undefined, row: RecordRow) =>
       String(text)
         .replace(`{"id":${row.id},`, '{"id":ID,')
         .replace(JSON.stringify(row.title), '"TITLE"')
