@@ -57,6 +57,7 @@ import { installJsonBodyParser } from './http/json-body.js';
 import { installNotFound } from './http/not-found.js';
 import { installNulGuard } from './http/nul-guard.js';
 import { createPrincipalResolver } from './http/principal.js';
+import { publicSiteUrl } from './http/public-origin.js';
 import { requestIdOf } from './http/request-id.js';
 import { requestTimeouts } from './http/request-timeout.js';
 import { createEarlyRunner, type EarlyRunner } from './http/routes/early-runner.js';
@@ -219,7 +220,10 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   const apps = createApps(db, {
     tokens,
     mailDelivers: config.smtpUrl !== null,
-    siteUrl: config.siteUrl,
+    // Without SITE_URL, the address of the request that asks (http/public-origin.ts): one app URL everywhere.
+    get siteUrl() {
+      return publicSiteUrl(config);
+    },
     secrets: secretSealerOf({ vault }),
   });
   const resolver = createPrincipalResolver({

@@ -26,7 +26,7 @@ export function FloatingWidget() {
   return (
     <div className="flex items-center justify-end gap-2 px-4 pb-4 sm:fixed sm:right-4 sm:bottom-4 sm:z-40 sm:p-0">
       {canUndo && (
-        <Tooltip content="Go back to the previous page">
+        <Tooltip content="Undo the last revert or restore">
           <Button variant="outline" className="h-10 rounded-full shadow-lg" onClick={undo}>
             <Undo2 />
             Undo

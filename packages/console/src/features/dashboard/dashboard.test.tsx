@@ -85,6 +85,10 @@ describe('the dashboard', () => {
     expect(requests).toHaveTextContent('API calls this billing period');
     expect(screen.getByRole('link', { name: /Database Size/ })).toHaveAttribute('href', '/settings');
     expect(screen.getByRole('link', { name: /Tables in your database/ })).toHaveAttribute('href', '/tables');
+    // The two figures with a chart on the page link to it too.
+    expect(screen.getByRole('link', { name: 'API traffic chart' })).toHaveAttribute('href', '#api-traffic');
+    expect(screen.getByRole('link', { name: 'Storage growth chart' })).toHaveAttribute('href', '#storage-growth');
+    expect(document.getElementById('api-traffic')).not.toBeNull();
     const row = (await screen.findByText('orders')).closest('tr') as HTMLElement;
     expect(await within(row).findByText('1,234')).toBeInTheDocument();
     expect(within(row).getByText('3 days ago')).toBeInTheDocument();

@@ -70,8 +70,9 @@ export function appUserStore(appId: string): UserStore<AppUserRow> {
 
 /** appUserPool is the pool of one app's end users, with the app's settings. */
 export function appUserPool({ db, config }: Apps, app: AppRecord): UserPool<AppUserRow> {
-  const { siteUrl: instanceUrl, secrets } = config;
-  const siteUrl = app.settings.siteUrl ?? instanceUrl;
+  const { secrets } = config;
+  // The instance's URL is read at each use: without SITE_URL it is the address of the request (apps-config.ts).
+  const siteUrlOf = () => app.settings.siteUrl ?? config.siteUrl;
   return {
     app: { accountId: app.accountId, ref: app.ref },
     users: appUserStore(app.accountId),
@@ -80,8 +81,10 @@ export function appUserPool({ db, config }: Apps, app: AppRecord): UserPool<AppU
       autoconfirm: !app.settings.emailConfirmation,
       signupsAllowed: app.settings.signupsAllowed,
       accessTokenTtl: app.settings.accessTokenLifetime,
-      siteUrl,
-      redirectAllowed: (target) => allowedRedirect(target, siteUrl, app.settings.redirectUrls),
+      get siteUrl() {
+        return siteUrlOf();
+      },
+      redirectAllowed: (target) => allowedRedirect(target, siteUrlOf(), app.settings.redirectUrls),
       anonymousSignIns: app.settings.anonymousSignIns,
       mfaEnabled: app.settings.mfaEnabled,
       passwordReauthentication: app.settings.passwordReauthentication,

@@ -11,7 +11,10 @@ import type { SettingsDefaults } from './app-settings.js';
 /** AppsConfig is the instance's part of every app. */
 export interface AppsConfig extends SettingsDefaults {
   tokens: TokenService;
-  /** The URL apps talk to (SITE_URL): what GET /api/app answers as `url`. */
+  /**
+   * The URL apps talk to (SITE_URL, else the address of the current request: http/public-origin.ts): what
+   * GET /api/app answers as `url`.
+   */
   siteUrl: string;
   /** secrets seals the client secrets of apps' OAuth providers. */
   secrets: SecretSealer;

@@ -50,15 +50,15 @@ export async function createAdminFromCli(
     const username = values.username === undefined ? undefined : check(usernameSchema, values.username, '--username');
     const passwordHash = await hashPassword(password);
     // Made as a confirmed sign-up is (the same rows), then made an administrator.
-    const account = await db.transaction(async ({ kysely: trx }) => {
+    const account = await db.transaction(async (scope) => {
       const now = new Date();
       const user = await registerEmailUser(
         { pool: consoleUsers },
-        trx,
+        scope,
         { email, passwordHash, userMetadata: username ? { username } : {}, confirmed: true },
         now,
       );
-      return (await updateAccount(trx, user.id, { is_admin: 1 }, now)) ?? user;
+      return (await updateAccount(scope.kysely, user.id, { is_admin: 1 }, now)) ?? user;
     });
     out.log(`Created administrator ${account.email} (username ${usernameOf(account)}).`);
     return 0;

@@ -46,16 +46,20 @@ export async function signUp<R extends UserRow>(deps: AuthDeps<R>, input: SignUp
   }
 
   const passwordHash = await hashPassword(input.password);
-  const { account, started } = await db.transaction(async ({ kysely: trx }) => {
+  const { account, started } = await db.transaction(async (scope) => {
     const now = deps.now();
     const created = await registerEmailUser(
       deps,
-      trx,
+      scope,
       { email, passwordHash, userMetadata: input.userMetadata, confirmed: deps.autoconfirm },
       now,
     );
     const session = deps.autoconfirm
-      ? await deps.sessions.start(trx, created, { method: 'password', withCookie: input.withCookie, ...input.client })
+      ? await deps.sessions.start(scope.kysely, created, {
+          method: 'password',
+          withCookie: input.withCookie,
+          ...input.client,
+        })
       : null;
     return { account: created, started: session };
   });
@@ -86,15 +90,15 @@ export async function signUpAnonymously<R extends UserRow>(
   input: { userMetadata: Metadata; client: ClientInfo },
 ): Promise<{ account: R; session: IssuedSession }> {
   const { db } = deps.ctx;
-  const { account, started } = await db.transaction(async ({ kysely: trx }) => {
+  const { account, started } = await db.transaction(async (scope) => {
     const now = deps.now();
     const created = await registerUser(
       deps,
-      trx,
+      scope,
       { email: '', anonymous: true, passwordHash: null, userMetadata: input.userMetadata, confirmed: false },
       now,
     );
-    const session = await deps.sessions.start(trx, created, { method: 'anonymous', ...input.client });
+    const session = await deps.sessions.start(scope.kysely, created, { method: 'anonymous', ...input.client });
     return { account: created, started: session };
   });
   recordAuthEvent(deps.ctx.logs, {

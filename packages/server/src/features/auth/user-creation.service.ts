@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import type { Db } from '../../db/database.js';
 import { recordActivity } from '../activity/activity.service.js';
 import { type Metadata, normalizeEmail, usernameOf } from './accounts.service.js';
 import { createUserWithIdentity } from './identities.service.js';
 import type { UserRegistry, UserRow } from './user-pool.js';
+import './user-events.js';
 
-type Trx = Parameters<typeof createUserWithIdentity>[1];
 type NewUserWithIdentity = Parameters<typeof createUserWithIdentity>[2];
 
 /** RegisterOptions say how the owner's activity feed names the new user: signed up (REGISTER) or added (CREATE). */
@@ -15,20 +16,21 @@ export interface RegisterOptions {
 /**
  * registerUser is how every flow creates a user (sign-up, anonymous sign-in, magic link, invite, OAuth and ID token
  * sign-in, the admin API, the Users page, `basalt create-admin`): the user, its first identity, and the entry of
- * the owner's activity feed (not for an anonymous user, who is no one yet). Throws UniqueViolation on a taken
- * address.
+ * the owner's activity feed (not for an anonymous user, who is no one yet). An app's end user is announced on the
+ * bus once the scope's transaction commits (`app-user.created`). Throws UniqueViolation on a taken address.
  */
 export async function registerUser<R extends UserRow>(
   deps: { pool: UserRegistry<R> },
-  trx: Trx,
+  scope: Db,
   input: NewUserWithIdentity,
   now: Date,
   { action = 'REGISTER' }: RegisterOptions = {},
 ): Promise<R> {
-  const user = await createUserWithIdentity(deps, trx, input, now);
+  const user = await createUserWithIdentity(deps, scope.kysely, input, now);
+  if (deps.pool.app) scope.publish('app-user.created', { accountId: deps.pool.app.accountId });
   if (input.anonymous) return user;
   await recordActivity(
-    trx,
+    scope.kysely,
     {
       accountId: deps.pool.activityAccountOf(user),
       action,
@@ -55,7 +57,7 @@ export interface EmailUser {
  */
 export function registerEmailUser<R extends UserRow>(
   deps: { pool: UserRegistry<R> },
-  trx: Trx,
+  scope: Db,
   input: EmailUser,
   now: Date,
   options: RegisterOptions = {},
@@ -71,7 +73,7 @@ export function registerEmailUser<R extends UserRow>(
   };
   return registerUser(
     deps,
-    trx,
+    scope,
     { id, email, passwordHash: input.passwordHash, userMetadata, confirmed: input.confirmed },
     now,
     options,

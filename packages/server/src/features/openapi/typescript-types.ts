@@ -28,6 +28,7 @@ const TS_TYPE: Record<ColumnType, string> = {
   number: 'number',
   boolean: 'boolean',
   date: 'string',
+  date_only: 'string',
   json: 'Json',
   array: 'Json[]',
 };
@@ -49,7 +50,9 @@ const isSystem = (name: string) => name === 'id' || name === 'created_at' || nam
 function shape(schema: TableSchema, mode: 'Row' | 'Insert' | 'Update', pad: string): string {
   const lines = columns(schema).map(([name, c]) => {
     const type = c.required ? TS_TYPE[c.type] : `${TS_TYPE[c.type]} | null`;
-    const optional = mode === 'Update' || (mode === 'Insert' && (!c.required || isSystem(name)));
+    // A column with a default may be left out of an insert, as Supabase's generated types have it.
+    const defaulted = c.default !== undefined && c.default !== null;
+    const optional = mode === 'Update' || (mode === 'Insert' && (!c.required || defaulted || isSystem(name)));
     return `${pad}  ${name}${optional ? '?' : ''}: ${type}`;
   });
   return `{\n${lines.join('\n')}\n${pad}}`;

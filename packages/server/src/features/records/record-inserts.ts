@@ -83,6 +83,8 @@ export function oneRowInsert(
 export interface UpsertSettings {
   onConflict: readonly string[];
   ignoreDuplicates: boolean;
+  /** The columns the client sent: a conflict updates only these (a column's default fills new rows alone). */
+  sentColumns?: ReadonlySet<string>;
 }
 
 /**
@@ -200,7 +202,13 @@ export async function upsertStoredRows(
     const columns = columnsOf(run);
     const updateColumns = settings.ignoreDuplicates
       ? null
-      : columns.filter((c) => c !== onConflict && c !== 'id' && c !== 'created_at');
+      : columns.filter(
+          (c) =>
+            c !== onConflict &&
+            c !== 'id' &&
+            c !== 'created_at' &&
+            (c === 'updated_at' || !settings.sentColumns || settings.sentColumns.has(c)),
+        );
     const upsert = (slice: StoredRow[], updatableIds: number[]) =>
       insertRows(db, dialect, table, columns, slice, { conflictColumn: onConflict, updateColumns, updatableIds });
     for (const slice of slicesOf(withTimestamps(run, now, dialect), upsertRowsPerStatement(columns.length))) {

@@ -85,8 +85,8 @@ export async function createEndUser(deps: AuthDeps<UserRow>, input: unknown): Pr
   const passwordHash = await hashPassword(password);
   try {
     // Made as a confirmed sign-up is (the same rows); the owner's feed says the user was added.
-    const created = await deps.ctx.db.transaction(({ kysely: trx }) =>
-      registerEmailUser(deps, trx, { email, passwordHash, userMetadata: { username }, confirmed: true }, new Date(), {
+    const created = await deps.ctx.db.transaction((scope) =>
+      registerEmailUser(deps, scope, { email, passwordHash, userMetadata: { username }, confirmed: true }, new Date(), {
         action: 'CREATE',
       }),
     );
