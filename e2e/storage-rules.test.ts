@@ -214,6 +214,8 @@ describe.skipIf(skip)('Storage page: rules, signed URL expiry, resumable uploads
     await visible(page.getByText('Paused'));
     await shot(page, 'storage-upload-paused-desktop');
     await page.getByRole('button', { name: 'Resume upload of big-two.bin' }).click();
+    // Not the "Uploaded" toast alone: big-one's may still be showing. The list holds big-two's line only.
+    await visible(page.getByRole('list', { name: 'Uploads' }).getByLabel('Stored'));
     await toast(page, 'Uploaded');
     await page.unroute('**/storage/v1/upload/resumable/**');
     expect(sha(await stored('big-two.bin'))).toBe(sha(second));
