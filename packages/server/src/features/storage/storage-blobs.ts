@@ -141,7 +141,8 @@ export function diskBlobs(root: string): BlobStore {
     },
     async get(key, range) {
       const handle = await openBlob(fileOf(key), key);
-      return handle.createReadStream(range ? { start: range.start, end: range.end } : {});
+      // Read 512 KB at a time, not 64 KB: an eighth of the file reads and socket writes for the same bytes.
+      return handle.createReadStream({ ...(range ?? {}), highWaterMark: 512 * 1024 });
     },
     async read(key, range) {
       const handle = await openBlob(fileOf(key), key);
