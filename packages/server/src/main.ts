@@ -51,11 +51,6 @@ async function serve(config: Config): Promise<void> {
   // collections: on PostgreSQL a list's p99 doubled and a sixth of its throughput went. A server's rows die with
   // their request, so it allocates them young.
   setFlagsFromString('--no-allocation-site-pretenuring');
-  // Every 64 KB a stream reads (a file sent, an upload's socket) is a new buffer outside the heap, most of them
-  // freed young. By default V8 starts a full collection each time such memory grows 64 MB, whatever the heap: on the
-  // server's ~55 MB heap that was half the CPU of streaming a file (bench:storage, docs/performance.md). Counted
-  // against the heap's own limit instead, it is collected as the heap grows.
-  setFlagsFromString('--external-memory-accounted-in-global-limit');
   // Loaded here, not above: the other commands need the database only, and start without the whole server.
   const { buildApp } = await import('./app.js');
   const app = await buildApp(config);
