@@ -120,9 +120,7 @@ export function diskBlobs(root: string): BlobStore {
       await folder(partials);
       const partial = path.join(partials, randomUUID());
       const meter = meteredStream(maxBytes);
-      // A megabyte buffered (not 16 KB): the socket is not paused after every chunk, and chunks that wait are written
-      // together (one writev).
-      const out = createWriteStream(partial, { mode: 0o600, highWaterMark: 1024 * 1024 });
+      const out = createWriteStream(partial, { mode: 0o600 });
       try {
         await pipeline(data, meter, out);
         await fs.rename(partial, file).catch(async (error: NodeJS.ErrnoException) => {
@@ -141,8 +139,7 @@ export function diskBlobs(root: string): BlobStore {
     },
     async get(key, range) {
       const handle = await openBlob(fileOf(key), key);
-      // Read 512 KB at a time, not 64 KB: an eighth of the file reads and socket writes for the same bytes.
-      return handle.createReadStream({ ...(range ?? {}), highWaterMark: 512 * 1024 });
+      return handle.createReadStream(range ?? {});
     },
     async read(key, range) {
       const handle = await openBlob(fileOf(key), key);
