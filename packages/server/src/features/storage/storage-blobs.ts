@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream, open } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { type Readable, Transform } from 'node:stream';
@@ -138,8 +138,15 @@ export function diskBlobs(root: string): BlobStore {
       return { size: meter.size(), md5: meter.md5() };
     },
     async get(key, range) {
-      const handle = await openBlob(fileOf(key), key);
-      return handle.createReadStream(range ?? {});
+      const file = fileOf(key);
+      // A plain descriptor, read as fs.createReadStream reads a path (not a FileHandle's promise reads).
+      const fd = await new Promise<number>((opened, failed) =>
+        open(file, 'r', (error, fd) => {
+          if (!error) opened(fd);
+          else failed(error.code === 'ENOENT' ? new BlobMissing(key) : error);
+        }),
+      );
+      return createReadStream(file, { fd, ...(range ?? {}) });
     },
     async read(key, range) {
       const handle = await openBlob(fileOf(key), key);
