@@ -1,6 +1,7 @@
 // `npm run bench:monitoring`: what request monitoring costs the record APIs — every request counted into its minute
-// by account, API and route (REQUEST_METRICS, on by default) and into Prometheus's counters and histograms
-// (METRICS_TOKEN set) — against the same server with both off: bench/on-off.mjs's paired method with an A/A
+// by account, API and route (REQUEST_METRICS, on by default), every filtered or ordered list and exact count noted
+// for the index insights (records/read-shapes.ts, also off with REQUEST_METRICS=off), and Prometheus's counters and
+// histograms (METRICS_TOKEN set) — against the same server with all of it off: bench/on-off.mjs's paired method with an A/A
 // control. Results go to bench/results/monitoring.json. Target (issue 33): monitored ÷ unmonitored ≥ 0.97.
 // Usage: node bench/monitoring.mjs [--rounds 12] [--duration 1] [--warmup 2] [--connections 10] [--no-pin]
 import fs from 'node:fs/promises';
@@ -13,11 +14,13 @@ const TOKEN = 'bench-metrics-token-0123456789';
 
 const results = await runOnOff({
   label: 'monitoring',
-  // The record APIs' commonest calls: gets and lists through /rest/v1 and /api/table, and a create.
+  // The record APIs' commonest calls: gets and lists through /rest/v1 and /api/table, and a create. Both lists
+  // filter and order (their shapes are noted); /api/table's also counts exactly (noted too).
   picked: [
     ['get', 'api/table'],
     ['get', 'rest/v1'],
     ['list', 'rest/v1'],
+    ['counted', 'api/table'],
     ['create', 'api/table'],
   ],
   envOf: (on) => ({ REQUEST_METRICS: on ? 'on' : 'off', ...(on ? { METRICS_TOKEN: TOKEN } : {}) }),

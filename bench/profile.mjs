@@ -2,13 +2,14 @@
 // `npm run bench`, runs the chosen scenarios, stops the server and prints the functions with the most self
 // time (the fixed per-request costs show up here; see docs/performance.md).
 // Usage: node bench/profile.mjs [--op get] [--target api/table] [--duration 10] [--top 40] [--keep]
+//        [--engine sqlite|postgres] (PostgreSQL: a database of its own on TEST_DATABASE_URL's server, dropped after)
 // --op and --target take a comma-separated list (default: get on both APIs); --keep leaves the .cpuprofile
 // in the temporary directory printed at the end, for Chrome's DevTools.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { basaltScenarios, load, seedBasalt, startBasalt } from './setup.mjs';
+import { basaltScenarios, load, postgresDatabase, seedBasalt, startBasalt } from './setup.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -18,6 +19,7 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '10' },
     top: { type: 'string', default: '40' },
     keep: { type: 'boolean', default: false },
+    engine: { type: 'string', default: 'sqlite' },
   },
 });
 
@@ -39,7 +41,16 @@ function selfTimes(profile) {
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'basalt-profile-'));
 const profiles = path.join(work, 'profiles');
-const server = await startBasalt(path.join(work, 'basalt'), ['--cpu-prof', `--cpu-prof-dir=${profiles}`]);
+const database =
+  values.engine === 'postgres'
+    ? await postgresDatabase(
+        process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+        `basalt_profile_${process.pid}`,
+      )
+    : null;
+const server = await startBasalt(path.join(work, 'basalt'), ['--cpu-prof', `--cpu-prof-dir=${profiles}`], {
+  databaseUrl: database?.url ?? '',
+});
 try {
   const url = `http://127.0.0.1:${server.port}`;
   const basalt = { url, ...(await seedBasalt(url)) };
@@ -56,6 +67,7 @@ try {
   const exited = new Promise((resolve) => server.child.on('exit', resolve));
   server.child.kill('SIGTERM');
   await exited;
+  await database?.drop();
 }
 // Thread 0 is the main thread (the checkpoint worker writes its own profile).
 const file = fs.readdirSync(profiles).find((name) => /\.\d+\.0\.\d+\.cpuprofile$/.test(name));

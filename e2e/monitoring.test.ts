@@ -101,6 +101,13 @@ describe.skipIf(skip)('Monitoring in Chromium', () => {
       await chartsDrawn(page);
       await visible(page.getByText('API traffic', { exact: true }));
       await shot(page, `monitoring-dashboard-${suffix}`);
+      // The Database Size card leads to the storage growth chart on the same page.
+      await page.getByRole('link', { name: 'Storage growth chart' }).click();
+      await page.waitForFunction(() => {
+        const chart = document.getElementById('storage-growth')?.getBoundingClientRect();
+        return chart !== undefined && chart.top >= 0 && chart.top < window.innerHeight;
+      });
+      expect(new URL(page.url()).hash).toBe('#storage-growth');
       await openMonitoring(page);
       await shot(page, `monitoring-${suffix}`);
       // Nothing overflows a phone's width.

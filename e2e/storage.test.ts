@@ -7,8 +7,8 @@ import { type ConsoleSession, startConsoleSession } from './support/console-serv
 import { toast, visible } from './support/console-waits.js';
 
 // The Storage page as a developer uses it: create a bucket, upload by picker and by dropping with progress, preview,
-// sign a URL, move into a folder, search, page past 100 files, change the bucket's limits, delete it by typing its
-// name. Screenshots at 1280 and 375 px, light and dark.
+// sign a URL, move into a folder, sort, search, page past 100 files, change the bucket's limits, delete it by typing
+// its name. Screenshots at 1280 and 375 px, light and dark.
 
 const skip = browserSkipReason();
 const grace = { username: 'grace_h', email: 'grace@example.com', password: 'Cobol!1959' };
@@ -78,6 +78,7 @@ describe.skipIf(skip)('Storage in Chromium', () => {
     // A signed URL that serves the file.
     const row = page.getByRole('row', { name: /hello\.txt/ });
     await row.getByRole('button', { name: 'Copy a signed URL of hello.txt' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Copy URL' }).click();
     await toast(page, 'Signed URL copied');
     const url = await page.evaluate(() => navigator.clipboard.readText());
     expect(await (await fetch(url)).text()).toBe('hello from the console');
@@ -91,6 +92,17 @@ describe.skipIf(skip)('Storage in Chromium', () => {
     await visible(page.getByRole('row', { name: /hello\.txt/ }));
     await page.getByRole('navigation', { name: 'Folder' }).getByRole('button', { name: 'photos' }).click();
     await visible(page.getByRole('row', { name: /cat\.png/ }));
+
+    // Sorted Z–A, then back to A–Z.
+    const names = () => page.getByRole('table', { name: 'Files' }).getByRole('row').allInnerTexts();
+    await page.getByLabel('Sort files').selectOption({ label: 'Name Z–A' });
+    await expect
+      .poll(async () => (await names()).slice(1).map((row) => row.split(/\s/)[0]))
+      .toEqual(['docs', 'cat.png']);
+    await page.getByLabel('Sort files').selectOption({ label: 'Name A–Z' });
+    await expect
+      .poll(async () => (await names()).slice(1).map((row) => row.split(/\s/)[0]))
+      .toEqual(['cat.png', 'docs']);
 
     // Search by name prefix.
     await page.getByLabel('Search files by name').fill('ca');
@@ -118,6 +130,10 @@ describe.skipIf(skip)('Storage in Chromium', () => {
     expect(await page.getByRole('row', { name: /f-100\.txt/ }).count()).toBe(0);
     await page.getByRole('button', { name: 'Load 100 more' }).click();
     await visible(page.getByRole('row', { name: /f-100\.txt/ }));
+    // Newest first: the last one uploaded leads.
+    await page.getByLabel('Sort files').selectOption({ label: 'Newest first' });
+    await expect.poll(async () => (await names())[1]?.split(/\s/)[0]).toBe('f-100.txt');
+    await page.getByLabel('Sort files').selectOption({ label: 'Name A–Z' });
     await page.getByRole('navigation', { name: 'Folder' }).getByRole('button', { name: 'photos' }).click();
 
     // Settings: a 1 KB limit, then a larger upload fails with the reason.

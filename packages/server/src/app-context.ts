@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
+import type { Apps } from './features/apps/apps-config.js';
 import type { AuthPools } from './features/auth/auth-gateway.js';
 import type { TokenService } from './features/auth/tokens.service.js';
 import type { StripeBilling } from './features/billing/billing.service.js';
@@ -55,6 +56,8 @@ export interface AppContext {
   instance: InstanceSettingsService;
   /** storage is file storage's blob store, signer and bucket cache (features/storage). */
   storage: Storage;
+  /** apps are the instance's part of every app and the lookup of apps by ref and key (features/apps). */
+  apps: Apps;
   /** auth are the user pools' auth services: the console accounts' and each app's end users'. */
   auth: AuthPools;
 }

@@ -27,6 +27,7 @@ import { recordsGridRoutes } from './features/records-grid/records-grid.routes.j
 import { restRoutes } from './features/rest/rest.routes.js';
 import { secretsRoutes } from './features/secrets/secrets.routes.js';
 import { sqlRoutes } from './features/sql/sql.routes.js';
+import { sqlFunctionsRoutes } from './features/sql-functions/sql-functions.routes.js';
 import { statsRoutes } from './features/stats/stats.routes.js';
 import { storageRoutes } from './features/storage/storage.routes.js';
 import { storageArchivePart } from './features/storage/storage-archive.js';
@@ -74,6 +75,7 @@ export function routeTable(ctx: AppContext, { csrf }: { csrf: CsrfTokens }): Rou
     ...insightsRoutes(ctx),
     ...billingRoutes(ctx),
     ...functionsRoutes(ctx),
+    ...sqlFunctionsRoutes(ctx),
     ...backupsRoutes(ctx, [storageArchivePart(ctx.storage)]),
     ...portabilityRoutes(ctx),
     ...functionInvokeRoutes(ctx),

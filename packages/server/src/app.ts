@@ -16,6 +16,8 @@ import { migrateToLatest, openDatabase } from './db/database.js';
 import { accountFactsOf } from './features/account/account-facts.js';
 import { createAuth } from './features/apps/app-user-pool.js';
 import { appOwnerOf, matchAppKey } from './features/apps/apps.service.js';
+import { createApps } from './features/apps/apps-config.js';
+import { secretSealerOf } from './features/auth/auth-deps.js';
 import { secondFactorOf } from './features/auth/second-factor.js';
 import { endUserSessionLivenessOf, sessionLivenessOf } from './features/auth/session-liveness.js';
 import { findSessionByCookieHash } from './features/auth/sessions.store.js';
@@ -55,6 +57,7 @@ import { installJsonBodyParser } from './http/json-body.js';
 import { installNotFound } from './http/not-found.js';
 import { installNulGuard } from './http/nul-guard.js';
 import { createPrincipalResolver } from './http/principal.js';
+import { publicSiteUrl } from './http/public-origin.js';
 import { requestIdOf } from './http/request-id.js';
 import { requestTimeouts } from './http/request-timeout.js';
 import { createEarlyRunner, type EarlyRunner } from './http/routes/early-runner.js';
@@ -212,20 +215,31 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   const secondFactor = secondFactorOf(db);
   const accountFacts = accountFactsOf(db);
   const csrf = await createCsrfTokens(db.kysely);
+  // Apps sign their keys with the instance's key and confirm sign-ups by mail when SMTP is set; their OAuth
+  // client secrets are sealed by the secrets vault under each account's data key.
+  const apps = createApps(db, {
+    tokens,
+    mailDelivers: config.smtpUrl !== null,
+    // Without SITE_URL, the address of the request that asks (http/public-origin.ts): one app URL everywhere.
+    get siteUrl() {
+      return publicSiteUrl(config);
+    },
+    secrets: secretSealerOf({ vault }),
+  });
   const resolver = createPrincipalResolver({
     tokens,
     csrf,
     findCookieSession: (hash) => findSessionByCookieHash(db.kysely, hash),
     findApiKey: (secret) => apiKeys.resolve(secret),
     isSessionLive: (sessionId, accountId) => sessions.isLive(sessionId, accountId),
-    matchAppKey: (key) => matchAppKey(db, key),
-    appOwnerOf: (ref) => appOwnerOf(db, ref),
+    matchAppKey: (key) => matchAppKey(apps, key),
+    appOwnerOf: (ref) => appOwnerOf(apps, ref),
     isEndUserSessionLive: (sessionId, userId) => endUserSessions.isLive(sessionId, userId),
     needsSecondFactor: (accountId) => secondFactor.needed(accountId),
   });
   const callers = createCallers({ resolver, isAdmin: (accountId) => accountFacts.isAdmin(accountId) });
   const instance = instanceSettingsOf(db);
-  const auth = await createAuth({ db, config, tokens, log: app.log, logs, vault, instance });
+  const auth = await createAuth({ db, config, tokens, log: app.log, logs, vault, instance }, apps);
   app.addHook('onClose', () => auth.console.mailer.close());
   const ctx: AppContext = {
     config,
@@ -247,7 +261,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     }),
     healthHistory: createHealthRecorder(db, config.dataDir, `${os.hostname()}:${process.pid}`),
     instance,
-    functions: createRuntimeHandle({ app, db, config, logs, log: app.log, vault }),
+    functions: createRuntimeHandle({ app, db, config, logs, log: app.log, vault, apps }),
     rooms: createSchemaRooms(db, {
       onError: (error) => app.log.warn({ err: error }, 'schema editor room: an update could not be handled'),
     }),
@@ -255,6 +269,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
       app.log.warn({ err: error }, 'realtime: a change could not be delivered'),
     ),
     storage: createStorage(db, config),
+    apps,
     auth,
   };
   app.decorate('basalt', ctx);

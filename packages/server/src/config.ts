@@ -51,7 +51,7 @@ export interface Config {
   logRetentionMaxRows: number;
   /** How successful requests reach the system log: one entry each ('all') or per-route summaries ('summary'). */
   logRequests: 'all' | 'summary';
-  /** REQUEST_METRICS: off stops counting requests for the Monitoring screen (features/monitoring). */
+  /** REQUEST_METRICS: off stops the request metrics and the index insights' read shapes (features/monitoring). */
   requestMetrics: boolean;
   /** METRICS_TOKEN: the bearer token of the Prometheus endpoint GET /metrics; null: the endpoint is off. */
   metricsToken: string | null;

@@ -19,5 +19,6 @@ export * from './schema-layout-merge.js';
 export * from './schema-layout-sync.js';
 export * from './secrets.schemas.js';
 export * from './sql.schemas.js';
+export * from './sql-functions.schemas.js';
 export * from './tables.schemas.js';
 export * from './user.js';

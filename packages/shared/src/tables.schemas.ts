@@ -2,11 +2,11 @@ import { z } from 'zod';
 import { tableAccessSchema } from './access.schemas.js';
 
 /** COLUMN_TYPES lists the column types of DESIGN.md "Data"; adding one is one member here plus its files. */
-export const COLUMN_TYPES = ['text', 'number', 'boolean', 'date', 'json', 'array'] as const;
+export const COLUMN_TYPES = ['text', 'number', 'boolean', 'date', 'date_only', 'json', 'array'] as const;
 
-/** columnTypeSchema is one of the six column types. */
+/** columnTypeSchema is one of the column types (`date` is a timestamp, `date_only` a calendar date). */
 export const columnTypeSchema = z.enum(COLUMN_TYPES, {
-  error: 'Column type must be one of: text, number, boolean, date, json, array',
+  error: 'Column type must be one of: text, number, boolean, date, date_only, json, array',
 });
 /** ColumnType is one of COLUMN_TYPES. */
 export type ColumnType = z.infer<typeof columnTypeSchema>;
@@ -96,6 +96,75 @@ export interface ColumnDefinition {
   references?: ColumnReference;
   /** The column has an index of its own, for filters and orders on it (a unique column has one already). */
   indexed?: boolean;
+  /**
+   * The value a created record gets when it leaves the column out (an explicit null stays null, as in
+   * PostgREST): a literal of the column's type, or `now` for a date or date_only column.
+   */
+  default?: ColumnDefault;
+}
+
+/** ColumnDefault is a column's default: a JSON literal of its type, or 'now' (dates). */
+export type ColumnDefault = string | number | boolean | null | ColumnDefault[] | { [key: string]: ColumnDefault };
+
+/** DEFAULT_NOW is the default of a date or date_only column that takes the time (or day, UTC) of the insert. */
+export const DEFAULT_NOW = 'now';
+
+/** COLUMN_DEFAULT_MAX is the longest a default may be, as JSON text: a default is a value, not a document. */
+export const COLUMN_DEFAULT_MAX = 1000;
+
+const ISO_DATE_TIME =
+  /^\d{4}-\d{2}-\d{2}(?:[Tt ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?\s*(?:[Zz]|[+-]\d{2}(?::?\d{2})?)?)?$/;
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** isCalendarDate tells whether 'YYYY-MM-DD…' starts with a day that exists (2025-02-30 does not). */
+function isCalendarDate(text: string): boolean {
+  const [y, m, d] = text.slice(0, 10).split('-').map(Number);
+  if (y === undefined || m === undefined || d === undefined) return false;
+  const date = new Date(Date.UTC(2000, m - 1, d));
+  date.setUTCFullYear(y);
+  return date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+}
+
+function containsNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\0');
+  if (Array.isArray(value)) return value.some(containsNul);
+  if (value !== null && typeof value === 'object')
+    return Object.entries(value).some(([key, v]) => key.includes('\0') || containsNul(v));
+  return false;
+}
+
+/**
+ * columnDefaultProblem says why a default does not fit a column type (the message of the `default` field), or
+ * null when it does: a literal of the type (dates as ISO 8601 text, date_only as YYYY-MM-DD), or 'now' for dates.
+ */
+export function columnDefaultProblem(type: ColumnType, value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  if (containsNul(value)) return 'A default must not contain the NUL character (\\u0000)';
+  if (JSON.stringify(value).length > COLUMN_DEFAULT_MAX)
+    return `A default cannot be longer than ${COLUMN_DEFAULT_MAX} characters as JSON`;
+  switch (type) {
+    case 'text':
+      return typeof value === 'string' ? null : 'The default of a text column must be text';
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value)
+        ? null
+        : 'The default of a number column must be a number';
+    case 'boolean':
+      return typeof value === 'boolean' ? null : 'The default of a boolean column must be true or false';
+    case 'date':
+      return value === DEFAULT_NOW ||
+        (typeof value === 'string' && ISO_DATE_TIME.test(value.trim()) && isCalendarDate(value.trim()))
+        ? null
+        : 'The default of a date column must be an ISO 8601 date or date-time, or "now"';
+    case 'date_only':
+      return value === DEFAULT_NOW || (typeof value === 'string' && ISO_DATE.test(value) && isCalendarDate(value))
+        ? null
+        : 'The default of a date_only column must be a date (YYYY-MM-DD) or "now"';
+    case 'json':
+      return null;
+    case 'array':
+      return Array.isArray(value) ? null : 'The default of an array column must be a JSON array';
+  }
 }
 
 /** ON_DELETE_ACTIONS are what deleting a referenced row does to the rows pointing at it. */
@@ -243,6 +312,7 @@ export const columnDefinitionSchema = z
     unique: z.boolean({ error: 'Unique must be true or false' }).default(false),
     references: columnReferenceSchema.optional(),
     indexed: z.boolean({ error: 'Indexed must be true or false' }).optional(),
+    default: z.json({ error: 'A default must be a JSON value' }).optional(),
   })
   .refine((column) => column.references === undefined || column.type === 'number', {
     message: 'Only a number column can reference another table',
@@ -251,6 +321,10 @@ export const columnDefinitionSchema = z
   .refine((column) => !column.indexed || (column.type !== 'json' && column.type !== 'array'), {
     message: 'A json or array column cannot be indexed',
     path: ['indexed'],
+  })
+  .superRefine((column, ctx) => {
+    const problem = columnDefaultProblem(column.type, column.default);
+    if (problem !== null) ctx.addIssue({ code: 'custom', message: problem, path: ['default'] });
   });
 
 /**

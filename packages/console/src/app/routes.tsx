@@ -89,6 +89,11 @@ const shellPages: RouteObject[] = [
     lazy: lazyPage(async () => (await import('@/features/functions/EdgeFunctionsPage')).EdgeFunctionsPage),
   },
   {
+    path: 'sql-functions',
+    handle: { title: 'SQL Functions' } satisfies RouteHandle,
+    lazy: lazyPage(async () => (await import('@/features/sql-functions/SqlFunctionsPage')).SqlFunctionsPage),
+  },
+  {
     path: 'storage',
     handle: { title: 'Storage' } satisfies RouteHandle,
     lazy: lazyPage(async () => (await import('@/features/storage/StoragePage')).StoragePage),

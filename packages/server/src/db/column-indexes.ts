@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { TableSchema } from '@basalt/shared';
 import { type Kysely, sql } from 'kysely';
+import type { DialectName } from './dialect/dialect.js';
 import { assertIdentifier, quoteIdentifier, userTableName } from './identifiers.js';
 
 // The index a column may ask for (`indexed: true` in its definition), for filters and orders on it: one plain
@@ -31,6 +32,17 @@ export async function createColumnIndex(db: Executor, tableId: number, column: s
       `CREATE INDEX IF NOT EXISTS ${index} ON ${quoteIdentifier(userTableName(tableId))} (${quoteIdentifier(column)})`,
     )
     .execute(db);
+}
+
+/**
+ * analyzeColumn refreshes the planner's statistics of a column that just got its index. PostgreSQL's CREATE INDEX
+ * gathers none: on a table autovacuum has not analyzed yet (loaded a moment ago, or autovacuum off) the planner
+ * would keep reading a rare value's rows in id order, past the new index. SQLite's planner takes an index on an
+ * equality without statistics: nothing to do there.
+ */
+export async function analyzeColumn(db: Executor, dialect: DialectName, tableId: number, column: string) {
+  if (dialect !== 'postgres') return;
+  await sql.raw(`ANALYZE ${quoteIdentifier(userTableName(tableId))} (${quoteIdentifier(column)})`).execute(db);
 }
 
 /** dropColumnIndex drops a column's own index if it has one (SQLite cannot drop or rename an indexed column). */

@@ -6,7 +6,7 @@ import type { DatabaseSettings } from '../config-database.js';
 import { type BusEvents, type BusTopic, createEventBus, type EventBus } from './bus/event-bus.js';
 import { createRedisTransport } from './bus/redis-transport.js';
 import type { DatabaseBackup } from './dialect/backup-dialect.js';
-import type { ConnectionStats, ReadRows, RunRows, SqlDialect } from './dialect/dialect.js';
+import { type ConnectionStats, type ReadRows, type RunRows, type SqlDialect, WRITTEN_LAST } from './dialect/dialect.js';
 import { postgresDialect } from './dialect/postgres.js';
 import { sqliteDialect } from './dialect/sqlite.js';
 import { type GroupCounts, WriteCounts } from './group-counts.js';
@@ -74,6 +74,14 @@ export interface Db {
    */
   runAfterDeferred: RunRows;
   /**
+   * writeOnce writes one row with what a write defers after it (`fill` defers into the scope it is given) and
+   * `last`, as one statement outside any transaction (PostgreSQL's combinedWrite: it commits whole or not at all,
+   * in one round trip instead of four); `idMark` stands for the row's id in the deferred values until PostgreSQL
+   * numbers it. It answers the row and last's row, or null when the statements cannot be joined (nothing ran
+   * then). Null in a transaction, and where the engine has no round trips to save (SQLite).
+   */
+  writeOnce: WriteOnce | null;
+  /**
    * state returns this process's value for `key` on this database, made by `make` on first use: the per-process
    * caches (table definitions, keys, sessions) live here, shared by the root and every scope.
    */
@@ -91,6 +99,14 @@ export interface Db {
   backup: DatabaseBackup;
   close(): Promise<void>;
 }
+
+/** WriteOnce is Db.writeOnce. */
+export type WriteOnce = <R>(
+  insert: CompiledQuery<Record<string, unknown>>,
+  fill: (scope: Db) => Promise<void>,
+  last: CompiledQuery<R>,
+  idMark: number,
+) => Promise<{ row: Record<string, unknown>; last: R | null } | null>;
 
 /** dialectFor picks SQLite unless DATABASE_URL names a PostgreSQL server. */
 function dialectFor(config: Pick<Config, 'databaseUrl'>): SqlDialect {
@@ -193,11 +209,50 @@ export function openDatabase(
       await kysely.executeQuery(query);
     },
     runAfterDeferred: async (query) => (await kysely.executeQuery(query)).rows,
+    writeOnce: null,
     close: async () => {
       await bus.close();
       await kysely.destroy();
     },
   };
+
+  if (dialect.combinedWrite !== null) {
+    const { combinedWrite } = dialect;
+    // Prepared by name on the pool's connections, like the record reads: the joined text is one per table.
+    const runOnPool = dialect.reads(kysely, connection);
+    root.writeOnce = async (insert, fill, last, idMark) => {
+      const deferred: CompiledQuery[] = [];
+      const hooks: Array<() => void> = [];
+      const unjoinable = () => Promise.reject(new Error('writeOnce: a write in one statement may only defer'));
+      const collector: Db = {
+        ...root,
+        inTransaction: true,
+        transaction: (fn) => fn(collector),
+        afterCommit: (fn) => {
+          hooks.push(fn);
+        },
+        publish: (topic, payload) => {
+          hooks.push(() => bus.publish(topic, payload));
+        },
+        readRows: unjoinable,
+        readInBackground: unjoinable,
+        run: unjoinable,
+        runAfterDeferred: unjoinable,
+        defer: async (query) => {
+          deferred.push(query);
+        },
+        writeOnce: null,
+      };
+      await fill(collector);
+      const joined = combinedWrite(insert, deferred, last, idMark);
+      if (joined === null) return null;
+      const [written] = await runOnPool<Record<string, unknown>>(joined);
+      if (written === undefined) throw new Error('writeOnce: the insert returned no row');
+      runHooks(hooks);
+      const { [WRITTEN_LAST]: lastRow, ...row } = written;
+      return { row, last: (lastRow ?? null) as never };
+    };
+  }
 
   function scopeOf(
     trx: Transaction<SystemDatabase>,
@@ -243,6 +298,7 @@ export function openDatabase(
         if (deferred.some((pending) => pending.sql === query.sql)) await flush();
         deferred.push(query);
       },
+      writeOnce: null,
       runAfterDeferred: <R>(query: CompiledQuery<R>) => {
         const joined = deferred.length === 0 ? null : combined?.(deferred, query);
         if (!joined) return run(query);

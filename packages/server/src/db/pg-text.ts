@@ -34,6 +34,8 @@ export function pgText(type: ColumnType, value: Exclude<CellValue, null>): strin
       return value === true ? 't' : 'f';
     case 'date':
       return timestamptzText(String(value));
+    case 'date_only':
+      return String(value);
     case 'json':
     case 'array':
       return jsonbText(value);

@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { type CompiledQuery, type Kysely, sql } from 'kysely';
 import type { Db } from './database.js';
 import type { ReadRows, SqlDialect } from './dialect/dialect.js';
 import { quoteIdentifier, userTableName } from './identifiers.js';
@@ -84,15 +84,25 @@ const ADD_TO_ROW_COUNT = {
 export async function addToRowCount(scope: Db, tableId: number, delta: number): Promise<RowCountWrite | null> {
   const next = scope.counts?.nextRowVersion(tableId, delta);
   if (next) return next;
-  const { userTables } = scope.dialect;
-  const shard = Math.floor(Math.random() * userTables.rowCountShards);
-  const text = userTables.numberedParameters ? ADD_TO_ROW_COUNT.numbered : ADD_TO_ROW_COUNT.positional;
+  const { query, shard } = rowCountStatement(scope.dialect, tableId, delta);
   // After the write's deferred history and activity entries, in one statement with them on PostgreSQL.
-  const [row] = await scope.runAfterDeferred(textQuery<{ version: number | string }>(text, [delta, tableId, shard]));
+  const [row] = await scope.runAfterDeferred(query);
   if (!row) return null;
   const version = Number(row.version);
   scope.counts?.countedRow(tableId, shard, version);
   return { shard, version };
+}
+
+/** rowCountStatement adds `delta` to one shard of a table's count, picked at random, returning its new version. */
+export function rowCountStatement(
+  dialect: SqlDialect,
+  tableId: number,
+  delta: number,
+): { query: CompiledQuery<{ version: number | string }>; shard: number } {
+  const { userTables } = dialect;
+  const shard = Math.floor(Math.random() * userTables.rowCountShards);
+  const text = userTables.numberedParameters ? ADD_TO_ROW_COUNT.numbered : ADD_TO_ROW_COUNT.positional;
+  return { query: textQuery<{ version: number | string }>(text, [delta, tableId, shard]), shard };
 }
 
 /** versionsSql starts a statement that reads a table's shards (shard, row_count, version), in shard order. */

@@ -39,6 +39,7 @@ import type {
   FunctionInvocationsTable,
   FunctionUsageTable,
   SecretsTable,
+  SqlFunctionsTable,
 } from './schema/function-tables.js';
 import type { PerformanceInsightsTable, QueryShapesTable, UserAchievementsTable } from './schema/insight-tables.js';
 import type { InstanceSettingsTable, RateLimitsTable, SystemLogsTable } from './schema/instance-tables.js';
@@ -159,6 +160,7 @@ export interface SystemDatabase {
   function_invocations: FunctionInvocationsTable;
   function_usage: FunctionUsageTable;
   secrets: SecretsTable;
+  sql_functions: SqlFunctionsTable;
   account_data_keys: AccountDataKeysTable;
   user_usage: UserUsageTable;
   usage_batches: UsageBatchesTable;

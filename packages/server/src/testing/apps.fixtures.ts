@@ -77,3 +77,32 @@ export async function createAppTable(
   if (res.status !== 201) throw new Error(`creating ${body.name} failed: ${res.status} ${res.text}`);
   return res.body.id;
 }
+
+/** OWN_ROWS are access rules under which each end user has only their own rows (owner column `owner`). */
+export const OWN_ROWS = { select: 'own', insert: 'own', update: 'own', delete: 'own', ownerColumn: 'owner' };
+
+/**
+ * createSampleTables gives a developer's app the tables the apps suites share: `todos` (each user's own rows),
+ * `notices` (anyone reads), `recipes` (no rules: the developer's alone), `inbox` (anyone writes, nobody reads) and
+ * `board` (signed-in users read and write). Returns the id of `todos`.
+ */
+export async function createSampleTables(server: TestServer, developer: Developer): Promise<number> {
+  const todosId = await createAppTable(server, developer, {
+    name: 'todos',
+    schema: { title: { type: 'text', required: true }, done: { type: 'boolean' }, owner: { type: 'text' } },
+    access: OWN_ROWS,
+  });
+  const tables = [
+    { name: 'notices', access: { select: 'public', insert: 'nobody', update: 'nobody', delete: 'nobody' } },
+    { name: 'recipes' },
+    { name: 'inbox', access: { select: 'nobody', insert: 'public', update: 'nobody', delete: 'nobody' } },
+    {
+      name: 'board',
+      access: { select: 'authenticated', insert: 'authenticated', update: 'nobody', delete: 'nobody' },
+    },
+  ];
+  for (const table of tables) {
+    await createAppTable(server, developer, { ...table, schema: { body: { type: 'text' } } });
+  }
+  return todosId;
+}

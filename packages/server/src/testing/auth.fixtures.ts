@@ -188,3 +188,55 @@ export async function runScenario(server: TestServer, scenario: ApiScenario): Pr
   }
   return res;
 }
+
+/**
+ * collectionRefusals are what every console collection (`/api/keys`, `/api/secrets`) refuses alike: no or a forged
+ * token, an array body, malformed JSON, and deleting an unknown, non-numeric or huge id (404 `notFound`).
+ */
+export function collectionRefusals(
+  url: string,
+  options: { headers: Lazy<Record<string, string>>; body: Record<string, unknown>; notFound: Record<string, unknown> },
+): ApiScenario[] {
+  const { headers, body, notFound } = options;
+  return [
+    { name: 'list without credentials', method: 'GET', url, status: 401, expected: { code: 'unauthorized' } },
+    {
+      name: 'list with a forged token',
+      method: 'GET',
+      url,
+      headers: { authorization: 'Bearer not.a.jwt' },
+      status: 401,
+      expected: { code: 'invalid_token' },
+    },
+    { name: 'create without credentials', method: 'POST', url, json: body, status: 401 },
+    {
+      name: 'an array body',
+      method: 'POST',
+      url,
+      headers,
+      json: [body],
+      status: 400,
+      expected: { code: 'validation_failed' },
+    },
+    {
+      name: 'malformed JSON',
+      method: 'POST',
+      url,
+      headers: () => ({ ...resolve(headers), 'content-type': 'application/json' }),
+      body: '{"name": ',
+      status: 400,
+      expected: { code: 'bad_json' },
+    },
+    { name: 'delete an unknown id', method: 'DELETE', url: `${url}/999999`, headers, status: 404, expected: notFound },
+    {
+      name: 'delete a non-numeric id',
+      method: 'DELETE',
+      url: `${url}/abc`,
+      headers,
+      status: 404,
+      expected: { code: notFound.code },
+    },
+    { name: 'delete a huge id', method: 'DELETE', url: `${url}/${'9'.repeat(40)}`, headers, status: 404 },
+    { name: 'delete without credentials', method: 'DELETE', url: `${url}/1`, status: 401 },
+  ];
+}

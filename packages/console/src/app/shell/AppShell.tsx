@@ -26,7 +26,7 @@ export function AppShell() {
             <TopBar onOpenSidebar={() => sidebar.setOpen(true)} />
             {/* No scroll anchoring: the page moves down when a toast takes room above it, and must not be
                 scrolled back under the toast. */}
-            <main className="mx-auto w-full max-w-7xl flex-1 px-4 pt-6 pb-24 [overflow-anchor:none] sm:px-6 lg:px-8">
+            <main className="mx-auto w-full max-w-7xl flex-1 px-4 pt-6 pb-6 [overflow-anchor:none] sm:pb-24 sm:px-6 lg:px-8">
               {/* A page's code loads on first visit; show a spinner instead of the previous page meanwhile. */}
               {navigation.state === 'loading' ? (
                 <CenteredSpinner label="Loading page" />
@@ -36,8 +36,8 @@ export function AppShell() {
                 </ErrorBoundary>
               )}
             </main>
+            <FloatingWidget />
           </div>
-          <FloatingWidget />
         </div>
       </OnboardingProvider>
     </UndoProvider>

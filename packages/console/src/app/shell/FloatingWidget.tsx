@@ -14,15 +14,19 @@ import { HelpCenterDialog } from '@/features/help/HelpCenterDialog';
 import { useOnboarding } from '@/features/onboarding/onboarding-context';
 import { useUndo } from '@/features/undo/undo-context';
 
-/** FloatingWidget sits at the bottom right: Undo (when there is history) and the Help menu. */
+/**
+ * FloatingWidget is Undo (when there is history) and the Help menu: floating at the bottom right from 640 px up;
+ * narrower, it ends the page instead (right-aligned), as floating it would cover the end of rows — a list's delete
+ * buttons — wherever the page rests.
+ */
 export function FloatingWidget() {
   const { canUndo, undo } = useUndo();
   const { restart } = useOnboarding();
   const [helpOpen, setHelpOpen] = useState(false);
   return (
-    <div className="fixed right-4 bottom-4 z-40 flex items-center gap-2">
+    <div className="flex items-center justify-end gap-2 px-4 pb-4 sm:fixed sm:right-4 sm:bottom-4 sm:z-40 sm:p-0">
       {canUndo && (
-        <Tooltip content="Go back to the previous page">
+        <Tooltip content="Undo the last revert or restore">
           <Button variant="outline" className="h-10 rounded-full shadow-lg" onClick={undo}>
             <Undo2 />
             Undo

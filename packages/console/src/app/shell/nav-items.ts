@@ -13,6 +13,7 @@ import {
   ScrollText,
   Settings,
   ShieldCheck,
+  SquareFunction,
   Table2,
   Users,
   Zap,
@@ -50,6 +51,7 @@ export const NAV_GROUPS: readonly NavGroup[] = [
     label: 'Developer',
     items: [
       { label: 'Edge Functions', to: '/edge-functions', icon: Zap },
+      { label: 'SQL Functions', to: '/sql-functions', icon: SquareFunction },
       { label: 'Secrets', to: '/secrets', icon: KeyRound },
       { label: 'API', to: '/api', icon: Code2 },
       // The spec has no route of its own for Authentication; sign-in settings (password) live in the

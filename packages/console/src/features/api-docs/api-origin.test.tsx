@@ -54,6 +54,15 @@ describe('the app URL', () => {
     expect(window.location.origin).not.toBe(app.url);
   });
 
+  it('is the OAuth callback and the mail-link default shown on the API page when SITE_URL is unset', async () => {
+    serve();
+    renderApp('/api');
+    const callback = `${window.location.origin}/auth/v1/callback`;
+    await waitFor(() => expect(document.body.textContent).toContain(callback));
+    expect(document.body.textContent).not.toContain(`${app.url}/auth/v1/callback`);
+    expect(document.body.textContent).toContain(`Where mail links lead by default. Empty: ${window.location.origin}`);
+  });
+
   it('is SITE_URL on every page when the server has one', async () => {
     serve();
     const config = { ...testConfig, siteUrl: 'https://api.example.com' };

@@ -26,7 +26,8 @@ const SAMPLES: Record<ColumnType, unknown> = {
   text: 'Some text',
   number: 42,
   boolean: true,
-  date: '2025-05-01',
+  date: '2025-05-01T10:00:00.000Z',
+  date_only: '2025-05-01',
   json: { key: 'value' },
   array: ['first', 'second'],
 };

@@ -94,3 +94,17 @@ describe('sample records', () => {
     expect(sampleStoredRecord(withDate).due).toBe('2025-01-15T00:00:00.000Z');
   });
 });
+
+describe('sample dates (issue 35: the docs showed a date where the API answers a timestamp)', () => {
+  it('answers a date column as a timestamp and a date_only column as the date sent', () => {
+    const schema: TableSchema = {
+      birthday: { type: 'date_only', required: false, unique: false },
+      joined: { type: 'date', required: false, unique: false },
+    };
+    const sent = sampleRecord(schema);
+    expect(sent).toEqual({ birthday: '1990-12-10', joined: '2025-01-15' });
+    const answered = sampleStoredRecord(schema, 1, sent);
+    expect(answered.birthday).toBe('1990-12-10');
+    expect(answered.joined).toBe('2025-01-15T00:00:00.000Z');
+  });
+});

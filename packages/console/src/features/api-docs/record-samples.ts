@@ -68,6 +68,7 @@ const DEFAULTS: Record<Exclude<ColumnType, 'text'>, SampleValue> = {
   number: 42,
   boolean: true,
   date: '2025-01-15',
+  date_only: '2025-01-15',
   json: { source: 'api', version: 1 },
   array: ['first', 'second'],
 };
@@ -77,6 +78,7 @@ const HINTS: Record<ColumnType, readonly Hint[]> = {
   number: NUMBER_HINTS,
   boolean: [],
   date: DATE_HINTS,
+  date_only: [[words('birthday', 'birth', 'dob'), '1990-12-10']],
   json: JSON_HINTS,
   array: ARRAY_HINTS,
 };
@@ -109,6 +111,8 @@ export function changedValue(column: string, type: ColumnType): SampleValue {
       return !sample;
     case 'date':
       return typeof sample === 'string' && sample.includes('T') ? '2025-02-01T12:00:00.000Z' : '2025-02-01';
+    case 'date_only':
+      return '2025-02-01';
     case 'json':
       return {
         ...(typeof sample === 'object' && sample !== null && !Array.isArray(sample) ? sample : {}),

@@ -7,7 +7,7 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Switch } from '@/components/ui/switch';
 import { Textarea } from '@/components/ui/textarea';
-import { useConsoleConfig } from '@/lib/config';
+import { useApiOrigin, useConsoleConfig } from '@/lib/config';
 import { AppPasswordPolicyField, type PasswordPolicyDraft } from './AppPasswordPolicyField';
 import { AppProvidersField, type ProviderDraft, providerDraftOf, providerInputOf } from './AppProvidersField';
 import { useAppQuery, useUpdateAppSettingsMutation } from './app.queries';
@@ -84,6 +84,8 @@ function Toggle({
 }
 
 function SettingsForm({ app }: { app: AppInfo }) {
+  // SITE_URL when set, else the address the console is served at: one app URL everywhere (lib/config).
+  const origin = useApiOrigin();
   const { mailConfigured } = useConsoleConfig();
   const save = useUpdateAppSettingsMutation();
   const [draft, setDraft] = useState<Draft>(() => draftOf(app.settings));
@@ -125,11 +127,11 @@ function SettingsForm({ app }: { app: AppInfo }) {
           id="app-site-url"
           label="Site URL"
           error={errors.siteUrl}
-          hint={<p className="text-xs text-muted-foreground">Where mail links lead by default. Empty: {app.url}</p>}
+          hint={<p className="text-xs text-muted-foreground">Where mail links lead by default. Empty: {origin}</p>}
         >
           <Input
             {...fieldAria('app-site-url', errors.siteUrl)}
-            placeholder={app.url}
+            placeholder={origin}
             value={draft.siteUrl}
             onChange={(e) => set('siteUrl', e.target.value)}
           />
@@ -198,7 +200,7 @@ function SettingsForm({ app }: { app: AppInfo }) {
         />
         <AppProvidersField
           providers={draft.providers}
-          callbackUrl={`${app.url}/auth/v1/callback`}
+          callbackUrl={`${origin}/auth/v1/callback`}
           error={errors.providers}
           onChange={(providers) => set('providers', providers)}
         />

@@ -71,7 +71,9 @@ export function BillingPage() {
             usage={usage.data}
             plans={plans}
             onCancel={() => setCanceling(true)}
-            onUpgrade={() => choose('starter')}
+            // From Free, Upgrade is Starter's checkout; on a paid plan (one set to end) the Plans tab offers the
+            // plans above it, never a cheaper one as an upgrade (issue 35).
+            onUpgrade={() => ((subscription.data?.plan ?? 'free') === 'free' ? choose('starter') : setTab('plans'))}
             upgrading={checkout.isPending}
           />
         </TabsContent>

@@ -298,4 +298,15 @@ describe('Billing page', () => {
     expect(await screen.findByText('user2@example.com')).toBeInTheDocument();
     expect(backend.find('GET', '/api/billing/accounts').map((r) => r.url.searchParams.get('limit'))).toContain('20');
   });
+
+  it('sends a paid plan set to end to the Plans tab from Upgrade Plan, not to Starter`s checkout (issue 35)', async () => {
+    const backend = serve({
+      'GET /api/billing/subscription': () => json(200, { ...active, plan: 'professional', cancelAtPeriodEnd: true }),
+    });
+    const user = userEvent.setup();
+    renderApp('/billing');
+    await user.click(await screen.findByRole('button', { name: 'Upgrade Plan' }));
+    expect(await screen.findByRole('tab', { name: 'Plans', selected: true })).toBeInTheDocument();
+    expect(backend.find('POST', '/api/billing/create-checkout-session')).toEqual([]);
+  });
 });

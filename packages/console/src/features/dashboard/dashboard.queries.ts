@@ -15,6 +15,8 @@ export const statsSchema = z.object({
   activities: z.number(),
   apiCalls: z.number().default(0),
   storageSize: z.string(),
+  filesSize: z.string().default('0 MB'),
+  totalSize: z.string().optional(),
   tables: z.number(),
 });
 

@@ -61,13 +61,23 @@ describe('the dashboard', () => {
 
   it('shows the stat cards with their links, the real row counts and the empty activity', async () => {
     serve({
-      'GET /api/stats': () => json(200, { activities: 12, apiCalls: 4321, storageSize: '1.2 MB', tables: 1 }),
+      'GET /api/stats': () =>
+        json(200, {
+          activities: 12,
+          apiCalls: 4321,
+          storageSize: '1.2 MB',
+          filesSize: '13.0 MB',
+          totalSize: '14.2 MB',
+          tables: 1,
+        }),
       'GET /rest/v1/tables': () => json(200, [orders]),
       'HEAD /rest/v1/orders': () => new Response(null, { status: 200, headers: { 'Content-Range': '*/1234' } }),
       'GET /api/activity': () => json(200, page(1, 0)),
     });
     renderApp('/');
-    expect(await screen.findByText('1.2 MB')).toBeInTheDocument();
+    // The Database Size card: tables and stored files together, each said below.
+    expect(await screen.findByText('14.2 MB')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: /Database Size/ })).toHaveTextContent('Database 1.2 MB · Files 13.0 MB');
     // Billing's count of API calls, not the activity (the two pages agree).
     const requests = screen.getByRole('link', { name: /API Requests/ });
     expect(requests).toHaveAttribute('href', '/billing');
@@ -75,6 +85,10 @@ describe('the dashboard', () => {
     expect(requests).toHaveTextContent('API calls this billing period');
     expect(screen.getByRole('link', { name: /Database Size/ })).toHaveAttribute('href', '/settings');
     expect(screen.getByRole('link', { name: /Tables in your database/ })).toHaveAttribute('href', '/tables');
+    // The two figures with a chart on the page link to it too.
+    expect(screen.getByRole('link', { name: 'API traffic chart' })).toHaveAttribute('href', '#api-traffic');
+    expect(screen.getByRole('link', { name: 'Storage growth chart' })).toHaveAttribute('href', '#storage-growth');
+    expect(document.getElementById('api-traffic')).not.toBeNull();
     const row = (await screen.findByText('orders')).closest('tr') as HTMLElement;
     expect(await within(row).findByText('1,234')).toBeInTheDocument();
     expect(within(row).getByText('3 days ago')).toBeInTheDocument();

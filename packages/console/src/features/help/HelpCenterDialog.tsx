@@ -6,7 +6,7 @@ import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } f
 const QUICK_TIPS = [
   'Use the sidebar to move between areas; on a phone, open it with the menu button.',
   'Every table you create gets REST endpoints immediately; see them on the API page.',
-  'Undo (bottom right) takes you back to the page you were on before.',
+  'Undo (bottom right) takes back your last revert or restore in History.',
   'Switch between light and dark with the sun and moon button in the top bar.',
 ] as const;
 

@@ -8,9 +8,17 @@ import {
   restoreResultSchema,
   revertResultSchema,
 } from '@basalt/shared';
-import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  keepPreviousData,
+  type QueryClient,
+  useInfiniteQuery,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
 import type { z } from 'zod';
 import { refreshAfterCheckpointCreate, refreshAfterTimeTravel } from '@/features/query-refresh';
+import { useUndoRecorder } from '@/features/undo/undo-context';
 import { apiJson, buildQueryUrl, jsonQuery } from '@/lib/api';
 import { errorMessage } from '@/lib/api-errors';
 import { showToast } from '@/lib/toast';
@@ -104,16 +112,37 @@ export interface KeepAccess {
 
 const restoreBody = ({ keepAccess }: KeepAccess) => (keepAccess ? { keepAccess: true } : undefined);
 
+const pagePath = () => `${window.location.pathname}${window.location.search}`;
+
+// The Undo of a revert or a restore (features/undo): one more revert or restore, which records no Undo itself.
+async function undoTimeTravel(queryClient: QueryClient, change: ChangeRef, how: 'revert' | 'restore') {
+  try {
+    await apiJson(
+      how === 'revert' ? revertResultSchema : restoreResultSchema,
+      'POST',
+      `/api/history/${change.id}/${how}`,
+    );
+    refreshAfterTimeTravel(queryClient, change.tableId);
+    showToast({ title: 'Undone', description: 'The table is back as it was before.', variant: 'success' });
+  } catch (error) {
+    failureToast('Error undoing')(error);
+  }
+}
+
 /** useRevertChangeMutation undoes one change. */
 export function useRevertChangeMutation() {
   const queryClient = useQueryClient();
+  const recordUndo = useUndoRecorder();
   return useMutation({
     mutationFn: (change: ChangeRef) => apiJson(revertResultSchema, 'POST', `/api/history/${change.id}/revert`),
     // Not idempotent: a retried revert could undo the change's revert.
     retry: false,
-    onSuccess: (_data, change) => {
+    onSuccess: (result, change) => {
       refreshAfterTimeTravel(queryClient, change.tableId);
       showToast({ title: 'Change reverted', description: 'The change has been undone.', variant: 'success' });
+      // The revert is a change of its own: reverting it is the Undo.
+      const undo = { id: result.change.id, tableId: change.tableId };
+      recordUndo('revert change', pagePath(), () => undoTimeTravel(queryClient, undo, 'revert'));
     },
     onError: failureToast('Error reverting change'),
   });
@@ -122,12 +151,18 @@ export function useRevertChangeMutation() {
 /** useRestoreVersionMutation returns a table to a version, reverting every later change. */
 export function useRestoreVersionMutation() {
   const queryClient = useQueryClient();
+  const recordUndo = useUndoRecorder();
   return useMutation({
     mutationFn: (change: ChangeRef & KeepAccess) =>
       apiJson(restoreResultSchema, 'POST', `/api/history/${change.id}/restore`, restoreBody(change)),
     retry: false,
     onSuccess: (result, change) => {
       refreshAfterTimeTravel(queryClient, change.tableId);
+      // Restoring the table's latest change before the restore undoes it (none when nothing changed).
+      if (result.undoChangeId !== null) {
+        const undo = { id: result.undoChangeId, tableId: change.tableId };
+        recordUndo('restore version', pagePath(), () => undoTimeTravel(queryClient, undo, 'restore'));
+      }
       showToast({
         title: 'Version restored',
         description: `The table is back to the selected version; ${countOf(result.reverted, 'later change')} reverted.`,
@@ -160,6 +195,7 @@ export function useCreateCheckpointMutation(tableId: number) {
 /** useRestoreCheckpointMutation returns a table to a checkpoint; the changes made after it are lost. */
 export function useRestoreCheckpointMutation() {
   const queryClient = useQueryClient();
+  const recordUndo = useUndoRecorder();
   return useMutation({
     mutationFn: (checkpoint: Checkpoint & KeepAccess) =>
       apiJson(
@@ -169,8 +205,12 @@ export function useRestoreCheckpointMutation() {
         restoreBody(checkpoint),
       ),
     retry: false,
-    onSuccess: (_data, checkpoint) => {
+    onSuccess: (result, checkpoint) => {
       refreshAfterTimeTravel(queryClient, checkpoint.tableId);
+      if (result.undoChangeId !== null) {
+        const undo = { id: result.undoChangeId, tableId: checkpoint.tableId };
+        recordUndo('restore checkpoint', pagePath(), () => undoTimeTravel(queryClient, undo, 'restore'));
+      }
       showToast({
         title: 'Checkpoint restored',
         description: `The table is back to "${checkpoint.name}".`,

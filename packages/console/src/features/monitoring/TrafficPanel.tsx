@@ -17,7 +17,7 @@ import { RangeTabs } from './RangeTabs';
 function StorageGrowth({ days }: { days: { day: string; storageMb: number | null }[] }) {
   const latest = days.at(-1)?.storageMb ?? 0;
   return (
-    <figure className="grid gap-2 rounded-lg border bg-card p-4">
+    <figure id="storage-growth" className="grid scroll-mt-20 gap-2 rounded-lg border bg-card p-4">
       <figcaption className="flex items-baseline justify-between gap-2 text-sm">
         <span className="font-medium">Storage growth</span>
         <span className="text-muted-foreground tabular-nums">{latest.toLocaleString('en-US')} MB now</span>
@@ -41,7 +41,7 @@ export function TrafficPanel() {
   const metrics = useMetricsQuery(range);
   const storage = useStorageDaysQuery();
   return (
-    <Card className="min-w-0">
+    <Card id="api-traffic" className="min-w-0 scroll-mt-20">
       <CardHeader className="flex flex-row flex-wrap items-start justify-between gap-3">
         <div className="grid gap-1">
           <CardTitle>API traffic</CardTitle>

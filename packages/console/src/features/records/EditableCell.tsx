@@ -10,7 +10,11 @@ import { buildUpdatePayload, formatCellValue, toFormValue, validateRecordValues 
 // column's type; Enter or leaving the input saves the value, Escape puts it back. The value is checked with the
 // record form's own rules before it is sent; an emptied cell is saved as null.
 
-const INPUT_TYPE: Partial<Record<ColumnDefinition['type'], string>> = { number: 'text', date: 'date' };
+const INPUT_TYPE: Partial<Record<ColumnDefinition['type'], string>> = {
+  number: 'text',
+  date: 'date',
+  date_only: 'date',
+};
 
 function CellEditor({
   name,

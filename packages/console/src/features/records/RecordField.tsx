@@ -1,4 +1,4 @@
-import type { ColumnDefinition } from '@basalt/shared';
+import { type ColumnDefault, type ColumnDefinition, DEFAULT_NOW } from '@basalt/shared';
 import type { ReactNode } from 'react';
 import type { UseFormRegisterReturn } from 'react-hook-form';
 import { Badge } from '@/components/ui/badge';
@@ -12,6 +12,13 @@ const PLACEHOLDERS: Partial<Record<ColumnDefinition['type'], string>> = {
   number: '0',
   json: '{"key": "value"}',
   array: '["first", "second"]',
+};
+
+// 'now' reads as what it is; other defaults as their text.
+const defaultLabel = (value: ColumnDefault, type: ColumnDefinition['type']) => {
+  if (value === DEFAULT_NOW && type === 'date_only') return 'the day of saving';
+  if (value === DEFAULT_NOW && type === 'date') return 'the time of saving';
+  return typeof value === 'string' ? value : JSON.stringify(value);
 };
 
 /** RecordField is one column's input in the record form, chosen by the column's type. */
@@ -55,6 +62,7 @@ export function RecordField({
       control = <Input {...common} type="number" step="any" inputMode="decimal" placeholder={PLACEHOLDERS.number} />;
       break;
     case 'date':
+    case 'date_only':
       control = <Input {...common} type="date" />;
       break;
     case 'json':
@@ -86,6 +94,11 @@ export function RecordField({
         <Badge variant="secondary">{definition.type}</Badge>
       </div>
       {control}
+      {definition.default !== undefined && definition.default !== null && (
+        <p className="text-xs text-muted-foreground">
+          Left empty: <span className="font-mono">{defaultLabel(definition.default, definition.type)}</span>
+        </p>
+      )}
       {error && (
         <p id={`${id}-error`} role="alert" className="text-[13px] font-medium text-destructive">
           {error}

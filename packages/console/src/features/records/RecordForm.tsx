@@ -16,6 +16,17 @@ function recordResolver(schema: TableSchema): Resolver<RecordFormValues> {
   };
 }
 
+// The form's view of the schema: on Add Record a column with a default may be left empty (the server fills it in,
+// the field shows it as a placeholder); Edit Record never applies defaults.
+function formSchemaOf(schema: TableSchema, creating: boolean): TableSchema {
+  return Object.fromEntries(
+    Object.entries(schema).map(([name, { default: value, ...definition }]) => {
+      const defaulted = creating && value !== undefined && value !== null;
+      return [name, defaulted ? { ...definition, required: false, default: value } : definition];
+    }),
+  );
+}
+
 /**
  * RecordForm is the Add Record / Edit Record form: one input per column but id, required columns marked
  * with an asterisk and checked by the browser, then by the same rules the server applies.
@@ -38,8 +49,9 @@ export function RecordForm({
   onCancel: () => void;
 }) {
   const [defaults] = useState(() => initialFormValues(schema, record));
-  const form = useForm<RecordFormValues>({ resolver: recordResolver(schema), defaultValues: defaults });
-  const columns = editableColumns(schema);
+  const [formSchema] = useState(() => formSchemaOf(schema, record === undefined));
+  const form = useForm<RecordFormValues>({ resolver: recordResolver(formSchema), defaultValues: defaults });
+  const columns = editableColumns(formSchema);
   return (
     <DialogForm
       onSubmit={form.handleSubmit(onSubmit)}

@@ -13,7 +13,7 @@ import {
   takesValue,
 } from './records-filters';
 
-const INPUT_TYPE = { number: 'number', date: 'date' } as const;
+const INPUT_TYPE = { number: 'number', date: 'date', date_only: 'date' } as const;
 
 /** NewFilterForm picks a column, an operator and a value; Add appends the filter. */
 export function NewFilterForm({
@@ -69,7 +69,7 @@ export function NewFilterForm({
         <Input
           aria-label="Filter value"
           className="sm:w-48"
-          type={type === 'number' || type === 'date' ? INPUT_TYPE[type] : 'text'}
+          type={type === 'number' || type === 'date' || type === 'date_only' ? INPUT_TYPE[type] : 'text'}
           value={value}
           onChange={(event) => setValue(event.target.value)}
         />

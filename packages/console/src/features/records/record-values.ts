@@ -28,6 +28,7 @@ export function toFormValue(type: ColumnType, value: unknown): string {
     case 'boolean':
       return value === true ? 'true' : value === false ? 'false' : '';
     case 'date':
+    case 'date_only':
       return typeof value === 'string' ? (DATE_PREFIX.exec(value)?.[1] ?? value) : '';
     case 'json':
     case 'array':

@@ -15,6 +15,7 @@ export const DESIGN_FIELD_TYPES = [
   'text',
   'boolean',
   'date',
+  'date_only',
   'datetime',
   'json',
   'array',

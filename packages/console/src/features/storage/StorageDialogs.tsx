@@ -33,11 +33,11 @@ export function BucketSettingsDialog({ bucket, onClose }: { bucket: BucketInfo |
   );
 }
 
-function BucketSettingsForm({ bucket, onClose }: { bucket: BucketInfo; onClose: () => void }) {
-  const update = useUpdateBucketMutation(bucket.name);
-  const [isPublic, setPublic] = useState(bucket.public);
-  const [limit, setLimit] = useState(bucket.file_size_limit ? String(+(bucket.file_size_limit / MB).toFixed(3)) : '');
-  const [types, setTypes] = useState((bucket.allowed_mime_types ?? []).join(', '));
+/**
+ * limitsOf reads a bucket's typed limits: the largest file in MB (empty: the instance's) and the allowed types
+ * (comma- or space-separated; empty: any), with what is wrong with them.
+ */
+export function limitsOf(limit: string, types: string) {
   const limitError =
     limit.trim() !== '' && !(Number(limit) > 0 && Number.isFinite(Number(limit)))
       ? 'Enter a size in MB above 0'
@@ -47,16 +47,64 @@ function BucketSettingsForm({ bucket, onClose }: { bucket: BucketInfo; onClose: 
     .map((type) => type.trim())
     .filter(Boolean);
   const badType = typeList.find((type) => !/^[\w.+-]+\/([\w.+-]+|\*)$/.test(type));
+  return {
+    limitError,
+    typesError: badType ? `${badType} is not a MIME type such as image/png or image/*` : undefined,
+    fileSizeLimit: limit.trim() === '' ? null : Math.round(Number(limit) * MB),
+    allowedMimeTypes: typeList.length > 0 ? typeList : null,
+  };
+}
+
+/** LimitFields are the inputs of a bucket's largest file and allowed types. */
+export function LimitFields({
+  idPrefix,
+  limit,
+  types,
+  onLimit,
+  onTypes,
+}: {
+  idPrefix: string;
+  limit: string;
+  types: string;
+  onLimit: (value: string) => void;
+  onTypes: (value: string) => void;
+}) {
+  const { limitError, typesError } = limitsOf(limit, types);
+  return (
+    <>
+      <FormField
+        id={`${idPrefix}-limit`}
+        label="Largest file (MB)"
+        error={limitError}
+        hint={<p className="text-xs text-muted-foreground">Empty: the instance's limit.</p>}
+      >
+        <Input id={`${idPrefix}-limit`} inputMode="decimal" value={limit} onChange={(e) => onLimit(e.target.value)} />
+      </FormField>
+      <FormField
+        id={`${idPrefix}-types`}
+        label="Allowed file types"
+        error={typesError}
+        hint={
+          <p className="text-xs text-muted-foreground">
+            Comma-separated, such as image/*, application/pdf. Empty: any type.
+          </p>
+        }
+      >
+        <Input id={`${idPrefix}-types`} value={types} onChange={(e) => onTypes(e.target.value)} />
+      </FormField>
+    </>
+  );
+}
+
+function BucketSettingsForm({ bucket, onClose }: { bucket: BucketInfo; onClose: () => void }) {
+  const update = useUpdateBucketMutation(bucket.name);
+  const [isPublic, setPublic] = useState(bucket.public);
+  const [limit, setLimit] = useState(bucket.file_size_limit ? String(+(bucket.file_size_limit / MB).toFixed(3)) : '');
+  const [types, setTypes] = useState((bucket.allowed_mime_types ?? []).join(', '));
+  const { limitError, typesError, fileSizeLimit, allowedMimeTypes } = limitsOf(limit, types);
   const submit = (_event: FormEvent) => {
-    if (limitError || badType) return;
-    update.mutate(
-      {
-        isPublic,
-        fileSizeLimit: limit.trim() === '' ? null : Math.round(Number(limit) * MB),
-        allowedMimeTypes: typeList.length > 0 ? typeList : null,
-      },
-      { onSuccess: onClose },
-    );
+    if (limitError || typesError) return;
+    update.mutate({ isPublic, fileSizeLimit, allowedMimeTypes }, { onSuccess: onClose });
   };
   return (
     <DialogForm
@@ -66,23 +114,13 @@ function BucketSettingsForm({ bucket, onClose }: { bucket: BucketInfo; onClose: 
       submitLabel="Save"
       pendingLabel="Saving…"
       pending={update.isPending}
-      submitDisabled={Boolean(limitError || badType)}
+      submitDisabled={Boolean(limitError || typesError)}
     >
       <div className="flex items-center gap-2">
         <Checkbox id="settings-public" checked={isPublic} onCheckedChange={(v) => setPublic(v === true)} />
         <Label htmlFor="settings-public">Public (anyone with the link can read)</Label>
       </div>
-      <FormField id="settings-limit" label="Largest file (MB)" error={limitError} hint="Empty: the instance's limit.">
-        <Input id="settings-limit" inputMode="decimal" value={limit} onChange={(e) => setLimit(e.target.value)} />
-      </FormField>
-      <FormField
-        id="settings-types"
-        label="Allowed file types"
-        error={badType ? `${badType} is not a MIME type such as image/png or image/*` : undefined}
-        hint="Comma-separated, such as image/*, application/pdf. Empty: any type."
-      >
-        <Input id="settings-types" value={types} onChange={(e) => setTypes(e.target.value)} />
-      </FormField>
+      <LimitFields idPrefix="settings" limit={limit} types={types} onLimit={setLimit} onTypes={setTypes} />
     </DialogForm>
   );
 }

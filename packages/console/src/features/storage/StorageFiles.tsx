@@ -5,17 +5,25 @@ import { Card } from '@/components/ui/card';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { EmptyState, LoadErrorState } from '@/components/ui/empty-state';
 import { Input } from '@/components/ui/input';
+import { NativeSelect } from '@/components/ui/native-select';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
-import { errorMessage } from '@/lib/api-errors';
-import { showToast } from '@/lib/toast';
 import { MoveDialog } from './StorageDialogs';
 import { PreviewDialog } from './StoragePreview';
+import { SignedUrlDialog } from './StorageSignDialog';
 import { DropZone, UploadButton, UploadList, useUploads } from './StorageUploads';
-import { PAGE_SIZE, signedUrlOf, useObjectsQuery, useRemoveMutation } from './storage.queries';
+import { type FileSort, PAGE_SIZE, useObjectsQuery, useRemoveMutation } from './storage.queries';
 
-// A bucket's file browser: folders with a breadcrumb, a search by name prefix, 100 entries a page with "Load more",
-// uploads by drag and drop or picker with progress, and per file: preview, a signed URL (an hour), move or
-// rename, delete with confirmation.
+// A bucket's file browser: folders with a breadcrumb, a search by name prefix, four orders (name either way, newest
+// or oldest first), 100 entries a page with "Load more", uploads by drag and drop or picker with progress, and per
+// file: preview, a signed URL for a chosen time, move or rename, delete with confirmation.
+
+// The orders the browser offers (Supabase's list sorts by name, created_at or updated_at).
+const SORTS = {
+  'name:asc': { label: 'Name A–Z', sort: { column: 'name', order: 'asc' } },
+  'name:desc': { label: 'Name Z–A', sort: { column: 'name', order: 'desc' } },
+  'updated_at:desc': { label: 'Newest first', sort: { column: 'updated_at', order: 'desc' } },
+  'updated_at:asc': { label: 'Oldest first', sort: { column: 'updated_at', order: 'asc' } },
+} satisfies Record<string, { label: string; sort: FileSort }>;
 
 /** sizeOf writes a byte count for people. */
 export const sizeOf = (bytes: unknown) => {
@@ -26,28 +34,22 @@ export const sizeOf = (bytes: unknown) => {
 };
 
 /** Files browses one bucket. */
-export function Files({ bucket }: { bucket: string }) {
+export function Files({ bucket, isPublic }: { bucket: string; isPublic: boolean }) {
   const [prefix, setPrefix] = useState('');
   const [search, setSearch] = useState('');
-  const objects = useObjectsQuery(bucket, prefix, search.trim());
+  const [sort, setSort] = useState<keyof typeof SORTS>('name:asc');
+  const objects = useObjectsQuery(bucket, prefix, search.trim(), SORTS[sort].sort);
   const uploads = useUploads(bucket, prefix);
   const remove = useRemoveMutation(bucket);
   const [deleting, setDeleting] = useState<string | null>(null);
   const [moving, setMoving] = useState<string | null>(null);
+  const [signing, setSigning] = useState<string | null>(null);
   const [previewing, setPreviewing] = useState<{ path: string; type: string; size: string } | null>(null);
   const parts = prefix ? prefix.split('/') : [];
   const entries = objects.data?.pages.flat() ?? [];
   const open = (next: string) => {
     setPrefix(next);
     setSearch('');
-  };
-  const copyLink = async (path: string) => {
-    try {
-      await navigator.clipboard.writeText(await signedUrlOf(bucket, path));
-      showToast({ title: 'Signed URL copied', description: 'It works for one hour.', variant: 'success' });
-    } catch (error) {
-      showToast({ title: 'Could not sign the URL', description: errorMessage(error), variant: 'destructive' });
-    }
   };
   let body: ReactNode;
   if (objects.isError) {
@@ -111,7 +113,7 @@ export function Files({ bucket }: { bucket: string }) {
                         variant="ghost"
                         size="icon-sm"
                         aria-label={`Copy a signed URL of ${entry.name}`}
-                        onClick={() => void copyLink(path)}
+                        onClick={() => setSigning(path)}
                       >
                         <Link2 />
                       </Button>
@@ -165,12 +167,25 @@ export function Files({ bucket }: { bucket: string }) {
             placeholder="Name starts with…"
             value={search}
             onChange={(e) => setSearch(e.target.value)}
-            className="h-8 min-w-0 flex-1 sm:w-48"
+            className="h-8 w-full min-w-0 sm:w-48"
           />
+          <NativeSelect
+            aria-label="Sort files"
+            value={sort}
+            onChange={(e) => setSort(e.target.value as keyof typeof SORTS)}
+            className="h-8"
+            containerClassName="flex-1 sm:w-auto sm:flex-none"
+          >
+            {Object.entries(SORTS).map(([value, option]) => (
+              <option key={value} value={value}>
+                {option.label}
+              </option>
+            ))}
+          </NativeSelect>
           <UploadButton onFiles={uploads.start} busy={uploads.busy} />
         </div>
       </div>
-      <UploadList lines={uploads.lines} onClear={uploads.clear} />
+      <UploadList lines={uploads.lines} onClear={uploads.clear} onPause={uploads.pause} />
       <DropZone onFiles={uploads.start}>
         {body}
         {objects.hasNextPage && (
@@ -189,6 +204,7 @@ export function Files({ bucket }: { bucket: string }) {
       </DropZone>
       <PreviewDialog bucket={bucket} file={previewing} onClose={() => setPreviewing(null)} />
       <MoveDialog bucket={bucket} path={moving} onClose={() => setMoving(null)} />
+      <SignedUrlDialog bucket={bucket} isPublic={isPublic} path={signing} onClose={() => setSigning(null)} />
       <ConfirmDialog
         open={deleting !== null}
         title={`Delete ${deleting ?? 'file'}?`}

@@ -1,39 +1,48 @@
-import { HardDrive, Plus, Settings2, Trash2 } from 'lucide-react';
+import { Eraser, HardDrive, Plus, Settings2, Trash2 } from 'lucide-react';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Checkbox } from '@/components/ui/checkbox';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { EmptyState, LoadErrorState } from '@/components/ui/empty-state';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { PageHeader } from '@/components/ui/page-header';
-import { type BucketInfo, BucketSettingsDialog, DeleteBucketDialog } from './StorageDialogs';
+import { type BucketInfo, BucketSettingsDialog, DeleteBucketDialog, LimitFields, limitsOf } from './StorageDialogs';
 import { Files } from './StorageFiles';
-import { useBucketsQuery, useCreateBucketMutation } from './storage.queries';
+import { BucketRulesCard } from './StorageRules';
+import { useBucketsQuery, useCreateBucketMutation, useEmptyBucketMutation } from './storage.queries';
+import { bucketAccessOf } from './storage-rules';
 
-// /storage: the account's buckets (create public or private, settings, delete once its name is typed), and a file
-// browser for the chosen one (StorageFiles.tsx).
+// /storage: the account's buckets (create public or private with limits, settings, empty, delete once its name is
+// typed), the chosen one's access rules in plain words (StorageRules.tsx), and a file browser for it
+// (StorageFiles.tsx).
 
 function NewBucketForm({ onDone }: { onDone: () => void }) {
   const create = useCreateBucketMutation();
   const [name, setName] = useState('');
   const [isPublic, setPublic] = useState(false);
+  const [limit, setLimit] = useState('');
+  const [types, setTypes] = useState('');
+  const { limitError, typesError, fileSizeLimit, allowedMimeTypes } = limitsOf(limit, types);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    create.mutate({ name: name.trim(), isPublic }, { onSuccess: onDone });
+    if (limitError || typesError) return;
+    create.mutate({ name: name.trim(), isPublic, fileSizeLimit, allowedMimeTypes }, { onSuccess: onDone });
   };
   return (
-    <form onSubmit={submit} aria-label="New bucket" className="grid gap-3 border-b p-3 sm:flex sm:items-end">
+    <form onSubmit={submit} aria-label="New bucket" noValidate className="grid gap-3 border-b p-3">
       <div className="grid gap-1.5">
         <Label htmlFor="bucket-name">Bucket name</Label>
         <Input id="bucket-name" value={name} onChange={(e) => setName(e.target.value)} placeholder="avatars" />
       </div>
-      <div className="flex items-center gap-2 sm:pb-2">
+      <div className="flex items-center gap-2">
         <Checkbox id="bucket-public" checked={isPublic} onCheckedChange={(v) => setPublic(v === true)} />
         <Label htmlFor="bucket-public">Public (anyone with the link can read)</Label>
       </div>
-      <Button type="submit" disabled={!name.trim() || create.isPending}>
+      <LimitFields idPrefix="bucket" limit={limit} types={types} onLimit={setLimit} onTypes={setTypes} />
+      <Button type="submit" disabled={!name.trim() || Boolean(limitError || typesError) || create.isPending}>
         Create bucket
       </Button>
     </form>
@@ -47,7 +56,13 @@ export function StoragePage() {
   const [creating, setCreating] = useState(false);
   const [chosen, setChosen] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<string | null>(null);
+  const [emptying, setEmptying] = useState<string | null>(null);
+  const empty = useEmptyBucketMutation();
   const selected = chosen ?? buckets.data?.[0]?.name ?? null;
+  // supabase-js's Bucket type does not name Basalt's `access`; the server answers it with every bucket.
+  const chosenBucket = buckets.data?.find((bucket) => bucket.name === selected) as
+    | ({ access?: unknown } & NonNullable<typeof buckets.data>[number])
+    | undefined;
 
   let list: ReactNode;
   if (buckets.isError) {
@@ -90,6 +105,14 @@ export function StoragePage() {
               <Button
                 variant="ghost"
                 size="icon-sm"
+                aria-label={`Empty bucket ${bucket.name}`}
+                onClick={() => setEmptying(bucket.name)}
+              >
+                <Eraser />
+              </Button>
+              <Button
+                variant="ghost"
+                size="icon-sm"
                 aria-label={`Delete bucket ${bucket.name}`}
                 className="text-destructive hover:text-destructive"
                 onClick={() => setDeleting(bucket.name)}
@@ -116,13 +139,33 @@ export function StoragePage() {
         }
       />
       <div className="grid gap-6 lg:grid-cols-[18rem_1fr]">
-        <Card className="self-start overflow-hidden">
-          {creating && <NewBucketForm onDone={() => setCreating(false)} />}
-          {list}
-        </Card>
-        {selected && <Files key={selected} bucket={selected} />}
+        <div className="grid min-w-0 gap-6 self-start">
+          <Card className="overflow-hidden">
+            {creating && <NewBucketForm onDone={() => setCreating(false)} />}
+            {list}
+          </Card>
+          {chosenBucket && (
+            <BucketRulesCard
+              key={chosenBucket.name}
+              bucket={{
+                name: chosenBucket.name,
+                public: chosenBucket.public,
+                access: bucketAccessOf(chosenBucket.access),
+              }}
+            />
+          )}
+        </div>
+        {selected && <Files key={selected} bucket={selected} isPublic={chosenBucket?.public ?? false} />}
       </div>
       <BucketSettingsDialog bucket={editing} onClose={() => setEditing(null)} />
+      <ConfirmDialog
+        open={emptying !== null}
+        title={`Empty ${emptying ?? 'bucket'}?`}
+        description="Every file in it is deleted, and links to them stop working; the bucket and its rules stay."
+        confirmLabel="Empty bucket"
+        onConfirm={() => emptying && empty.mutate(emptying)}
+        onClose={() => setEmptying(null)}
+      />
       <DeleteBucketDialog
         name={deleting}
         onClose={() => setDeleting(null)}

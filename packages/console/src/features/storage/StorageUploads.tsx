@@ -1,13 +1,15 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { CheckCircle2, Upload, XCircle } from 'lucide-react';
-import { type DragEvent, type ReactNode, useState } from 'react';
+import { CheckCircle2, Pause, Play, Upload, XCircle } from 'lucide-react';
+import { type DragEvent, type ReactNode, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/lib/cn';
 import { showToast } from '@/lib/toast';
 import { uploadWithProgress } from './storage.queries';
+import { RESUMABLE_THRESHOLD, type ResumableUpload, uploadResumable } from './storage-resumable';
 
 // Uploads into the open folder, by dropping files on the file browser or with the picker: one line per file with
 // its own progress bar, and the server's reason when one fails (over the size limit, a type the bucket refuses).
+// Files over RESUMABLE_THRESHOLD upload resumably (storage-resumable.ts), and their line can pause and resume.
 
 interface UploadLine {
   key: string;
@@ -15,12 +17,16 @@ interface UploadLine {
   progress: number;
   error: string | null;
   done: boolean;
+  /** resumable: sent with TUS, so it can pause; paused: stopped by the person. */
+  resumable: boolean;
+  paused: boolean;
 }
 
 /** useUploads runs a folder's uploads one file after another and keeps a line per file. */
 export function useUploads(bucket: string, prefix: string) {
   const queryClient = useQueryClient();
   const [lines, setLines] = useState<UploadLine[]>([]);
+  const running = useRef(new Map<string, ResumableUpload>());
   const patch = (key: string, change: Partial<UploadLine>) =>
     setLines((all) => all.map((line) => (line.key === key ? { ...line, ...change } : line)));
   const start = async (files: File[]) => {
@@ -30,17 +36,25 @@ export function useUploads(bucket: string, prefix: string) {
       progress: 0,
       error: null,
       done: false,
+      resumable: file.size > RESUMABLE_THRESHOLD,
+      paused: false,
     }));
     setLines((all) => [...all.filter((line) => !line.done || line.error), ...batch]);
     let stored = 0;
     for (const [index, file] of files.entries()) {
       const line = batch[index];
       if (!line) continue;
+      const path = prefix ? `${prefix}/${file.name}` : file.name;
+      const onProgress = (progress: number) => patch(line.key, { progress });
       try {
-        await uploadWithProgress(bucket, prefix ? `${prefix}/${file.name}` : file.name, file, (progress) =>
-          patch(line.key, { progress }),
-        );
-        patch(line.key, { done: true, progress: 1 });
+        if (line.resumable) {
+          const upload = uploadResumable(bucket, path, file, onProgress);
+          running.current.set(line.key, upload);
+          await upload.done.finally(() => running.current.delete(line.key));
+        } else {
+          await uploadWithProgress(bucket, path, file, onProgress);
+        }
+        patch(line.key, { done: true, progress: 1, paused: false });
         stored++;
       } catch (error) {
         patch(line.key, { done: true, error: error instanceof Error ? error.message : String(error) });
@@ -57,7 +71,14 @@ export function useUploads(bucket: string, prefix: string) {
     }
   };
   const busy = lines.some((line) => !line.done);
-  return { lines, start: (files: File[]) => void start(files), busy, clear: () => setLines([]) };
+  const pause = (key: string, paused: boolean) => {
+    const upload = running.current.get(key);
+    if (!upload) return;
+    if (paused) upload.pause();
+    else upload.resume();
+    patch(key, { paused });
+  };
+  return { lines, start: (files: File[]) => void start(files), busy, clear: () => setLines([]), pause };
 }
 
 /** UploadButton opens the file picker. */
@@ -118,7 +139,15 @@ export function DropZone({ onFiles, children }: { onFiles: (files: File[]) => vo
 }
 
 /** UploadList shows each file's progress, or why it failed. */
-export function UploadList({ lines, onClear }: { lines: UploadLine[]; onClear: () => void }) {
+export function UploadList({
+  lines,
+  onClear,
+  onPause,
+}: {
+  lines: UploadLine[];
+  onClear: () => void;
+  onPause: (key: string, paused: boolean) => void;
+}) {
   if (lines.length === 0) return null;
   return (
     <div className="grid gap-2 border-b p-3">
@@ -140,7 +169,19 @@ export function UploadList({ lines, onClear }: { lines: UploadLine[]; onClear: (
               ) : line.done ? (
                 <CheckCircle2 aria-label="Stored" className="size-4 shrink-0 text-success" />
               ) : (
-                <span className="shrink-0 text-muted-foreground">{Math.round(line.progress * 100)}%</span>
+                <span className="flex shrink-0 items-center gap-1 text-muted-foreground">
+                  {line.paused ? 'Paused' : `${Math.round(line.progress * 100)}%`}
+                  {line.resumable && (
+                    <Button
+                      variant="ghost"
+                      size="icon-sm"
+                      aria-label={`${line.paused ? 'Resume' : 'Pause'} upload of ${line.name}`}
+                      onClick={() => onPause(line.key, !line.paused)}
+                    >
+                      {line.paused ? <Play /> : <Pause />}
+                    </Button>
+                  )}
+                </span>
               )}
             </div>
             <div

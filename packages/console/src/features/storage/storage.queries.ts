@@ -1,7 +1,10 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { z } from 'zod';
+import { apiJson } from '@/lib/api';
 import { errorMessage } from '@/lib/api-errors';
 import { getSupabase } from '@/lib/supabase';
 import { showToast } from '@/lib/toast';
+import type { BucketAccess } from './storage-rules';
 
 // The Storage page talks to /storage/v1 with supabase-js, signed in as the console's account: the same API an app
 // uses, so what the page shows is what an app sees.
@@ -41,13 +44,24 @@ export function useBucketsQuery() {
 /** PAGE_SIZE is how many entries a page of the file browser lists (the spec's list default). */
 export const PAGE_SIZE = 100;
 
+/** FileSort is an order the file browser lists in: a column Supabase's list sorts by, and a direction. */
+export interface FileSort {
+  column: 'name' | 'updated_at';
+  order: 'asc' | 'desc';
+}
+
 /**
  * useObjectsQuery lists a bucket's entries under a folder, PAGE_SIZE at a time ("Load more" asks for the next),
- * those whose name starts with `search` when given; folders come as entries without an id.
+ * those whose name starts with `search` when given, in `sort`'s order; folders come as entries without an id.
  */
-export function useObjectsQuery(bucket: string | null, prefix: string, search = '') {
+export function useObjectsQuery(
+  bucket: string | null,
+  prefix: string,
+  search = '',
+  sort: FileSort = { column: 'name', order: 'asc' },
+) {
   return useInfiniteQuery({
-    queryKey: [...storageKeys.objects(bucket ?? '', prefix), search],
+    queryKey: [...storageKeys.objects(bucket ?? '', prefix), search, sort.column, sort.order],
     enabled: bucket !== null,
     initialPageParam: 0,
     getNextPageParam: (last: FileObject[], _all, offset: number) =>
@@ -60,7 +74,7 @@ export function useObjectsQuery(bucket: string | null, prefix: string, search = 
             limit: PAGE_SIZE,
             offset: pageParam,
             search: search || undefined,
-            sortBy: { column: 'name', order: 'asc' },
+            sortBy: sort,
           }),
       ),
   });
@@ -92,6 +106,27 @@ export function useUpdateBucketMutation(name: string) {
       showToast({ title: 'Bucket updated', description: `${name}'s settings are saved.`, variant: 'success' });
     },
     onError: failed('Failed to update bucket'),
+  });
+}
+
+/**
+ * useUpdateBucketAccessMutation saves a bucket's rules with the console's own call (PATCH /api/storage/buckets/:name
+ * {access}), which the activity feed records like every bucket change.
+ */
+export function useUpdateBucketAccessMutation(name: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (access: BucketAccess) =>
+      apiJson(z.object({ name: z.string() }), 'PATCH', `/api/storage/buckets/${encodeURIComponent(name)}`, { access }),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: storageKeys.buckets });
+      showToast({
+        title: 'Access rules saved',
+        description: `The users of your app now meet the new rules of ${name}.`,
+        variant: 'success',
+      });
+    },
+    onError: failed('Failed to save access rules'),
   });
 }
 
@@ -153,12 +188,18 @@ export async function uploadWithProgress(
   });
 }
 
-/** useCreateBucketMutation creates a bucket. */
+/** useCreateBucketMutation creates a bucket with its public flag and limits. */
 export function useCreateBucketMutation() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (input: { name: string; isPublic: boolean }) =>
-      unwrap(await getSupabase().storage.createBucket(input.name, { public: input.isPublic })),
+    mutationFn: async (input: { name: string } & BucketSettings) =>
+      unwrap(
+        await getSupabase().storage.createBucket(input.name, {
+          public: input.isPublic,
+          fileSizeLimit: input.fileSizeLimit,
+          allowedMimeTypes: input.allowedMimeTypes,
+        }),
+      ),
     onSuccess: (_data, input) => {
       void queryClient.invalidateQueries({ queryKey: storageKeys.buckets });
       showToast({ title: 'Bucket created', description: `${input.name} is ready for files.`, variant: 'success' });
@@ -179,6 +220,23 @@ export function useDeleteBucketMutation() {
     onError: failed('Failed to delete bucket'),
   });
 }
+
+/** useEmptyBucketMutation deletes every file of a bucket, keeping the bucket and its settings. */
+export function useEmptyBucketMutation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (name: string) => unwrap(await getSupabase().storage.emptyBucket(name)),
+    onSuccess: (_data, name) => {
+      void queryClient.invalidateQueries({ queryKey: ['storage', 'objects', name] });
+      showToast({ title: 'Bucket emptied', description: `Every file of ${name} is deleted.`, variant: 'success' });
+    },
+    onError: failed('Failed to empty bucket'),
+  });
+}
+
+/** publicUrlOf is a public bucket's keyless link to an object (/object/public/…), as supabase-js builds it. */
+export const publicUrlOf = (bucket: string, path: string) =>
+  getSupabase().storage.from(bucket).getPublicUrl(path).data.publicUrl;
 
 /** useRemoveMutation deletes one object. */
 export function useRemoveMutation(bucket: string) {

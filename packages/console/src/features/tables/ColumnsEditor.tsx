@@ -6,6 +6,7 @@ import { Checkbox } from '@/components/ui/checkbox';
 import { Input } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';
 import { cn } from '@/lib/cn';
+import { ColumnDefaultInput } from './ColumnDefaultInput';
 import { canIndex, newColumnDraft, type TableDraft } from './table-draft';
 import { useTablesQuery } from './tables.queries';
 
@@ -66,12 +67,13 @@ function ReferenceChoice({
   );
 }
 
-/** COLUMN_TYPE_LABELS name the six column types in the type pickers. */
+/** COLUMN_TYPE_LABELS name the column types in the type pickers (`date` holds a date and time). */
 export const COLUMN_TYPE_LABELS = {
   text: 'Text',
   number: 'Number',
   boolean: 'Boolean',
-  date: 'Date',
+  date: 'Date & time',
+  date_only: 'Date only',
   json: 'JSON',
   array: 'Array',
 } as const;
@@ -199,6 +201,7 @@ function ColumnRow({
           <span className="hidden size-8 @xl:block" />
         )}
       </div>
+      {!locked && <ColumnDefaultInput form={form} index={index} />}
       {!locked && column?.type === 'number' && <ReferenceChoice form={form} index={index} tableNames={tableNames} />}
     </li>
   );
@@ -210,7 +213,8 @@ export function useTableNames(): string[] {
 }
 
 /**
- * ColumnsEditor edits a draft's columns: name, type, Required, Unique and Indexed per row (References on number columns),
+ * ColumnsEditor edits a draft's columns: name, type, Required, Unique, Indexed and Default per row (References on
+ * number columns),
  * Add Column, and a remove
  * button on every row but the first (the id column, which every table has and no one removes).
  */

@@ -48,7 +48,7 @@ describe('CreateTableForm', () => {
     await user.click(screen.getByRole('checkbox', { name: 'Column 2 Unique' }));
     await user.click(screen.getByRole('button', { name: 'Add Column' }));
     await user.type(screen.getByRole('textbox', { name: 'Column 3 name' }), 'joined');
-    await user.selectOptions(screen.getByRole('combobox', { name: 'Column 3 type' }), 'Date');
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Column 3 type' }), 'date');
     await user.click(screen.getByRole('button', { name: 'Add Column' }));
     await user.type(screen.getByRole('textbox', { name: 'Column 4 name' }), 'dropped');
     await user.click(screen.getByRole('button', { name: 'Remove column 4' }));
@@ -68,5 +68,44 @@ describe('CreateTableForm', () => {
     const { onCancel, user } = renderForm();
     await user.click(screen.getByRole('button', { name: 'Cancel' }));
     expect(onCancel).toHaveBeenCalled();
+  });
+});
+
+describe('CreateTableForm: defaults and dates (issue 35)', () => {
+  it('sends a default of the column type, and a date-only column with now', async () => {
+    const { onSubmit, user } = renderForm();
+    await user.type(screen.getByRole('textbox', { name: 'Table name' }), 'posts');
+    await user.type(screen.getByRole('textbox', { name: 'Column 2 name' }), 'status');
+    await user.type(screen.getByRole('textbox', { name: 'Column 2 default' }), 'draft');
+    await user.click(screen.getByRole('button', { name: 'Add Column' }));
+    await user.type(screen.getByRole('textbox', { name: 'Column 3 name' }), 'qty');
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Column 3 type' }), 'Number');
+    await user.type(screen.getByRole('textbox', { name: 'Column 3 default' }), '1');
+    await user.click(screen.getByRole('button', { name: 'Add Column' }));
+    await user.type(screen.getByRole('textbox', { name: 'Column 4 name' }), 'due');
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Column 4 type' }), 'date_only');
+    await user.type(screen.getByRole('textbox', { name: 'Column 4 default' }), 'now');
+    await user.click(screen.getByRole('button', { name: 'Create Table' }));
+    expect(onSubmit).toHaveBeenCalledWith({
+      name: 'posts',
+      description: null,
+      schema: {
+        id: { type: 'number', required: true, unique: true },
+        status: { type: 'text', required: false, unique: false, default: 'draft' },
+        qty: { type: 'number', required: false, unique: false, default: 1 },
+        due: { type: 'date_only', required: false, unique: false, default: 'now' },
+      },
+    });
+  });
+
+  it('shows the shared message for a default of the wrong type and sends nothing', async () => {
+    const { onSubmit, user } = renderForm();
+    await user.type(screen.getByRole('textbox', { name: 'Table name' }), 'posts');
+    await user.type(screen.getByRole('textbox', { name: 'Column 2 name' }), 'qty');
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Column 2 type' }), 'Number');
+    await user.type(screen.getByRole('textbox', { name: 'Column 2 default' }), 'many');
+    await user.click(screen.getByRole('button', { name: 'Create Table' }));
+    expect(await screen.findByText('The default of a number column must be a number')).toBeInTheDocument();
+    expect(onSubmit).not.toHaveBeenCalled();
   });
 });

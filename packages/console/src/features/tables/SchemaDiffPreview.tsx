@@ -1,4 +1,4 @@
-import { ArrowRightLeft, Link2, Minus, Pencil, Plus, ShieldCheck, ShieldOff } from 'lucide-react';
+import { ArrowRightLeft, Link2, Minus, Pencil, Plus, ShieldCheck, ShieldOff, WandSparkles } from 'lucide-react';
 import { cn } from '@/lib/cn';
 import type { SchemaDiffKind, SchemaDiffLine } from './schema-diff';
 
@@ -16,6 +16,7 @@ const STYLES: Record<SchemaDiffKind, { icon: typeof Plus; className: string }> =
   index: { icon: Plus, className: 'text-primary' },
   dropIndex: { icon: ShieldOff, className: 'text-foreground' },
   reference: { icon: Link2, className: 'text-foreground' },
+  default: { icon: WandSparkles, className: 'text-foreground' },
 };
 
 /** SchemaDiffPreview lists what saving the schema editor will do, one line per change. */

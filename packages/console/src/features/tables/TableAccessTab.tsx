@@ -10,9 +10,9 @@ import {
   type TableResponse,
   usesOwnRows,
 } from '@basalt/shared';
-import { ShieldCheck } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { AccessRuleFields, AccessSummary } from '@/components/access-rules';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
 import { FormField } from '@/components/ui/form-field';
@@ -33,8 +33,6 @@ const RULE_LABELS: Record<AccessRule, string> = {
   public: 'Anyone, even signed out',
   own: 'Own rows only',
 };
-
-const RULES: AccessRule[] = ['nobody', 'authenticated', 'public', 'own'];
 
 /**
  * TableAccessTab shows and edits who of the app's users may read and write the table's rows, in plain words
@@ -71,36 +69,16 @@ export function TableAccessTab({ table }: { table: TableResponse }) {
         </CardDescription>
       </CardHeader>
       <CardContent className="grid gap-5">
-        <p
-          className="flex items-start gap-2 rounded-lg border bg-muted/40 p-3 text-sm"
-          data-testid="access-summary"
-          aria-live="polite"
-        >
-          <ShieldCheck aria-hidden className="mt-0.5 size-4 shrink-0 text-primary" />
-          <span>{describeAccess(next)}.</span>
-        </p>
-        <div className="grid gap-4 sm:grid-cols-2">
-          {ACCESS_OPERATIONS.map((operation) => (
-            <FormField
-              key={operation}
-              id={`access-${operation}`}
-              label={OPERATION_LABELS[operation]}
-              hint={<p className="text-xs text-muted-foreground">{describeRule(operation, draft[operation])}.</p>}
-            >
-              <NativeSelect
-                id={`access-${operation}`}
-                value={draft[operation]}
-                onChange={(e) => setRule(operation, e.target.value as AccessRule)}
-              >
-                {RULES.map((rule) => (
-                  <option key={rule} value={rule}>
-                    {RULE_LABELS[rule]}
-                  </option>
-                ))}
-              </NativeSelect>
-            </FormField>
-          ))}
-        </div>
+        <AccessSummary text={describeAccess(next)} />
+        <AccessRuleFields
+          idPrefix="access"
+          operations={ACCESS_OPERATIONS}
+          operationLabels={OPERATION_LABELS}
+          ruleLabels={RULE_LABELS}
+          describe={describeRule}
+          value={draft}
+          onChange={setRule}
+        />
         {own && (
           <FormField
             id="access-owner"

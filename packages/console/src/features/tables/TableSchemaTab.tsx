@@ -46,7 +46,12 @@ export function TableSchemaTab({ table }: { table: TableResponse }) {
                   {column.required && <Badge>Required</Badge>}
                   {column.unique && <Badge variant="warning">Unique</Badge>}
                   {column.indexed && <Badge variant="outline">Indexed</Badge>}
-                  {!column.required && !column.unique && !column.indexed && (
+                  {column.default !== undefined && column.default !== null && (
+                    <Badge variant="outline" className="font-mono">
+                      default {JSON.stringify(column.default)}
+                    </Badge>
+                  )}
+                  {!column.required && !column.unique && !column.indexed && column.default === undefined && (
                     <span className="text-muted-foreground">—</span>
                   )}
                 </div>

@@ -1,5 +1,5 @@
 import type { ColumnDefinition, TableResponse } from '@basalt/shared';
-import { type ColumnDraft, canIndex, type TableDraft } from './table-draft';
+import { type ColumnDraft, canIndex, defaultFromText, type TableDraft } from './table-draft';
 
 // The schema editor's preview: what saving a draft will do to the table, in the server's words (the lines
 // match the server's schema-change preview). Computed locally, so it updates on every keystroke; the server
@@ -19,7 +19,8 @@ export type SchemaDiffKind =
   | 'unique'
   | 'index'
   | 'dropIndex'
-  | 'reference';
+  | 'reference'
+  | 'default';
 
 /** SchemaDiffLine is one planned change. */
 export interface SchemaDiffLine {
@@ -27,14 +28,19 @@ export interface SchemaDiffLine {
   text: string;
 }
 
-/** describeColumn is a column's type and flags: "text, required, unique, indexed". */
-export function describeColumn(definition: Pick<ColumnDefinition, 'type' | 'required' | 'unique' | 'indexed'>): string {
+/** describeColumn is a column's type and flags: "text, required, unique, indexed, default "x"". */
+export function describeColumn(
+  definition: Pick<ColumnDefinition, 'type' | 'required' | 'unique' | 'indexed' | 'default'>,
+): string {
   const indexed = indexedOf(definition);
   return [
     definition.type,
     definition.required ? 'required' : '',
     definition.unique ? 'unique' : '',
     indexed ? 'indexed' : '',
+    definition.default === undefined || definition.default === null
+      ? ''
+      : `default ${JSON.stringify(definition.default)}`,
   ]
     .filter(Boolean)
     .join(', ');
@@ -89,7 +95,8 @@ export function diffTableDraft(table: TableResponse, draft: TableDraft): SchemaD
   }
   for (const column of columns) {
     if (column.originalName === null || !table.schema[column.originalName]) {
-      lines.push({ kind: 'add', text: `Add column "${column.name || '(unnamed)'}" (${describeColumn(column)})` });
+      const described = describeColumn({ ...column, default: defaultFromText(column.type, column.defaultText ?? '') });
+      lines.push({ kind: 'add', text: `Add column "${column.name || '(unnamed)'}" (${described})` });
     }
   }
   for (const { after, before } of changed) {
@@ -104,6 +111,17 @@ export function diffTableDraft(table: TableResponse, draft: TableDraft): SchemaD
         text: wanted
           ? `Make "${after.name}" reference ${wanted} (on delete ${after.onDelete})`
           : `Remove the reference of "${after.name}"`,
+      });
+    }
+    // The server's words (schema-plan.ts describeStep): the default as JSON.
+    const value = defaultFromText(after.type, after.defaultText ?? '');
+    if (JSON.stringify(value ?? null) !== JSON.stringify(before.default ?? null)) {
+      lines.push({
+        kind: 'default',
+        text:
+          value === undefined
+            ? `Remove the default of "${after.name}"`
+            : `Set the default of "${after.name}" to ${JSON.stringify(value)}`,
       });
     }
   }

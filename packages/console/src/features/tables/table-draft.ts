@@ -1,7 +1,9 @@
 import {
+  type ColumnDefault,
   type ColumnDefinition,
   type ColumnType,
   type CreateTableRequest,
+  columnDefaultProblem,
   columnNameSchema,
   columnTypeSchema,
   isSystemColumnName,
@@ -35,6 +37,8 @@ export interface ColumnDraft {
   /** The table a number column references ('' for none), and what deleting a referenced row does. */
   referencesTable: string;
   onDelete: OnDeleteAction;
+  /** The column's default as typed ('' or absent: none); see defaultFromText. */
+  defaultText?: string;
 }
 
 /** TableDraft is the value of the create-table form and of the schema editor. */
@@ -59,6 +63,7 @@ const columnDraftSchema = z.object({
   indexed: z.boolean().optional(),
   referencesTable: z.string(),
   onDelete: z.enum(ON_DELETE_ACTIONS),
+  defaultText: z.string().optional(),
 });
 
 /** tableDraftSchema validates a draft with the messages and the shared table rules. */
@@ -84,8 +89,57 @@ export const tableDraftSchema = z
         });
       }
       seen.add(key);
+      const problem = defaultTextProblem(column.type, column.defaultText ?? '');
+      if (!column.system && problem !== null) {
+        ctx.addIssue({ code: 'custom', path: ['columns', index, 'defaultText'], message: problem });
+      }
     });
   });
+
+/**
+ * defaultFromText reads a typed default as a value of the column's type: numbers and booleans as such, json and
+ * array columns as JSON, the rest as the text itself. Undefined for none ('' typed).
+ */
+export function defaultFromText(type: ColumnType, text: string): ColumnDefault | undefined {
+  if (text === '') return undefined;
+  const trimmed = text.trim();
+  switch (type) {
+    case 'number':
+      return trimmed !== '' && Number.isFinite(Number(trimmed)) ? Number(trimmed) : text;
+    case 'boolean':
+      return trimmed === 'true' ? true : trimmed === 'false' ? false : text;
+    case 'json':
+    case 'array':
+      try {
+        return JSON.parse(text) as ColumnDefault;
+      } catch {
+        return text;
+      }
+    default:
+      return type === 'text' ? text : trimmed;
+  }
+}
+
+/** defaultToText is a saved default as the form shows it (the inverse of defaultFromText). */
+export function defaultToText(type: ColumnType, value: ColumnDefault | undefined): string {
+  if (value === undefined || value === null) return '';
+  if (type === 'json' || type === 'array') return JSON.stringify(value);
+  return String(value);
+}
+
+// The shared rule's message for a typed default; json text that does not parse is refused here, as the record
+// form refuses it (it would otherwise become a JSON string).
+function defaultTextProblem(type: ColumnType, text: string): string | null {
+  if (text === '') return null;
+  if (type === 'json' || type === 'array') {
+    try {
+      JSON.parse(text);
+    } catch {
+      return `The default of a ${type} column must be valid JSON`;
+    }
+  }
+  return columnDefaultProblem(type, defaultFromText(type, text));
+}
 
 const NO_REFERENCE = { referencesTable: '', onDelete: 'restrict' } as const;
 
@@ -120,6 +174,7 @@ export function draftFromTable(table: TableResponse): TableDraft {
             indexed: definition.indexed ?? false,
             referencesTable: definition.references?.table ?? '',
             onDelete: definition.references?.onDelete ?? 'restrict',
+            defaultText: defaultToText(definition.type, definition.default),
           },
   );
   if (!columns.some((c) => c.system)) columns.unshift(idColumnDraft());
@@ -129,6 +184,8 @@ export function draftFromTable(table: TableResponse): TableDraft {
 function definitionOf(c: ColumnDraft): ColumnDefinition {
   const definition: ColumnDefinition = { type: c.type, required: c.required, unique: c.unique };
   if (c.indexed && canIndex(c.type)) definition.indexed = true;
+  const value = c.system ? undefined : defaultFromText(c.type, c.defaultText ?? '');
+  if (value !== undefined) definition.default = value;
   // Only a number column references; the choice is dropped when the type changes.
   if (c.type === 'number' && !c.system && c.referencesTable !== '') {
     definition.references = { table: c.referencesTable, onDelete: c.onDelete };
@@ -180,6 +237,7 @@ function sameSchema(a: TableSchema, b: TableSchema): boolean {
       x.required === y.required &&
       x.unique === y.unique &&
       (x.indexed ?? false) === (y.indexed ?? false) &&
+      JSON.stringify(x.default ?? null) === JSON.stringify(y.default ?? null) &&
       sameReference(x, y)
     );
   });

@@ -5,10 +5,10 @@ import type { UndoEntry } from './undo-history';
 export interface UndoContextValue {
   entries: readonly UndoEntry[];
   canUndo: boolean;
-  /** undo removes the newest entry and goes back to its path when that is not the current one. */
+  /** undo removes the newest entry, returns to its path when that is not the current one, and runs its undo. */
   undo: () => void;
-  /** record adds an entry for an action other than a navigation. */
-  record: (action: string, path: string) => void;
+  /** record adds an action that can be undone, with the function that undoes it. */
+  record: (action: string, path: string, run?: () => unknown) => void;
 }
 
 /** UndoContext is provided by UndoProvider. */
@@ -19,4 +19,11 @@ export function useUndo(): UndoContextValue {
   const value = useContext(UndoContext);
   if (!value) throw new Error('useUndo must be used inside <UndoProvider>');
   return value;
+}
+
+const ignore = () => undefined;
+
+/** useUndoRecorder returns record, or a no-op outside an UndoProvider (a feature rendered on its own in a test). */
+export function useUndoRecorder(): UndoContextValue['record'] {
+  return useContext(UndoContext)?.record ?? ignore;
 }

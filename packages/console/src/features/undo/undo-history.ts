@@ -1,10 +1,13 @@
-// Undo history: the last 10 navigations, newest last.
+// Undo history: the last 10 actions that can be undone, newest last. Moving between pages is not one of them
+// (issue 35: an Undo button appeared after plain navigation, with nothing to undo).
 
-/** UndoEntry is one undoable step: what happened, the path to return to, and when. */
+/** UndoEntry is one undoable step: what happened, the page it happened on, when, and how to undo it. */
 export interface UndoEntry {
   action: string;
   path: string;
   timestamp: number;
+  /** run undoes the action (a revert through History); without it, Undo only returns to the page. */
+  run?: () => unknown;
 }
 
 /** UNDO_HISTORY_LIMIT is how many entries are kept. */

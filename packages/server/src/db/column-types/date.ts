@@ -56,7 +56,7 @@ export const dateType = defineColumnType({
     format: 'date-time',
     description: 'ISO 8601; a date alone (2025-05-01) is accepted on input and read back as midnight UTC',
   },
-  conversions: { text: 'check', json: 'check' },
+  conversions: { text: 'check', date_only: 'always', json: 'check' },
   parseInput(value) {
     const iso = typeof value === 'string' ? parseIsoDate(value) : null;
     return iso === null

@@ -48,7 +48,14 @@ export const jsonType = defineColumnType({
   sqlType: { sqlite: 'TEXT', postgres: 'jsonb' },
   pgTypeName: 'json',
   jsonSchema: { description: 'Any JSON value' },
-  conversions: { text: 'always', number: 'always', boolean: 'always', date: 'always', array: 'always' },
+  conversions: {
+    text: 'always',
+    number: 'always',
+    boolean: 'always',
+    date: 'always',
+    date_only: 'always',
+    array: 'always',
+  },
   parseInput(value, { from }) {
     if (from === 'form' && typeof value === 'string') return parseJsonOrKeepText(value);
     return toJsonValue(value);

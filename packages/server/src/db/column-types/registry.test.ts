@@ -16,6 +16,7 @@ describe('column type registry', () => {
       number: { sqlite: 'REAL', postgres: 'double precision' },
       boolean: { sqlite: 'INTEGER', postgres: 'boolean' },
       date: { sqlite: 'TEXT', postgres: 'timestamptz' },
+      date_only: { sqlite: 'TEXT', postgres: 'date' },
       json: { sqlite: 'TEXT', postgres: 'jsonb' },
       array: { sqlite: 'TEXT', postgres: 'jsonb' },
     });
@@ -51,6 +52,7 @@ describe('column type registry', () => {
       number: -12.5,
       boolean: true,
       date: '2025-05-01T10:00:00.000Z',
+      date_only: '2025-05-01',
       json: { a: [1, 'b'] },
       array: [1, 'two', null],
     };
@@ -64,7 +66,9 @@ describe('column type registry', () => {
             ? JSON.parse(String(stored))
             : dialect === 'postgres' && type === 'date'
               ? new Date(String(stored))
-              : stored;
+              : dialect === 'postgres' && type === 'date_only'
+                ? new Date(2025, 4, 1)
+                : stored;
         expect(t.fromStorage(raw, dialect)).toEqual(samples[type]);
       }
     }

@@ -3,6 +3,7 @@ import { arrayType } from './array.js';
 import { booleanType } from './boolean.js';
 import type { ColumnTypeDefinition } from './column-type.js';
 import { dateType } from './date.js';
+import { dateOnlyType } from './date-only.js';
 import { jsonType } from './json.js';
 import { numberType } from './number.js';
 import { textType } from './text.js';
@@ -13,6 +14,7 @@ export const columnTypes: Readonly<Record<ColumnType, ColumnTypeDefinition>> = {
   number: numberType,
   boolean: booleanType,
   date: dateType,
+  date_only: dateOnlyType,
   json: jsonType,
   array: arrayType,
 };

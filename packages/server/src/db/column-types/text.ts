@@ -17,7 +17,14 @@ export const textType = defineColumnType({
   sqlType: { sqlite: 'TEXT', postgres: 'text' },
   pgTypeName: 'text',
   jsonSchema: { type: 'string' },
-  conversions: { number: 'always', boolean: 'always', date: 'always', json: 'always', array: 'always' },
+  conversions: {
+    number: 'always',
+    boolean: 'always',
+    date: 'always',
+    date_only: 'always',
+    json: 'always',
+    array: 'always',
+  },
   parseInput(value, { from }) {
     if (typeof value === 'string') return value.includes('\0') ? fail(NUL_MESSAGE) : ok(value);
     if (from !== 'form') return fail('must be text');

@@ -85,6 +85,13 @@ export interface SqlDialect {
    * (SQLite: no round trips to save).
    */
   combined: ((queries: readonly CompiledQuery[], last?: CompiledQuery) => CompiledQuery | null) | null;
+  /**
+   * combinedWrite joins a one-row insert (`RETURNING *`), the statements deferred after it and `last` into one
+   * statement that commits on its own and answers the inserted row with last's row as JSON in WRITTEN_LAST;
+   * `idMark` stands for the inserted row's id in the deferred statements' values (CombinedWrite). Null where it
+   * cannot join them, or where the engine has no round trips to save (SQLite).
+   */
+  combinedWrite: CombinedWrite | null;
   /** autoIncrementId shapes an integer primary key that the database numbers. */
   autoIncrementId(column: ColumnDefinitionBuilder): ColumnDefinitionBuilder;
   /** autoIncrementType is the column type of such a key. */
@@ -112,6 +119,21 @@ export interface SqlDialect {
    */
   commitWithoutWaitingForDisk(db: Kysely<SystemDatabase>): Promise<void>;
 }
+
+/**
+ * CombinedWrite joins a write into one statement (SqlDialect.combinedWrite). In the deferred statements' values,
+ * a number equal to `idMark` stands for the inserted row's id, and a text starting `{"id":<idMark>,` (the row's
+ * history entry, built before PostgreSQL numbers the row) gets the id in its place.
+ */
+export type CombinedWrite = (
+  insert: CompiledQuery,
+  deferred: readonly CompiledQuery[],
+  last: CompiledQuery,
+  idMark: number,
+) => CompiledQuery | null;
+
+/** WRITTEN_LAST is the column in which a combined write answers its last statement's row (as JSON). */
+export const WRITTEN_LAST = 'basalt:last';
 
 /** SqlFragment is a piece of SQL with bound values, built with Kysely's `sql` tag. */
 export type SqlFragment = RawBuilder<unknown>;

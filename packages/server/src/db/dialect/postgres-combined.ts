@@ -1,5 +1,6 @@
 import type { CompiledQuery } from 'kysely';
 import { preparedQuery } from '../sql-text.js';
+import { WRITTEN_LAST } from './dialect.js';
 import { nameOfText } from './postgres-named.js';
 
 // Statements joined as data-modifying WITH clauses of one statement: PostgreSQL runs each to completion, whether or
@@ -33,4 +34,51 @@ export function combinedStatements(queries: readonly CompiledQuery[], last?: Com
   // Deferred statements write Basalt's own tables, so the joined text's result never changes type: it may be kept
   // prepared by a name taken from the text (postgres-named.ts).
   return preparedQuery(text, parameters, nameOfText('basalt_deferred', text));
+}
+
+/**
+ * combinedWrite (SqlDialect.combinedWrite) joins a one-row insert, the statements deferred after it and `last`:
+ *   WITH basalt_row AS (insert), basalt_0 AS (… RETURNING 1), …, basalt_last AS (last)
+ *   SELECT basalt_row.*, row_to_json(basalt_last) FROM basalt_row LEFT JOIN basalt_last …
+ * Outside a transaction it commits whole or not at all, in one round trip. The deferred statements read the new
+ * id from basalt_row where their values hold `idMark`; the insert's own values are the user's and are left as
+ * they are. The others run before last, as in combinedStatements, which keeps the order of the locks.
+ */
+export function combinedWrite(
+  insert: CompiledQuery,
+  deferred: readonly CompiledQuery[],
+  last: CompiledQuery,
+  idMark: number,
+): CompiledQuery | null {
+  const all = [insert, ...deferred, last];
+  if (all.some((query) => query.sql.includes("'") || query.sql.includes('$$'))) return null;
+  if (all.reduce((n, query) => n + query.parameters.length, 0) > MAX_COMBINED_PARAMETERS) return null;
+  if (!RETURNING.test(insert.sql) || !RETURNING.test(last.sql) || deferred.some((q) => RETURNING.test(q.sql))) {
+    return null;
+  }
+  const idText = `{"id":${idMark},`;
+  const parameters: unknown[] = [];
+  const bind = (value: unknown) => {
+    parameters.push(value);
+    return `$${parameters.length}`;
+  };
+  const clauseText = (query: CompiledQuery, marked: boolean) =>
+    query.sql.replace(/\$(\d+)/g, (_, n: string) => {
+      const value = query.parameters[Number(n) - 1];
+      if (marked && value === idMark) return '(SELECT id FROM basalt_row)';
+      if (marked && typeof value === 'string' && value.startsWith(idText)) {
+        return `(${bind('{"id":')}::text || (SELECT id FROM basalt_row) || ${bind(value.slice(idText.length - 1))}::text)`;
+      }
+      return bind(value);
+    });
+  const clauses = [
+    `basalt_row AS (${clauseText(insert, false)})`,
+    ...deferred.map((query, i) => `basalt_${i} AS (${clauseText(query, true)} RETURNING 1)`),
+    `basalt_last AS (${clauseText(last, true)})`,
+  ];
+  const before = deferred.map((_, i) => `(SELECT count(*) FROM basalt_${i})`).join(' + ') || '0';
+  const text =
+    `WITH ${clauses.join(', ')} SELECT basalt_row.*, row_to_json(basalt_last) AS "${WRITTEN_LAST}" ` +
+    `FROM basalt_row LEFT JOIN basalt_last ON true WHERE ${before} >= 0`;
+  return preparedQuery(text, parameters, nameOfText('basalt_write', text));
 }

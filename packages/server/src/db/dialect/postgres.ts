@@ -8,7 +8,7 @@ import type { SystemDatabase } from '../schema.js';
 import { type PreparedQuery, textQuery } from '../sql-text.js';
 import type { DatabaseErrorInfo, SqlDialect, UserTableDialect } from './dialect.js';
 import { postgresBackup } from './postgres-backup.js';
-import { combinedStatements } from './postgres-combined.js';
+import { combinedStatements, combinedWrite } from './postgres-combined.js';
 import { postgresHealth } from './postgres-health.js';
 import { postgresLogSearch } from './postgres-log-search.js';
 import { NamedStatements } from './postgres-named.js';
@@ -121,6 +121,7 @@ export const postgresDialect: SqlDialect = {
     };
   },
   combined: combinedStatements,
+  combinedWrite,
   autoIncrementId: (column) => column.primaryKey(),
   autoIncrementType: 'bigserial',
   async serverVersion(db: Kysely<SystemDatabase>) {

@@ -149,6 +149,7 @@ export const sqliteDialect: SqlDialect = {
   },
   transactionRows,
   combined: null,
+  combinedWrite: null,
   autoIncrementId: (column) => column.primaryKey().autoIncrement(),
   autoIncrementType: 'integer',
   async serverVersion(db: Kysely<SystemDatabase>) {

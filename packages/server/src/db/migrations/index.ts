@@ -25,6 +25,7 @@ import { storageMigration } from './0033_storage.js';
 import { monitoringMigration } from './0036_monitoring.js';
 import { performanceInsightsMigration } from './0037_performance_insights.js';
 import { userAchievementsMigration } from './0038_user_achievements.js';
+import { sqlFunctionsMigration } from './0039_sql_functions.js';
 import { storageUsageMigration } from './0040_storage_usage.js';
 import { queryShapesMigration } from './0043_query_shapes.js';
 
@@ -58,5 +59,6 @@ export function systemMigrations(dialect: SqlDialect): Record<string, Migration>
     '0040_storage_usage': storageUsageMigration(),
     '0038_user_achievements': userAchievementsMigration(),
     '0043_query_shapes': queryShapesMigration(),
+    '0039_sql_functions': sqlFunctionsMigration(dialect),
   };
 }

@@ -80,3 +80,21 @@ export interface AccountDataKeysTable {
   master_key_id: string;
   created_at: string;
 }
+
+/** SqlFunctionsTable holds the SQL functions of `/rest/v1/rpc` (features/sql-functions, migration 0039). */
+export interface SqlFunctionsTable {
+  id: Generated<number>;
+  account_id: string;
+  name: string;
+  description: string | null;
+  /** JSON: [{name, type}], in order. */
+  params: string;
+  /** JSON: the return shape (scalar, one row or rows). */
+  returns: string;
+  /** The one SELECT statement as the owner wrote it (`:name` placeholders, the account's table names). */
+  body: string;
+  /** Who of the app's callers may call it: nobody, authenticated or public. */
+  call_rule: string;
+  created_at: string;
+  updated_at: string;
+}

@@ -15,7 +15,7 @@ describe.each(testDialects)('changing the email with mail configured on %s', (di
 
   beforeAll(async () => {
     mailbox = await startMailbox();
-    server = await startAuthServer(dialect, { smtpUrl: mailbox.url, siteUrl: SITE });
+    server = await startAuthServer(dialect, { smtpUrl: mailbox.url, siteUrl: SITE, siteUrlConfigured: true });
   });
   afterAll(async () => {
     await server.close();

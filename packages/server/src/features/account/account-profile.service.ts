@@ -1,5 +1,6 @@
 import { type UpdateProfileResult, type UserProfile, updateProfileSchema } from '@basalt/shared';
 import { ApiError, conflict } from '../../http/errors.js';
+import { publicSiteUrl } from '../../http/public-origin.js';
 import { parseInput } from '../../http/validation.js';
 import { recordActivity } from '../activity/activity.service.js';
 import {
@@ -97,7 +98,7 @@ export async function updateProfile(deps: AuthDeps, account: AccountRow, input: 
 async function sendEmailChange(deps: AuthDeps, account: AccountRow, newEmail: string): Promise<void> {
   try {
     await deps.verification.send(account, 'email_change', {
-      redirectTo: `${deps.ctx.config.siteUrl}/settings`,
+      redirectTo: `${publicSiteUrl(deps.ctx.config)}/settings`,
       newEmail,
     });
   } catch (error) {

@@ -69,6 +69,7 @@ export function achievementUnlocks(db: Db, onError: (error: unknown) => void): J
           if (e.changes.some((c) => c.type === 'INSERT')) reach(origin, e.accountId, ['first-record']);
         }),
         db.bus.subscribe('key.created', (e, origin) => reach(origin, e.accountId, ['first-api-key'])),
+        db.bus.subscribe('app-user.created', (e, origin) => reach(origin, e.accountId, ['first-end-user'])),
         db.bus.subscribe('function.changed', (e, origin) => reach(origin, e.accountId, ['first-function'])),
         db.bus.subscribe('checkpoint.created', (e, origin) => reach(origin, e.accountId, ['first-checkpoint'])),
       ];

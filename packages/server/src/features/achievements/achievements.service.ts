@@ -6,7 +6,7 @@ import { insertUnlock, unlocksOf } from './achievements.store.js';
 // (achievement-unlocks.ts), the milestones it may reach are checked and a reached one is kept in user_achievements
 // with the time of the row that reached it, once per account (a second node's insert changes nothing). A kept
 // milestone stays reached whatever happens to those rows afterwards. Listing them checks the rest once more, for a
-// milestone whose event went missing (or that has none: an end user's sign-up).
+// milestone whose event went missing.
 
 export type AchievementStatus = 'LOCKED' | 'IN_PROGRESS' | 'COMPLETED';
 

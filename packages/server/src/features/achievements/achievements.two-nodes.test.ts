@@ -4,8 +4,8 @@ import { callNode, type ServerProcess, startServerProcess } from '../../testing/
 import { createTestDatabase } from '../../testing/test-server.js';
 
 // Two `basalt serve` processes on one PostgreSQL: an account's actions spread over both nodes, at the same time,
-// reach each milestone exactly once (one row, kept by the node whose action reached it), five tables made across
-// the two nodes count as five, and both nodes list the same dates, which deleting the tables does not change.
+// reach each milestone exactly once (one row, kept by the node whose action reached it; end users signing up on
+// both nodes too), five tables made across the two nodes count as five, and both nodes list the same dates, which deleting the tables does not change.
 
 describe.skipIf(!process.env.TEST_DATABASE_URL)('achievements on two nodes of one PostgreSQL', () => {
   let database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -68,13 +68,26 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('achievements on two nodes of on
     );
     expect(made.map((r) => r.status)).toEqual([201, 201, 201, 201, 201, 201]);
     const ids = made.map((r) => r.body.id as number);
-    // A record on each node at once, and a key.
-    await Promise.all([
+    // A record on each node at once, a key, and an end user signing up to the account's app on each node.
+    const app = await callNode(a.url, 'GET', '/api/app', headers);
+    expect(app.status).toBe(200);
+    const endUser = (node: ServerProcess, i: number) =>
+      callNode(
+        node.url,
+        'POST',
+        '/auth/v1/signup',
+        { apikey: app.body.anonKey },
+        { email: `reader${i}-${Date.now()}@example.test`, password: 'End-User-Passw0rd!' },
+      );
+    const done = await Promise.all([
       callNode(a.url, 'POST', `/api/tables/${ids[0]}/records`, headers, { n: 1 }),
       callNode(b.url, 'POST', `/api/tables/${ids[1]}/records`, headers, { n: 2 }),
       callNode(b.url, 'POST', '/api/keys', headers, { name: 'ci' }),
+      endUser(a, 1),
+      endUser(b, 2),
     ]);
-    const wanted = ['first-api-key', 'first-record', 'first-table', 'five-tables'];
+    expect(done.map((r) => r.status)).toEqual([201, 201, 201, 200, 200]);
+    const wanted = ['first-api-key', 'first-end-user', 'first-record', 'first-table', 'five-tables'];
     const deadline = Date.now() + 15_000;
     let rows = await kept();
     while (rows.length < wanted.length && Date.now() < deadline) {

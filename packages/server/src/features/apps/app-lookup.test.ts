@@ -4,7 +4,6 @@ import { type Developer, startDeveloper } from '../../testing/apps.fixtures.js';
 import { users } from '../../testing/auth.fixtures.js';
 import { startTestServer, type TestServer, testDialects } from '../../testing/test-server.js';
 import { createAppLookup } from './app-lookup.js';
-import { appsConfigOf } from './apps-config.js';
 
 // Each process caches apps by ref (features/apps/app-lookup.ts). An app in use must not lapse into a read that
 // every request with its keys waits for; and what changed in the database without an event (a lost one) must
@@ -30,7 +29,7 @@ describe.each(testDialects)('the app lookup on %s', (dialect) => {
 
   it('answers an app in use at once across its entry’s end, reading it again in the background', async () => {
     let clock = 1_000_000;
-    const lookup = createAppLookup(db, appsConfigOf(db), { now: () => clock });
+    const lookup = createAppLookup(db, server.app.basalt.apps.config, { now: () => clock });
     const { ref, anonKey } = developer.app;
     const first = lookup.matchKey(anonKey);
     expect(first).toBeInstanceOf(Promise);
@@ -49,7 +48,7 @@ describe.each(testDialects)('the app lookup on %s', (dialect) => {
 
   it('refuses a key changed without an event once the entry is read again', async () => {
     let clock = 1_000_000;
-    const lookup = createAppLookup(db, appsConfigOf(db), { now: () => clock });
+    const lookup = createAppLookup(db, server.app.basalt.apps.config, { now: () => clock });
     const { ref, anonKey } = developer.app;
     expect((await lookup.matchKey(anonKey))?.role).toBe('anon');
     // Rolled behind the process's back: nothing on the bus tells it.
@@ -68,7 +67,7 @@ describe.each(testDialects)('the app lookup on %s', (dialect) => {
 
   it('keeps an eviction over a read under way: the read does not bring the old app back', async () => {
     let clock = 1_000_000;
-    const lookup = createAppLookup(db, appsConfigOf(db), { now: () => clock });
+    const lookup = createAppLookup(db, server.app.basalt.apps.config, { now: () => clock });
     const { ref } = developer.app;
     await lookup.byRef(ref);
     clock += MINUTE - 5_000;

@@ -5,7 +5,6 @@ import { busCache } from '../../lib/cache/bus-cache.js';
 import { jwtSignatureOf } from '../../lib/crypto/tokens.js';
 import { readAppSettings, readStoredProviders, type SettingsDefaults, type StoredProvider } from './app-settings.js';
 import { type AppRow, findAppByRef } from './apps.store.js';
-import { appsConfigOf } from './apps-config.js';
 import './app-events.js';
 
 // Every request made with an app key, and every end user's token, names an app by its `ref`: finding the app is
@@ -134,11 +133,4 @@ export function createAppLookup(
     },
     evict: (ref) => apps.forget(ref === null ? 'all' : { keys: [ref] }),
   };
-}
-
-const LOOKUP = Symbol('apps');
-
-/** appLookupOf returns this process's lookup of one open database, kept exact by the bus. */
-export function appLookupOf(db: Db): AppLookup {
-  return db.state(LOOKUP, () => createAppLookup(db, appsConfigOf(db)));
 }

@@ -3,18 +3,11 @@ import type { Updateable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { AppUsersTable } from '../../db/schema.js';
 import { type AccountRow, normalizeEmail, userColumnsOf, usernameColumns } from '../auth/accounts.service.js';
-import {
-  type AuthBase,
-  type AuthContext,
-  type AuthDeps,
-  createAuthDeps,
-  poolDeps,
-  secretSealerOf,
-} from '../auth/auth-deps.js';
+import { type AuthBase, type AuthContext, type AuthDeps, createAuthDeps, poolDeps } from '../auth/auth-deps.js';
 import type { AuthPools } from '../auth/auth-gateway.js';
 import { serializeMetadata } from '../auth/metadata-limits.js';
 import { APP_TABLES, anonymousEmail, type NewUser, type UserPool, type UserStore } from '../auth/user-pool.js';
-import { type AppRecord, appLookupOf } from './app-lookup.js';
+import type { AppRecord } from './app-lookup.js';
 import { allowedRedirect, appPasswordPolicy } from './app-settings.js';
 import {
   type AppUserRow,
@@ -26,7 +19,7 @@ import {
   listAppUsersPage,
   updateAppUserRow,
 } from './app-users.store.js';
-import { appsConfigOf, configureApps } from './apps-config.js';
+import type { Apps } from './apps-config.js';
 
 // An app's end users as a user pool of the auth services (features/auth/user-pool.ts): /auth/v1 with an app's
 // key signs up, signs in and manages that app's users with the very services console accounts use. Each app's
@@ -76,9 +69,10 @@ export function appUserStore(appId: string): UserStore<AppUserRow> {
 }
 
 /** appUserPool is the pool of one app's end users, with the app's settings. */
-export function appUserPool(db: Db, app: AppRecord): UserPool<AppUserRow> {
-  const { siteUrl: instanceUrl, secrets } = appsConfigOf(db);
-  const siteUrl = app.settings.siteUrl ?? instanceUrl;
+export function appUserPool({ db, config }: Apps, app: AppRecord): UserPool<AppUserRow> {
+  const { secrets } = config;
+  // The instance's URL is read at each use: without SITE_URL it is the address of the request (apps-config.ts).
+  const siteUrlOf = () => app.settings.siteUrl ?? config.siteUrl;
   return {
     app: { accountId: app.accountId, ref: app.ref },
     users: appUserStore(app.accountId),
@@ -87,8 +81,10 @@ export function appUserPool(db: Db, app: AppRecord): UserPool<AppUserRow> {
       autoconfirm: !app.settings.emailConfirmation,
       signupsAllowed: app.settings.signupsAllowed,
       accessTokenTtl: app.settings.accessTokenLifetime,
-      siteUrl,
-      redirectAllowed: (target) => allowedRedirect(target, siteUrl, app.settings.redirectUrls),
+      get siteUrl() {
+        return siteUrlOf();
+      },
+      redirectAllowed: (target) => allowedRedirect(target, siteUrlOf(), app.settings.redirectUrls),
       anonymousSignIns: app.settings.anonymousSignIns,
       mfaEnabled: app.settings.mfaEnabled,
       passwordReauthentication: app.settings.passwordReauthentication,
@@ -115,10 +111,9 @@ type MaybePromise<T> = T | Promise<T>;
  * appAuthPools are the pools /auth/v1 serves (features/auth/auth-gateway.ts): the console's, and each app's,
  * found by one of its current keys or by its ref. An app's services are kept per process until `app.changed`.
  */
-export function appAuthPools(consoleDeps: AuthDeps<AccountRow>): AuthPools {
+export function appAuthPools(consoleDeps: AuthDeps<AccountRow>, apps: Apps): AuthPools {
   const base: AuthBase = consoleDeps.base;
-  const { db } = base.ctx;
-  const lookup = appLookupOf(db);
+  const { db, lookup } = apps;
   const built = new Map<string, { app: AppRecord; deps: AuthDeps<AppUserRow> }>();
   db.bus.subscribe('app.changed', ({ ref }) => {
     if (ref === null) built.clear();
@@ -134,7 +129,7 @@ export function appAuthPools(consoleDeps: AuthDeps<AccountRow>): AuthPools {
     const known = built.get(app.ref);
     // The lookup's record is replaced when the app changes: services built from an older one are rebuilt.
     if (known && known.app === app) return known.deps;
-    const deps = poolDeps(base, appUserPool(db, app), `app:${app.ref}`);
+    const deps = poolDeps(base, appUserPool(apps, app), `app:${app.ref}`);
     built.set(app.ref, { app, deps });
     return deps;
   };
@@ -150,12 +145,9 @@ export function appAuthPools(consoleDeps: AuthDeps<AccountRow>): AuthPools {
 
 /**
  * createAuth builds the auth services of every pool over the instance's context: the console accounts' now, each
- * app's on first use. Apps sign their keys with the instance's key and confirm sign-ups by mail when SMTP is set;
- * OAuth client secrets and TOTP secrets are sealed by the secrets vault under each account's data key.
+ * app's on first use. TOTP secrets are sealed with the apps' sealer (the secrets vault, under each account's data
+ * key), as apps' OAuth client secrets are.
  */
-export async function createAuth(ctx: AuthContext): Promise<AuthPools> {
-  const { config, db, tokens } = ctx;
-  const secrets = secretSealerOf(ctx);
-  configureApps(db, { tokens, mailDelivers: config.smtpUrl !== null, siteUrl: config.siteUrl, secrets });
-  return appAuthPools(await createAuthDeps(ctx, { secrets }));
+export async function createAuth(ctx: AuthContext, apps: Apps): Promise<AuthPools> {
+  return appAuthPools(await createAuthDeps(ctx, { secrets: apps.config.secrets }), apps);
 }

@@ -2,7 +2,7 @@ import type { Db } from '../../db/database.js';
 import { findAccount, usernameOf } from '../auth/accounts.service.js';
 import { findAccountIdByUsernameKey } from '../auth/accounts.store.js';
 import { appKeysOf } from './apps.service.js';
-import { type AppsConfig, configureApps } from './apps-config.js';
+import { type AppsConfig, createApps } from './apps-config.js';
 
 /**
  * printAppKeys is `basalt keys --app <username>`: the URL, ref and both keys of that account's app (made on first
@@ -20,8 +20,7 @@ export async function printAppKeys(db: Db, config: Omit<AppsConfig, 'secrets'>, 
     seal: () => Promise.reject(new Error('apps-cli: no secrets are sealed here')),
     open: () => Promise.reject(new Error('apps-cli: no secrets are opened here')),
   };
-  configureApps(db, { ...config, secrets });
-  const keys = await appKeysOf(db, accountId);
+  const keys = await appKeysOf(createApps(db, { ...config, secrets }), accountId);
   console.log(`App of:           ${account ? usernameOf(account) : username}`);
   console.log(`API URL:          ${keys.url}`);
   console.log(`ref:              ${keys.ref}`);

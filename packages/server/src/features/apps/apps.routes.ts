@@ -9,11 +9,11 @@ import { getApp, rollAppKeys, updateApp } from './apps.service.js';
 //                              accessTokenLifetime?}} → the app
 
 /** appsRoutes are the app's routes. */
-export function appsRoutes({ db, callers }: AppContext): Route[] {
+export function appsRoutes({ apps, callers }: AppContext): Route[] {
   const user = { family: 'console', admit: [callers.user] } as const;
   return [
-    { ...user, method: 'GET', url: '/api/app', handler: (call) => getApp(db, call.actor) },
-    { ...user, method: 'POST', url: '/api/app/roll-keys', handler: (call) => rollAppKeys(db, call.actor) },
-    { ...user, method: 'PATCH', url: '/api/app', handler: (call) => updateApp(db, call.actor, call.body) },
+    { ...user, method: 'GET', url: '/api/app', handler: (call) => getApp(apps, call.actor) },
+    { ...user, method: 'POST', url: '/api/app/roll-keys', handler: (call) => rollAppKeys(apps, call.actor) },
+    { ...user, method: 'PATCH', url: '/api/app', handler: (call) => updateApp(apps, call.actor, call.body) },
   ];
 }

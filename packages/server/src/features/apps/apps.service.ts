@@ -5,12 +5,12 @@ import { invalid } from '../../http/errors.js';
 import { parseInput } from '../../http/validation.js';
 import type { Actor } from '../../lib/actor/actor.js';
 import { APP_TABLES, type UserStore } from '../auth/user-pool.js';
-import { type AppKeyMatch, type AppRecord, appLookupOf, toAppRecord } from './app-lookup.js';
+import { type AppKeyMatch, type AppRecord, toAppRecord } from './app-lookup.js';
 import { mergeStoredSettings, readStoredProviders, type StoredProvider } from './app-settings.js';
 import { appUserStore } from './app-user-pool.js';
 import { type AppUserRow, findAppUserNames } from './app-users.store.js';
 import { findAppOfAccount, insertAppIfMissing, updateAppKeys, updateAppSettings } from './apps.store.js';
-import { appsConfigOf } from './apps-config.js';
+import type { Apps } from './apps-config.js';
 import './app-events.js';
 
 // The app of an account (issue "Apps with their own users"): made on first use, with a ref and two key JWTs
@@ -29,19 +29,19 @@ function newAppRef(): string {
   return ref;
 }
 
-async function signKeys(db: Db, ref: string): Promise<{ anonKey: string; serviceKey: string }> {
-  const { tokens } = appsConfigOf(db);
+async function signKeys(apps: Apps, ref: string): Promise<{ anonKey: string; serviceKey: string }> {
+  const { tokens } = apps.config;
   return { anonKey: await tokens.signAppKey(ref, 'anon'), serviceKey: await tokens.signAppKey(ref, 'service_role') };
 }
 
 /** appOfAccount returns an account's app, making it on first use (several callers at once get the same one). */
-export async function appOfAccount(db: Db, accountId: string): Promise<AppRecord> {
-  const config = appsConfigOf(db);
+export async function appOfAccount(apps: Apps, accountId: string): Promise<AppRecord> {
+  const { db, config } = apps;
   const existing = await findAppOfAccount(db.kysely, accountId);
   if (existing) return toAppRecord(existing, config);
   const ref = newAppRef();
   const at = new Date().toISOString();
-  const keys = await signKeys(db, ref);
+  const keys = await signKeys(apps, ref);
   await insertAppIfMissing(db.kysely, {
     account_id: accountId,
     ref,
@@ -65,20 +65,15 @@ export interface AppKeys {
 }
 
 /** appKeysOf returns the current keys of an account's app (made on first use). */
-export async function appKeysOf(db: Db, accountId: string): Promise<AppKeys> {
-  const app = await appOfAccount(db, accountId);
-  return { url: appsConfigOf(db).siteUrl, ref: app.ref, anonKey: app.anonKey, serviceKey: app.serviceKey };
+export async function appKeysOf(apps: Apps, accountId: string): Promise<AppKeys> {
+  const app = await appOfAccount(apps, accountId);
+  return { url: apps.config.siteUrl, ref: app.ref, anonKey: app.anonKey, serviceKey: app.serviceKey };
 }
 
-/** findAppByRef returns the app of a ref (cached per process), or null. */
-export async function findAppByRef(db: Db, ref: string): Promise<AppRecord | null> {
-  return appLookupOf(db).byRef(ref);
-}
-
-function toAppInfo(db: Db, app: AppRecord): AppInfo {
+function toAppInfo(apps: Apps, app: AppRecord): AppInfo {
   return {
     ref: app.ref,
-    url: appsConfigOf(db).siteUrl,
+    url: apps.config.siteUrl,
     anonKey: app.anonKey,
     serviceKey: app.serviceKey,
     settings: app.settings,
@@ -86,19 +81,19 @@ function toAppInfo(db: Db, app: AppRecord): AppInfo {
 }
 
 /** getApp is GET /api/app: the actor's app with its keys and settings. */
-export async function getApp(db: Db, actor: Actor): Promise<AppInfo> {
-  return toAppInfo(db, await appOfAccount(db, actor.accountId));
+export async function getApp(apps: Apps, actor: Actor): Promise<AppInfo> {
+  return toAppInfo(apps, await appOfAccount(apps, actor.accountId));
 }
 
 /** rollAppKeys issues new keys for the actor's app; the old ones stop working on every node once it commits. */
-export async function rollAppKeys(db: Db, actor: Actor): Promise<AppInfo> {
-  const app = await appOfAccount(db, actor.accountId);
-  const keys = await signKeys(db, app.ref);
-  await db.transaction(async (scope) => {
+export async function rollAppKeys(apps: Apps, actor: Actor): Promise<AppInfo> {
+  const app = await appOfAccount(apps, actor.accountId);
+  const keys = await signKeys(apps, app.ref);
+  await apps.db.transaction(async (scope) => {
     await updateAppKeys(scope.kysely, actor.accountId, keys, new Date().toISOString());
     scope.publish('app.changed', { accountId: actor.accountId, ref: app.ref, kind: 'keys' });
   });
-  return toAppInfo(db, { ...app, ...keys });
+  return toAppInfo(apps, { ...app, ...keys });
 }
 
 const PROVIDER_NAMES = { github: 'GitHub', google: 'Google', gitlab: 'GitLab' } as const;
@@ -112,12 +107,12 @@ const providerSlug = (name: string) =>
 
 // The providers sent, each with its client secret sealed: a new one sealed now, a missing one kept from `stored`.
 async function storedProvidersOf(
-  db: Db,
+  { db, config }: Apps,
   accountId: string,
   inputs: OAuthProviderInput[],
   stored: StoredProvider[],
 ): Promise<StoredProvider[]> {
-  const { secrets } = appsConfigOf(db);
+  const { secrets } = config;
   const result: StoredProvider[] = [];
   for (const [index, input] of inputs.entries()) {
     const id = input.kind === 'oidc' ? `custom:${providerSlug(input.name ?? '')}` : input.kind;
@@ -144,15 +139,16 @@ async function storedProvidersOf(
 }
 
 /** updateApp is PATCH /api/app {settings}: the settings sent change, the others stay. */
-export async function updateApp(db: Db, actor: Actor, input: unknown): Promise<AppInfo> {
+export async function updateApp(apps: Apps, actor: Actor, input: unknown): Promise<AppInfo> {
   const { settings } = parseInput(updateAppSchema, input);
-  const existing = await findAppOfAccount(db.kysely, (await appOfAccount(db, actor.accountId)).accountId);
+  const { db } = apps;
+  const existing = await findAppOfAccount(db.kysely, (await appOfAccount(apps, actor.accountId)).accountId);
   const { providers, ...flags } = settings;
   const patch = providers
     ? {
         ...flags,
         providers: await storedProvidersOf(
-          db,
+          apps,
           actor.accountId,
           providers,
           readStoredProviders(existing?.settings ?? '{}'),
@@ -170,7 +166,7 @@ export async function updateApp(db: Db, actor: Actor, input: unknown): Promise<A
     );
     scope.publish('app.changed', { accountId: actor.accountId, ref: row.ref, kind: 'settings' });
   });
-  return getApp(db, actor);
+  return getApp(apps, actor);
 }
 
 /**
@@ -178,7 +174,7 @@ export async function updateApp(db: Db, actor: Actor, input: unknown): Promise<A
  * or null for anything else, a rolled key included.
  */
 export function matchAppKey(
-  db: Db,
+  apps: Apps,
   key: string,
 ):
   | { accountId: string; ref: string; role: 'anon' | 'service_role' }
@@ -186,13 +182,13 @@ export function matchAppKey(
   | Promise<{ accountId: string; ref: string; role: 'anon' | 'service_role' } | null> {
   const toIdentity = (match: AppKeyMatch | null) =>
     match ? { accountId: match.app.accountId, ref: match.app.ref, role: match.role } : null;
-  const found = appLookupOf(db).matchKey(key);
+  const found = apps.lookup.matchKey(key);
   return found instanceof Promise ? found.then(toIdentity) : toIdentity(found);
 }
 
 /** appOwnerOf names the account owning the app of a ref (cached per process), or null. */
-export function appOwnerOf(db: Db, ref: string): string | null | Promise<string | null> {
-  const found = appLookupOf(db).byRef(ref);
+export function appOwnerOf(apps: Apps, ref: string): string | null | Promise<string | null> {
+  const found = apps.lookup.byRef(ref);
   return found instanceof Promise ? found.then((app) => app?.accountId ?? null) : (found?.accountId ?? null);
 }
 

@@ -2,9 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   appClient,
   appKeyHeaders,
-  createAppTable,
+  createSampleTables,
   type Developer,
   type EndUserClient,
+  OWN_ROWS,
   signUpEndUser,
   startDeveloper,
 } from '../../testing/apps.fixtures.js';
@@ -16,8 +17,6 @@ import { type TestServer, testDialects } from '../../testing/test-server.js';
 // table and nothing of a private one, and the developer sees everything. Rows the rules hide behave as under
 // PostgreSQL's row-level security: empty reads, 0-row updates and deletes, 42501 for a refused insert.
 
-const OWN = { select: 'own', insert: 'own', update: 'own', delete: 'own', ownerColumn: 'owner' };
-
 describe.each(testDialects)('an app with its own users, through supabase-js, on %s', (dialect) => {
   let server: TestServer;
   let dev: Developer;
@@ -28,27 +27,7 @@ describe.each(testDialects)('an app with its own users, through supabase-js, on 
   beforeAll(async () => {
     server = await startAuthServer(dialect);
     dev = await startDeveloper(server, users.alice);
-    todosId = await createAppTable(server, dev, {
-      name: 'todos',
-      schema: { title: { type: 'text', required: true }, done: { type: 'boolean' }, owner: { type: 'text' } },
-      access: OWN,
-    });
-    await createAppTable(server, dev, {
-      name: 'notices',
-      schema: { body: { type: 'text' } },
-      access: { select: 'public', insert: 'nobody', update: 'nobody', delete: 'nobody' },
-    });
-    await createAppTable(server, dev, { name: 'recipes', schema: { body: { type: 'text' } } });
-    await createAppTable(server, dev, {
-      name: 'inbox',
-      schema: { body: { type: 'text' } },
-      access: { select: 'nobody', insert: 'public', update: 'nobody', delete: 'nobody' },
-    });
-    await createAppTable(server, dev, {
-      name: 'board',
-      schema: { body: { type: 'text' } },
-      access: { select: 'authenticated', insert: 'authenticated', update: 'nobody', delete: 'nobody' },
-    });
+    todosId = await createSampleTables(server, dev);
     await dev.client
       .from('notices')
       .insert([{ body: 'open today' }, { body: 'closed sunday' }])
@@ -204,6 +183,6 @@ describe.each(testDialects)('an app with its own users, through supabase-js, on 
     const visitor = await server.request('GET', '/rest/v1/tables', { headers: appKeyHeaders(dev.app.anonKey) });
     expect(visitor.status).toBe(401);
     const viaService = await appClient(server, dev.app.serviceKey).from('tables').select('name, access');
-    expect(viaService.data).toEqual(expect.arrayContaining([{ name: 'todos', access: { ...OWN } }]));
+    expect(viaService.data).toEqual(expect.arrayContaining([{ name: 'todos', access: { ...OWN_ROWS } }]));
   });
 });

@@ -2,8 +2,10 @@ import { emailSchema, passwordSchema, usernameSchema } from '@basalt/shared';
 import type { z } from 'zod';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/database.js';
-import { createAccount, findAccountWithEmail, UniqueViolation, updateAccount, usernameOf } from './accounts.service.js';
+import { findAccountWithEmail, UniqueViolation, updateAccount, usernameOf } from './accounts.service.js';
+import { consoleUsers } from './console-pool.js';
 import { hashPassword } from './passwords.js';
+import { registerEmailUser } from './user-creation.service.js';
 
 /** CliOutput is where the command writes; tests pass their own. */
 export interface CliOutput {
@@ -47,12 +49,16 @@ export async function createAdminFromCli(
     const password = check(passwordSchema, values.password, '--password');
     const username = values.username === undefined ? undefined : check(usernameSchema, values.username, '--username');
     const passwordHash = await hashPassword(password);
-    const account = await createAccount(db.kysely, {
-      email,
-      passwordHash,
-      userMetadata: username ? { username } : {},
-      confirmed: true,
-      isAdmin: true,
+    // Made as a confirmed sign-up is (the same rows), then made an administrator.
+    const account = await db.transaction(async (scope) => {
+      const now = new Date();
+      const user = await registerEmailUser(
+        { pool: consoleUsers },
+        scope,
+        { email, passwordHash, userMetadata: username ? { username } : {}, confirmed: true },
+        now,
+      );
+      return (await updateAccount(scope.kysely, user.id, { is_admin: 1 }, now)) ?? user;
     });
     out.log(`Created administrator ${account.email} (username ${usernameOf(account)}).`);
     return 0;

@@ -84,11 +84,11 @@ export async function createUserAsAdmin<R extends UserRow>(deps: AuthDeps<R>, bo
   const now = deps.now();
   const bannedUntil = body.ban_duration ? bannedUntilOf(body.ban_duration, now) : null;
   return deps.ctx.db
-    .transaction(async ({ kysely: trx }) => {
+    .transaction(async (scope) => {
       // user_metadata is stored exactly as sent (GoTrue's admin API adds no identity keys to it).
       const account = await registerUser(
         deps,
-        trx,
+        scope,
         {
           id,
           email,
@@ -100,7 +100,7 @@ export async function createUserAsAdmin<R extends UserRow>(deps: AuthDeps<R>, bo
         now,
       );
       if (!bannedUntil) return account;
-      return (await deps.pool.users.update(trx, account.id, { banned_until: bannedUntil }, now)) ?? account;
+      return (await deps.pool.users.update(scope.kysely, account.id, { banned_until: bannedUntil }, now)) ?? account;
     })
     .catch((error: unknown) => {
       throw clashError(error);

@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import { readSetting, writeSettingOnce } from '../../db/instance-settings.store.js';
+import { publicSiteUrl } from '../../http/public-origin.js';
 import { randomToken } from '../../lib/crypto/tokens.js';
 import { createMailer, type Mailer, mailFromAddress } from '../../lib/mail/mailer.js';
 import { createRateLimiter, type RateLimiter } from '../../lib/rate-limit/rate-limiter.js';
@@ -30,7 +31,7 @@ export interface SecretSealer {
  */
 export interface AuthContext {
   db: Db;
-  config: Pick<Config, 'siteUrl' | 'authRateLimit' | 'smtpUrl' | 'smtpFrom' | 'oauthProviders'>;
+  config: Pick<Config, 'siteUrl' | 'siteUrlConfigured' | 'authRateLimit' | 'smtpUrl' | 'smtpFrom' | 'oauthProviders'>;
   tokens: TokenService;
   log: FastifyBaseLogger;
   /** logs records auth events in the system log. */
@@ -105,7 +106,7 @@ export function poolDeps<R extends UserRow>(base: AuthBase, pool: UserPool<R>, l
       db: ctx.db,
       pool,
       mailer: base.mailer,
-      siteUrl: ctx.config.siteUrl,
+      siteUrl: () => publicSiteUrl(ctx.config),
       log: ctx.log,
       now,
     }),
@@ -141,12 +142,16 @@ export async function createAuthDeps(
   };
   const siteOrigin = new URL(config.siteUrl).origin;
   const pool = consoleUserPool({
+    // Without SITE_URL, the address the console was opened at (http/public-origin.ts), read at each use.
+    get siteUrl() {
+      return publicSiteUrl(config);
+    },
     // Without SMTP, sign-ups are confirmed at once.
     autoconfirm: !mailer.delivers,
     signupsAllowed: true,
     accessTokenTtl: ACCESS_TOKEN_TTL_SECONDS,
-    siteUrl: config.siteUrl,
-    redirectAllowed: (target) => target.origin === siteOrigin,
+    redirectAllowed: (target) =>
+      target.origin === siteOrigin || target.origin === new URL(publicSiteUrl(config)).origin,
     // Console accounts are people who run the instance: never anonymous.
     anonymousSignIns: false,
     mfaEnabled: true,

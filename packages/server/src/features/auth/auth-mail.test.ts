@@ -12,7 +12,7 @@ describe.each(testDialects)('auth mails over SMTP on %s', (dialect) => {
   let mailbox: TestMailbox;
   beforeAll(async () => {
     mailbox = await startMailbox();
-    server = await startAuthServer(dialect, { smtpUrl: mailbox.url, siteUrl: SITE });
+    server = await startAuthServer(dialect, { smtpUrl: mailbox.url, siteUrl: SITE, siteUrlConfigured: true });
   });
   afterAll(async () => {
     await server.close();

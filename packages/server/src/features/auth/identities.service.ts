@@ -10,7 +10,7 @@ import {
   listIdentitiesOf,
   updateIdentityRow,
 } from './identities.store.js';
-import type { NewUser, UserPool, UserRow } from './user-pool.js';
+import type { NewUser, UserPool, UserRegistry, UserRow } from './user-pool.js';
 
 // Identities are how a user signs in: `email` (address and password, mailed codes and links) and the OAuth/OIDC
 // providers. Like GoTrue, app_metadata.provider names the first and app_metadata.providers lists them all; both are
@@ -33,7 +33,7 @@ export function emailIdentityData(user: Pick<UserRow, 'id' | 'email' | 'email_co
 
 /** storeIdentity inserts an identity of a user in the pool. */
 export async function storeIdentity<R extends UserRow>(
-  deps: AuthDeps<R>,
+  deps: { pool: Pick<UserPool<R>, 'identityScope' | 'tables'> },
   trx: Trx,
   userId: string,
   identity: NewIdentity,
@@ -61,7 +61,7 @@ export async function storeIdentity<R extends UserRow>(
  * anonymous user), with GoTrue's provider keys in app_metadata. Throws UniqueViolation on a taken address.
  */
 export async function createUserWithIdentity<R extends UserRow>(
-  deps: AuthDeps<R>,
+  deps: { pool: UserRegistry<R> },
   trx: Trx,
   input: NewUser & { identity?: Omit<NewIdentity, 'providerId'> & { providerId?: string } },
   now: Date,

@@ -22,11 +22,11 @@ async function createInvitee<R extends UserRow>(
   input: { email: string; passwordHash: string | null; userMetadata: Metadata; invited: boolean },
 ): Promise<R> {
   return deps.ctx.db
-    .transaction(async ({ kysely: trx }) => {
+    .transaction(async (scope) => {
       const now = deps.now();
       const user = await registerUser(
         deps,
-        trx,
+        scope,
         {
           email: input.email,
           passwordHash: input.passwordHash,

@@ -72,11 +72,11 @@ export async function sendMagicLink<R extends UserRow>(deps: AuthDeps<R>, input:
   };
   let created: R;
   try {
-    created = await db.transaction(async ({ kysely: trx }) => {
+    created = await db.transaction(async (scope) => {
       const now = deps.now();
       const user = await registerUser(
         deps,
-        trx,
+        scope,
         { id, email: input.email, passwordHash: null, userMetadata, confirmed: deps.autoconfirm },
         now,
       );

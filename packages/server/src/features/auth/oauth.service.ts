@@ -1,4 +1,5 @@
 import { ApiError } from '../../http/errors.js';
+import { publicSiteUrl } from '../../http/public-origin.js';
 import { randomToken } from '../../lib/crypto/tokens.js';
 import { recordAuthEvent } from '../logs/log-events.js';
 import { mergeMetadata, parseMetadata, UniqueViolation } from './accounts.service.js';
@@ -25,7 +26,8 @@ import type { UserRow } from './user-pool.js';
 // of the same address only when the provider says that address is verified.
 
 /** callbackUrlOf is the redirect URI every provider is registered with: one for the console and every app. */
-export const callbackUrlOf = <R extends UserRow>(deps: AuthDeps<R>) => `${deps.ctx.config.siteUrl}/auth/v1/callback`;
+export const callbackUrlOf = <R extends UserRow>(deps: AuthDeps<R>) =>
+  `${publicSiteUrl(deps.ctx.config)}/auth/v1/callback`;
 
 /** AuthorizeInput is a validated GET /authorize (or /user/identities/authorize). */
 export interface AuthorizeInput {
@@ -98,7 +100,8 @@ export async function userOfProfile<R extends UserRow>(
   const db = deps.ctx.db;
   const t = deps.pool.tables;
   const scopeId = deps.pool.identityScope;
-  return db.transaction(async ({ kysely: trx }) => {
+  return db.transaction(async (scope) => {
+    const trx = scope.kysely;
     const now = deps.now();
     const at = now.toISOString();
     const known = await findIdentityByProvider(trx, t, scopeId, provider, profile.subject);
@@ -158,7 +161,7 @@ export async function userOfProfile<R extends UserRow>(
     const confirmed = profile.emailVerified || deps.autoconfirm;
     const user = await registerUser(
       deps,
-      trx,
+      scope,
       {
         email: profile.email,
         passwordHash: null,

@@ -1,10 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { recordAuthEvent } from '../logs/log-events.js';
 import { type Metadata, normalizeEmail, UniqueViolation } from './accounts.service.js';
 import type { AuthDeps, ClientInfo } from './auth-deps.js';
 import type { IssuedSession } from './gotrue-user.js';
 import { hashPassword } from './passwords.js';
-import { registerUser } from './user-creation.service.js';
+import { registerEmailUser, registerUser } from './user-creation.service.js';
 import type { UserRow } from './user-pool.js';
 
 /** SignUpInput is a validated sign-up (GoTrue /signup or the console's register). */
@@ -47,25 +46,20 @@ export async function signUp<R extends UserRow>(deps: AuthDeps<R>, input: SignUp
   }
 
   const passwordHash = await hashPassword(input.password);
-  const { account, started } = await db.transaction(async ({ kysely: trx }) => {
+  const { account, started } = await db.transaction(async (scope) => {
     const now = deps.now();
-    // GoTrue keeps the email identity's claims in a sign-up's user_metadata too.
-    const id = randomUUID();
-    const userMetadata = {
-      ...input.userMetadata,
-      email,
-      email_verified: deps.autoconfirm,
-      phone_verified: false,
-      sub: id,
-    };
-    const created = await registerUser(
+    const created = await registerEmailUser(
       deps,
-      trx,
-      { id, email, passwordHash, userMetadata, confirmed: deps.autoconfirm },
+      scope,
+      { email, passwordHash, userMetadata: input.userMetadata, confirmed: deps.autoconfirm },
       now,
     );
     const session = deps.autoconfirm
-      ? await deps.sessions.start(trx, created, { method: 'password', withCookie: input.withCookie, ...input.client })
+      ? await deps.sessions.start(scope.kysely, created, {
+          method: 'password',
+          withCookie: input.withCookie,
+          ...input.client,
+        })
       : null;
     return { account: created, started: session };
   });
@@ -96,15 +90,15 @@ export async function signUpAnonymously<R extends UserRow>(
   input: { userMetadata: Metadata; client: ClientInfo },
 ): Promise<{ account: R; session: IssuedSession }> {
   const { db } = deps.ctx;
-  const { account, started } = await db.transaction(async ({ kysely: trx }) => {
+  const { account, started } = await db.transaction(async (scope) => {
     const now = deps.now();
     const created = await registerUser(
       deps,
-      trx,
+      scope,
       { email: '', anonymous: true, passwordHash: null, userMetadata: input.userMetadata, confirmed: false },
       now,
     );
-    const session = await deps.sessions.start(trx, created, { method: 'anonymous', ...input.client });
+    const session = await deps.sessions.start(scope.kysely, created, { method: 'anonymous', ...input.client });
     return { account: created, started: session };
   });
   recordAuthEvent(deps.ctx.logs, {

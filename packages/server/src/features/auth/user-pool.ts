@@ -147,6 +147,12 @@ export interface UserPool<R extends UserRow> {
   vaultAccountOf(userId: string): string;
 }
 
+/** UserRegistry is what creating a user needs of its pool (user-creation.service.ts): its store and tables. */
+export type UserRegistry<R extends UserRow> = Pick<
+  UserPool<R>,
+  'app' | 'users' | 'tables' | 'identityScope' | 'activityAccountOf'
+>;
+
 /** CONSOLE_TABLES are the console accounts' tables. */
 export const CONSOLE_TABLES: PoolTables = {
   sessions: 'auth_sessions',

@@ -118,8 +118,8 @@ export interface VerificationOptions<R extends UserRow> {
   db: Db;
   pool: UserPool<R>;
   mailer: Mailer;
-  /** The instance's URL: mail links lead to its /auth/v1/verify. */
-  siteUrl: string;
+  /** The instance's URL, read at each mail: links lead to its /auth/v1/verify. */
+  siteUrl: () => string;
   log: FastifyBaseLogger;
   now?: () => Date;
 }
@@ -152,12 +152,14 @@ export function createVerificationService<R extends UserRow>({
   now = () => new Date(),
 }: VerificationOptions<R>): VerificationService<R> {
   const t = pool.tables;
-  const landing = pool.settings.siteUrl;
-  const product = pool.app ? new URL(landing).host : SITE_NAME;
+  // Read at each use: without SITE_URL the pool's URL is the address of the request (http/public-origin.ts).
+  const landingOf = () => pool.settings.siteUrl;
+  const productOf = () => (pool.app ? new URL(landingOf()).host : SITE_NAME);
   // An app's salt keeps its codes from matching another app's for the same address.
   const otpHashOf = (email: string, code: string) => sha256(`${pool.otpSalt}${email}:${code}`);
 
   function redirectTarget(redirectTo: string | null | undefined): string {
+    const landing = landingOf();
     if (!redirectTo) return landing;
     try {
       const url = new URL(redirectTo);
@@ -234,7 +236,7 @@ export function createVerificationService<R extends UserRow>({
         redirect_to: target,
         ...(pool.app ? { ref: pool.app.ref } : {}),
       });
-      return { link: `${siteUrl}/auth/v1/verify?${query.toString()}`, code, token, redirectTo: target };
+      return { link: `${siteUrl()}/auth/v1/verify?${query.toString()}`, code, token, redirectTo: target };
     },
 
     async send(account, kind, options) {
@@ -243,7 +245,7 @@ export function createVerificationService<R extends UserRow>({
       const previousNewEmail = account.new_email;
       const issued = await service.issue(account, kind, options);
       const to = kind === 'email_change' && account.new_email ? account.new_email : account.email;
-      const { subject, intro } = MAILS[kind](product);
+      const { subject, intro } = MAILS[kind](productOf());
       const reauth = kind === 'reauthentication';
       const text = reauth
         ? `${intro}\n\nYour code: ${issued.code}\n\nThe code expires in one hour. If you did not ask for this, ignore this mail.\n`

@@ -1,5 +1,5 @@
-import type { Db } from '../../db/database.js';
 import { appKeysOf } from '../apps/apps.service.js';
+import type { Apps } from '../apps/apps-config.js';
 import { secretEnvironmentOf } from '../secrets/secrets.service.js';
 import type { Vault } from '../secrets/secrets-vault.js';
 
@@ -11,12 +11,12 @@ import type { Vault } from '../secrets/secrets-vault.js';
  * restart with the new ones (functions-runtime.ts).
  */
 export async function functionEnvironment(
-  ctx: { db: Db; vault: Vault },
+  ctx: { apps: Apps; vault: Vault },
   accountId: string,
 ): Promise<Record<string, string>> {
   const [secrets, app] = await Promise.all([
-    secretEnvironmentOf(ctx.db, accountId, ctx.vault),
-    appKeysOf(ctx.db, accountId),
+    secretEnvironmentOf(ctx.apps.db, accountId, ctx.vault),
+    appKeysOf(ctx.apps, accountId),
   ]);
   return {
     ...secrets,

@@ -1,7 +1,7 @@
 import type { DatabaseCheck, DatabaseHealth, DatabaseMetrics, IntegrityCheck } from '@basalt/shared';
 import type { Db } from '../../db/database.js';
 import { userTableName } from '../../db/identifiers.js';
-import { redactText } from '../logs/log-redaction.js';
+import { redactText } from '../../lib/redaction/redaction.js';
 import { listAllTableDefinitions, pingDatabase, readOneSetting } from './health.store.js';
 import { createProbeTimings, PROBE_WINDOW } from './probe-timings.js';
 

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database.js';
 import type { TableDefinition } from '../../db/user-tables.js';
+import { findTableDefinitionById } from '../table-definitions/table-definitions.store.js';
 import { accessOf } from '../tables/table-access.js';
-import { findTableDefinitionById } from '../tables/tables.store.js';
 import { readShapeFigures, type ShapeFigures } from './query-shapes.js';
 
 // Findings from what the record APIs' reads did (query-shapes.ts): a column lists filter or order on often or

@@ -1,14 +1,16 @@
+import { analyzeColumn } from '../../db/column-indexes.js';
 import type { Db } from '../../db/database.js';
 import { conflict, notFound } from '../../http/errors.js';
 import type { Actor } from '../../lib/actor/actor.js';
+import { findTableDefinitionById } from '../table-definitions/table-definitions.store.js';
 import type { TableResponse } from '../tables/table-definition.js';
 import { updateTable } from '../tables/tables.service.js';
-import { findTableDefinitionById } from '../tables/tables.store.js';
 import { type Insight, markImplemented, toInsight } from './insights.service.js';
 
 // "Apply" on an insight Basalt can act on itself: an unindexed filter or order gets its index through the one
-// schema change path (validated as a PATCH of the table is, recorded in history, revertable there), then the
-// insight is marked implemented. Any other insight is refused: its action is the person's to take.
+// schema change path (validated as a PATCH of the table is, recorded in history, revertable there), the column's
+// statistics are refreshed so that the planner takes the index at once (db/column-indexes.ts), then the insight is
+// marked implemented. Any other insight is refused: its action is the person's to take.
 
 /** AppliedInsight is the insight, now implemented, and the table as the change left it. */
 export interface AppliedInsight {
@@ -39,5 +41,6 @@ export async function applyInsight(db: Db, actor: Actor, id: number): Promise<Ap
   const changed = await updateTable(db, actor, table.id, {
     schema: { ...table.schema, [column]: { ...definition, indexed: true } },
   });
+  await analyzeColumn(db.kysely, db.dialect.name, table.id, column);
   return { insight: await markImplemented(db, actor, id), table: changed };
 }

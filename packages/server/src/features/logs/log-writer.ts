@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database.js';
+import { contextJson, ENTRY_LIMITS, redactText } from '../../lib/redaction/redaction.js';
 import type { LogInput } from './log-input.js';
-import { contextJson, ENTRY_LIMITS, redactText } from './log-redaction.js';
 import { insertLogRows, type NewLogRow } from './logs.store.js';
 import { createRequestSummaries, type RequestSample } from './request-summaries.js';
 

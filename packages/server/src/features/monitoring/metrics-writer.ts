@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/database.js';
 import type { AnsweredRequest } from '../logs/log-events.js';
 import '../../db/bus/account-events.js';
+import { stopNotingReads } from '../records/read-shapes.js';
 import { addMetricsBatch, deleteAccountMetrics } from './metrics.store.js';
 import type { Prometheus } from './prometheus.js';
 import { createRequestMetrics, familyOf, type MetricCounts, rowsOf } from './request-metrics.js';
@@ -18,7 +19,10 @@ const MAX_WAITING = 60;
 /** MonitoringOptions set the rhythm, the Prometheus registry (null: /metrics is off) and who hears errors. */
 export interface MonitoringOptions {
   flushEveryMs?: number;
-  /** countRequests: false keeps no request metrics (REQUEST_METRICS=off); Prometheus still counts, when on. */
+  /**
+   * countRequests: false keeps no request metrics (REQUEST_METRICS=off), nor the record reads' shapes behind the
+   * index insights (records/read-shapes.ts); Prometheus still counts, when on.
+   */
   countRequests: boolean;
   prometheus: Prometheus | null;
   onError?: (error: unknown) => void;
@@ -44,6 +48,7 @@ export function createMonitoring(db: Db, options: MonitoringOptions): Monitoring
   const { flushEveryMs } = { ...WRITER_DEFAULTS, ...options };
   const { prometheus, countRequests } = options;
   const counts = createRequestMetrics();
+  if (!countRequests) stopNotingReads(db);
   let waiting: { id: string; rows: MetricCounts[] }[] = [];
   let batches = 0;
   let dropped = 0;

@@ -1,4 +1,4 @@
-import { type ColumnDefinition, SYSTEM_COLUMNS, type TableAccess, type TableSchema } from '@basalt/shared';
+import { type ColumnDefinition, DEFAULT_NOW, SYSTEM_COLUMNS, type TableAccess, type TableSchema } from '@basalt/shared';
 import type { JsonSchema, JsonValue } from '../../db/column-types/column-type.js';
 import { columnTypeOf } from '../../db/column-types/registry.js';
 import { LOGIC_KEYS, PAGING_KEYS } from '../public-api/public-api.query.js';
@@ -45,6 +45,10 @@ export function nullable(schema: JsonObject): JsonObject {
   return schema;
 }
 
+/** hasDefault tells whether a column has a default a create fills in. */
+export const hasDefault = (definition: ColumnDefinition): boolean =>
+  definition.default !== undefined && definition.default !== null;
+
 export function columnSchema(definition: ColumnDefinition): JsonObject {
   const base: JsonSchema = columnTypeOf(definition.type).jsonSchema;
   const notes = [
@@ -52,8 +56,14 @@ export function columnSchema(definition: ColumnDefinition): JsonObject {
     typeof base.description === 'string' ? base.description : null,
     definition.required ? 'required' : null,
     definition.unique ? 'unique: no two records share a value' : null,
+    hasDefault(definition) ? `default ${JSON.stringify(definition.default)} when left out of a create` : null,
   ].filter((note): note is string => note !== null);
-  const schema: JsonObject = { ...base, description: `${notes.join('; ')}.` };
+  const schema: JsonObject = {
+    ...base,
+    description: `${notes.join('; ')}.`,
+    // 'now' is the time of the insert, not a literal a client could send back.
+    ...(hasDefault(definition) && definition.default !== DEFAULT_NOW ? { default: definition.default ?? null } : {}),
+  };
   return definition.required ? schema : nullable(schema);
 }
 
@@ -88,7 +98,10 @@ export function recordSchema(table: OpenApiTable): JsonObject {
  */
 export function inputSchema(table: OpenApiTable, { partial }: { partial: boolean }): JsonObject {
   const columns = userColumnsOf(table.schema);
-  const required = columns.filter(([, definition]) => definition.required).map(([name]) => name);
+  // A required column with a default may be left out of a create: it takes the default.
+  const required = columns
+    .filter(([, definition]) => definition.required && !hasDefault(definition))
+    .map(([name]) => name);
   const id: JsonObject = partial
     ? {}
     : { id: idSchema('Create only: the new record id (else the next free one). PUT and PATCH ignore it.') };

@@ -1,5 +1,6 @@
 import type { AppContext } from '../../app-context.js';
 import { answer, type Route } from '../../http/routes/route.js';
+import { describeSqlFunctions } from '../sql-functions/sql-functions.service.js';
 import { listTables } from '../tables/tables.service.js';
 import { buildOpenApiDocument } from './openapi.service.js';
 import { buildTypeScriptTypes } from './typescript-types.js';
@@ -29,7 +30,11 @@ export function openapiRoutes(ctx: AppContext, table: () => readonly Route[]): R
       family: 'console',
       admit: [ctx.callers.account],
       handler: async (call) => {
-        const text = buildTypeScriptTypes(await listTables(ctx.db, call.actor));
+        const [tables, functions] = await Promise.all([
+          listTables(ctx.db, call.actor),
+          describeSqlFunctions(ctx.db, call.actor),
+        ]);
+        const text = buildTypeScriptTypes(tables, functions);
         return answer(text, {
           headers: {
             'Content-Type': 'text/plain; charset=utf-8',

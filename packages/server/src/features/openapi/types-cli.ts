@@ -3,6 +3,7 @@ import type { Db } from '../../db/database.js';
 import { accountActor } from '../../lib/actor/actor.js';
 import { findAccountIdByUsernameKey } from '../auth/accounts.store.js';
 import type { CliOutput } from '../auth/admin-cli.js';
+import { describeSqlFunctions } from '../sql-functions/sql-functions.service.js';
 import { listTables } from '../tables/tables.service.js';
 import { buildTypeScriptTypes } from './typescript-types.js';
 
@@ -26,7 +27,8 @@ export async function genTypesFromCli(
     output.error(`No account has the username "${options.app}".`);
     return 1;
   }
-  const text = buildTypeScriptTypes(await listTables(db, accountActor(accountId)));
+  const actor = accountActor(accountId);
+  const text = buildTypeScriptTypes(await listTables(db, actor), await describeSqlFunctions(db, actor));
   if (options.out === undefined) output.log(text);
   else {
     fs.writeFileSync(options.out, text);

@@ -31,7 +31,13 @@ export async function main(): Promise<string> {
   await client.from('posts').insert({ title: 5 });
   // @ts-expect-error no such table
   client.from('nothing_here');
-  return \`\${name} \${bodies.length} \${row.name}\`;
+  const { data: sum } = await client.rpc('add_them', { a: 1, b: 2 });
+  const total: number | null = sum;
+  // @ts-expect-error b is a number
+  await client.rpc('add_them', { a: 1, b: 'two' });
+  const { data: found } = await client.rpc('titled', { title: 'x' });
+  const title: string | null | undefined = found?.[0]?.title;
+  return \`\${name} \${bodies.length} \${row.name} \${total} \${title}\`;
 }
 `;
 
@@ -50,6 +56,27 @@ describe('generated TypeScript types', () => {
       schema: { title: { type: 'text' }, author_id: ref('authors'), meta: { type: 'json' } },
     });
     await createAppTable(server, dev, { name: 'comments', schema: { body: { type: 'text' }, post_id: ref('posts') } });
+    const fns = [
+      {
+        name: 'add_them',
+        params: [
+          { name: 'a', type: 'number' },
+          { name: 'b', type: 'number' },
+        ],
+        returns: { kind: 'scalar', type: 'number' },
+        body: 'SELECT :a + :b',
+      },
+      {
+        name: 'titled',
+        params: [{ name: 'title', type: 'text' }],
+        returns: { kind: 'rows', table: 'posts' },
+        body: 'SELECT * FROM posts WHERE title = :title',
+      },
+    ];
+    for (const fn of fns) {
+      const res = await server.request('POST', '/api/functions/sql', { headers: dev.headers, json: fn });
+      if (res.status !== 201) throw new Error(`defining ${fn.name} failed: ${res.text}`);
+    }
     dir = await mkdtemp(path.join(serverRoot, '.types-test-'));
   });
   afterAll(async () => {
@@ -64,6 +91,8 @@ describe('generated TypeScript types', () => {
     expect(res.text).toContain('export type Database = {');
     expect(res.text).toContain('foreignKeyName: "posts_author_id_fkey"');
     expect(res.text).toContain('referencedRelation: "authors"');
+    expect(res.text).toContain('add_them: {');
+    expect(res.text).toContain('Args: { a: number; b: number }');
     const anonymous = await server.request('GET', '/api/types.ts');
     expect(anonymous.status).toBe(401);
   });

@@ -54,6 +54,7 @@ export const TYPE_MAP: Readonly<Record<string, ColumnType>> = {
   timestamp: 'date',
   timestamptz: 'date',
   time: 'date',
+  date_only: 'date_only',
   json: 'json',
   jsonb: 'json',
   object: 'json',

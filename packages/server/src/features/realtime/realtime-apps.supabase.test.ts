@@ -3,7 +3,7 @@ import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   appClient,
-  createAppTable,
+  createSampleTables,
   type Developer,
   type EndUserClient,
   signUpEndUser,
@@ -19,8 +19,6 @@ import { type TestServer, testDialects } from '../../testing/test-server.js';
 // channel hear what the new user may, an expired token closes the channel with the client's system error, and
 // another app's key or token reaches nothing of this app.
 
-const OWN = { select: 'own', insert: 'own', update: 'own', delete: 'own', ownerColumn: 'owner' };
-
 describe.each(testDialects)('realtime for an app with its own users on %s', (dialect) => {
   let server: TestServer;
   let dev: Developer;
@@ -32,22 +30,7 @@ describe.each(testDialects)('realtime for an app with its own users on %s', (dia
     server = await startAuthServer(dialect);
     dev = await startDeveloper(server, users.alice);
     other = await startDeveloper(server, users.bob);
-    await createAppTable(server, dev, {
-      name: 'todos',
-      schema: { title: { type: 'text', required: true }, owner: { type: 'text' } },
-      access: OWN,
-    });
-    await createAppTable(server, dev, {
-      name: 'notices',
-      schema: { body: { type: 'text' } },
-      access: { select: 'public', insert: 'nobody', update: 'nobody', delete: 'nobody' },
-    });
-    await createAppTable(server, dev, {
-      name: 'board',
-      schema: { body: { type: 'text' } },
-      access: { select: 'authenticated', insert: 'authenticated', update: 'nobody', delete: 'nobody' },
-    });
-    await createAppTable(server, dev, { name: 'vault', schema: { body: { type: 'text' } } });
+    await createSampleTables(server, dev);
     ann = await signUpEndUser(server, dev, 'ann@example.com');
     ben = await signUpEndUser(server, dev, 'ben@example.com');
   });
@@ -85,14 +68,14 @@ describe.each(testDialects)('realtime for an app with its own users on %s', (dia
     const service = appClient(server, dev.app.serviceKey);
     const notices = await changesOf(visitor, 'notices', { event: 'INSERT', table: 'notices' });
     const board = await changesOf(visitor, 'board', { event: 'INSERT', table: 'board' });
-    const secrets = await changesOf(visitor, 'vault', { event: 'INSERT', table: 'vault' });
+    const secrets = await changesOf(visitor, 'recipes', { event: 'INSERT', table: 'recipes' });
     const everything = await changesOf(service, 'all', { event: 'INSERT' });
-    await service.from('vault').insert({ body: 'hidden' }).throwOnError();
+    await service.from('recipes').insert({ body: 'hidden' }).throwOnError();
     await service.from('board').insert({ body: 'members only' }).throwOnError();
     await service.from('notices').insert({ body: 'open today' }).throwOnError();
     expect(await notices.inbox.next()).toMatchObject({ table: 'notices', new: { body: 'open today' } });
     const tables = [await everything.inbox.next(), await everything.inbox.next(), await everything.inbox.next()];
-    expect(tables.map((p) => p.table)).toEqual(['vault', 'board', 'notices']);
+    expect(tables.map((p) => p.table)).toEqual(['recipes', 'board', 'notices']);
     expect(await board.inbox.quiet()).toBe(true);
     expect(await secrets.inbox.quiet()).toBe(true);
     await closeClients(visitor, service);

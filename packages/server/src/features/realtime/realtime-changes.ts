@@ -27,6 +27,7 @@ const PG_TYPE: Record<ColumnType, string> = {
   number: 'float8',
   boolean: 'bool',
   date: 'timestamptz',
+  date_only: 'date',
   json: 'jsonb',
   array: 'jsonb',
 };

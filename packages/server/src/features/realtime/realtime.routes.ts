@@ -30,7 +30,7 @@ const bytesOf = (data: Buffer | ArrayBuffer | Buffer[]): Buffer =>
 /** realtimeRoutes are /realtime/v1: the socket and the HTTP broadcasts. */
 export function realtimeRoutes(ctx: AppContext): Route[] {
   const hub = ctx.realtime;
-  const keyStep = restKeyStep(ctx.tokens, (key) => matchAppKey(ctx.db, key));
+  const keyStep = restKeyStep(ctx.tokens, (key) => matchAppKey(ctx.apps, key));
   const report = (error: unknown) => ctx.log.warn({ err: error }, 'realtime: a message could not be handled');
   // HTTP broadcasts are API calls of the account: metered without the storage check of data writes.
   const httpAdmit = [ctx.callers.anyone, keyStep, restCaller, ctx.meter.functions];

@@ -7,7 +7,8 @@ import type { TableDefinition } from '../../db/user-tables.js';
 // counts took. Nothing is written on the request path: each read adds to a few numbers in memory, per database,
 // and the insights feature takes them away in batches (features/insights/query-shapes.ts). A point read (one id)
 // and a read with neither filter nor order note nothing. Only plain column comparisons are noted (=, <, >, IN,
-// IS): what a B-tree index on the column serves; patterns, containment and JSON paths are not.
+// IS): what a B-tree index on the column serves; patterns, containment and JSON paths are not. REQUEST_METRICS=off
+// stops the noting for a database (features/monitoring): its reads then skip even the clock.
 
 /** ReadTally is how many reads there were and how long they took together. */
 export interface ReadTally {
@@ -28,6 +29,7 @@ const MAX_TABLES = 2000;
 const MAX_COLUMNS = 64;
 
 const shapesByDb = new WeakMap<Db, Map<number, TableReads>>();
+const notNoted = new WeakSet<Db>();
 // The last database noted for, and its tables: a server has one, so the WeakMap is rarely asked.
 let lastDb: Db | null = null;
 let lastTables: Map<number, TableReads> | null = null;
@@ -80,6 +82,18 @@ function filterColumns(condition: Condition, into: string[]) {
     default:
       return;
   }
+}
+
+/** stopNotingReads turns the noting off for a database's reads (REQUEST_METRICS=off), and drops what it held. */
+export function stopNotingReads(db: Db): void {
+  notNoted.add(db);
+  takeReadShapes(db);
+  if (lastDb === db) lastDb = null;
+}
+
+/** notesReads tells whether a database's reads are noted; the record reads ask before they read the clock. */
+export function notesReads(db: Db): boolean {
+  return db === lastDb || !notNoted.has(db);
 }
 
 /** noteList adds a list read's filtered and ordered columns and its time; only at the root, never in a scope. */

@@ -1,4 +1,5 @@
 import type { ColumnType } from '@basalt/shared';
+import type { CompiledQuery } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { SqlDialect, StoredValue } from '../../db/dialect/dialect.js';
 import { jsonEqual } from '../../db/jsonb.js';
@@ -11,6 +12,7 @@ import { conflictOn } from './record-unique.js';
 import { toRecordRow } from './record-values.js';
 import {
   insertRows,
+  insertStatement,
   type RawRow,
   type StoredRow,
   selectRowsByColumnValues,
@@ -66,10 +68,23 @@ export async function insertStoredRows(
   return written;
 }
 
+/** oneRowInsert is the insert of one row that carries no id, with the row as it is bound (timestamps added). */
+export function oneRowInsert(
+  dialect: SqlDialect,
+  table: TableDefinition,
+  row: StoredRow,
+  now: Date,
+): { insert: CompiledQuery<RawRow>; stored: StoredRow } {
+  const [stored] = withTimestamps([row], now, dialect) as [StoredRow];
+  return { insert: insertStatement(dialect, table, columnsOf([row]), [stored]), stored };
+}
+
 /** UpsertSettings choose the conflict columns (PostgREST's `on_conflict`) and what a conflict does. */
 export interface UpsertSettings {
   onConflict: readonly string[];
   ignoreDuplicates: boolean;
+  /** The columns the client sent: a conflict updates only these (a column's default fills new rows alone). */
+  sentColumns?: ReadonlySet<string>;
 }
 
 /**
@@ -187,7 +202,13 @@ export async function upsertStoredRows(
     const columns = columnsOf(run);
     const updateColumns = settings.ignoreDuplicates
       ? null
-      : columns.filter((c) => c !== onConflict && c !== 'id' && c !== 'created_at');
+      : columns.filter(
+          (c) =>
+            c !== onConflict &&
+            c !== 'id' &&
+            c !== 'created_at' &&
+            (c === 'updated_at' || !settings.sentColumns || settings.sentColumns.has(c)),
+        );
     const upsert = (slice: StoredRow[], updatableIds: number[]) =>
       insertRows(db, dialect, table, columns, slice, { conflictColumn: onConflict, updateColumns, updatableIds });
     for (const slice of slicesOf(withTimestamps(run, now, dialect), upsertRowsPerStatement(columns.length))) {

@@ -2,7 +2,7 @@ import type { Db } from '../../db/database.js';
 import type { Condition, OrderTerm } from '../../db/user-conditions.js';
 import type { TableDefinition } from '../../db/user-tables.js';
 import type { Actor } from '../../lib/actor/actor.js';
-import { noteCount, noteList } from './read-shapes.js';
+import { noteCount, noteList, notesReads } from './read-shapes.js';
 import { assertCan } from './record-access.js';
 import { checkCondition, checkOrder, recordIdCondition } from './record-conditions.js';
 import { estimatedCount, exactCount, plannedCount } from './record-counts.js';
@@ -61,7 +61,7 @@ export async function listRecords(
     return one.map((raw) => toRecordRow(db.dialect.name, table, raw));
   }
   // Filters and orders are noted for the performance insights (read-shapes.ts); the rules' own are not.
-  const noted = !db.inTransaction && (checked !== undefined || order !== undefined);
+  const noted = !db.inTransaction && (checked !== undefined || order !== undefined) && notesReads(db);
   const started = noted ? performance.now() : 0;
   const rows = await read(db, table, selectRows(db.readRows, db.dialect, table, { where, order, limit, offset }));
   if (noted) noteList(db, table, checked, order, performance.now() - started);
@@ -94,6 +94,7 @@ export async function countRecords(
   const checked = where ? checkCondition(db.dialect, table, where) : undefined;
   const ruled = withRules(checked, rowRuleOf(actor, table, 'select'));
   if (kind !== 'exact' || db.inTransaction) return read(db, table, COUNTERS[kind](db, table, ruled));
+  if (!notesReads(db)) return read(db, table, exactCount(db, table, ruled));
   const started = performance.now();
   const count = await read(db, table, exactCount(db, table, ruled));
   noteCount(db, table, performance.now() - started);

@@ -5,7 +5,7 @@ import type { Condition } from '../../db/user-conditions.js';
 import type { TableDefinition } from '../../db/user-tables.js';
 import { ApiError } from '../../http/errors.js';
 import type { Actor } from '../../lib/actor/actor.js';
-import { listTableDefinitions } from '../tables/tables.store.js';
+import { listTableDefinitions } from '../table-definitions/table-definitions.store.js';
 
 // Reference columns kept true by the one records path, on both engines alike: a write may point only at rows that
 // exist (409 23503, PostgreSQL's foreign-key violation, naming the value sent), and deleting rows applies each

@@ -1,4 +1,5 @@
 import type { ColumnDefinition } from '@basalt/shared';
+import { storedDefault } from '../../db/column-types/column-default.js';
 import type { CellValue, InputSource } from '../../db/column-types/column-type.js';
 import { dateType } from '../../db/column-types/date.js';
 import { columnTypeOf } from '../../db/column-types/registry.js';
@@ -6,6 +7,19 @@ import type { DialectName } from '../../db/dialect/dialect.js';
 import type { TableDefinition } from '../../db/user-tables.js';
 import { invalidValue, notNullViolation, unknownColumn } from './record-errors.js';
 import type { RawRow, StoredRow } from './records.store.js';
+
+// A form's empty field means "not given" on create (it is dropped above), so only JSON can send an explicit null.
+function sentAsNull(input: RecordInput, column: string, from: InputSource): boolean {
+  return from === 'json' && Object.hasOwn(input, column) && input[column] === null;
+}
+
+/** defaultValue is a column's default as bound for a new record: 'now' is the time (or UTC day) of the insert. */
+function defaultValue(dialect: DialectName, table: TableDefinition, column: string, definition: ColumnDefinition) {
+  const stored = storedDefault(definition.type, definition.default ?? null, dialect, new Date());
+  // The schema's check admitted the default; a refusal here names the column as a bad value would.
+  if (!stored.ok) throw invalidValue(table, column, stored.message);
+  return stored.value;
+}
 
 /** RecordRow is a record as every API returns it: id, the user's columns in schema order, created_at, updated_at. */
 export type RecordRow = { id: number } & { [column: string]: CellValue };
@@ -86,6 +100,11 @@ export function storedInputRow(
   }
   if (mode === 'create') {
     for (const column in table.schema) {
+      const definition = table.schema[column];
+      // PostgREST's semantics: a column left out takes its default; one sent as null stays null.
+      if (definition?.default !== undefined && !Object.hasOwn(stored, column) && !sentAsNull(input, column, from)) {
+        stored[column] = defaultValue(dialect, table, column, definition);
+      }
       if (table.schema[column]?.required && (stored[column] === undefined || stored[column] === null)) {
         throw notNullViolation(table, column);
       }

@@ -1,15 +1,17 @@
+import type { ColumnDefinition } from '@basalt/shared';
 import type { InputSource } from '../../db/column-types/column-type.js';
 import type { Db } from '../../db/database.js';
-import { addToRowCount } from '../../db/row-counts.js';
+import { addToRowCount, type RowCountWrite, rowCountStatement } from '../../db/row-counts.js';
 import type { TableDefinition } from '../../db/user-tables.js';
 import type { Actor } from '../../lib/actor/actor.js';
 import { type Change, journal } from '../journal/journal.js';
 import { assertCan } from './record-access.js';
 import { translateDatabaseError } from './record-errors.js';
 import type { RecordChange, RecordsChanged } from './record-events.js';
+import { oneRowInsert } from './record-inserts.js';
 import { withConflictingValue } from './record-unique.js';
-import type { RecordRow } from './record-values.js';
-import type { StoredRow } from './records.store.js';
+import { type RecordRow, toRecordRow } from './record-values.js';
+import type { RawRow, StoredRow } from './records.store.js';
 
 // The transaction around every record write, whichever API or feature it comes from: the rows, their history
 // and activity entries (features/journal) commit together, and one `records.changed` event goes on the bus after
@@ -84,20 +86,7 @@ export async function runWrite(
         if (log.events.length > 0) {
           // Last, so that PostgreSQL holds the lock on the count's shard row for as short a time as it can.
           const counted = await addToRowCount(scope, table.id, rowDelta(log.events));
-          const event: RecordsChanged = {
-            accountId: table.accountId,
-            tableId: table.id,
-            tableName: table.name,
-            at: now.toISOString(),
-            changes: log.events,
-            countShard: counted?.shard ?? null,
-            countVersion: counted?.version ?? null,
-          };
-          // Hooks run in the order they were added: the commit's time is stamped just before the event leaves.
-          scope.afterCommit(() => {
-            event.committedAt = new Date().toISOString();
-          });
-          scope.publish('records.changed', event);
+          publishChanged(scope, table, now, log.events, counted);
         }
         return written;
       },
@@ -105,6 +94,92 @@ export async function runWrite(
     );
   } catch (error) {
     throw await withConflictingValue(db, table, translated(db, error, table), sent);
+  }
+}
+
+/** publishChanged sends a write's `records.changed` event once it has committed (at the root, at once). */
+function publishChanged(
+  scope: Db,
+  table: TableDefinition,
+  now: Date,
+  changes: RecordChange[],
+  counted: RowCountWrite | null,
+): void {
+  const event: RecordsChanged = {
+    accountId: table.accountId,
+    tableId: table.id,
+    tableName: table.name,
+    at: now.toISOString(),
+    changes,
+    countShard: counted?.shard ?? null,
+    countVersion: counted?.version ?? null,
+  };
+  // Hooks run in the order they were added: the commit's time is stamped just before the event leaves.
+  scope.afterCommit(() => {
+    event.committedAt = new Date().toISOString();
+  });
+  scope.publish('records.changed', event);
+}
+
+// Stands for a created row's id in its history entry until PostgreSQL numbers the row (Db.writeOnce): no row's
+// id is this number, and it is looked for only in the values Basalt binds beside the row, never in the user's.
+const ID_MARK = Number.MIN_SAFE_INTEGER;
+
+// The types whose values PostgreSQL answers exactly as they were bound, so that a row's history entry can be
+// written from the values sent: texts, booleans, doubles (shortest round-trip text), and instants normalised to
+// milliseconds. JSON (jsonb reorders keys) and arrays go the usual way.
+const ONE_STATEMENT_TYPES: ReadonlySet<string> = new Set(['text', 'number', 'boolean', 'date']);
+
+function fitsOneStatement(table: TableDefinition, row: StoredRow, options: WriteOptions): boolean {
+  if ('id' in row || options.beforeCommit || (options.revertOf ?? null) !== null) return false;
+  for (const column in table.schema) {
+    const definition = table.schema[column] as ColumnDefinition & { default?: unknown };
+    if (!ONE_STATEMENT_TYPES.has(definition.type) || definition.references || definition.default !== undefined) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * createInOneStatement is runWrite for one created row where the engine can write it, its history entry, the
+ * kept counts and its activity entry as one statement (Db.writeOnce, PostgreSQL): one round trip instead of four
+ * for the commonest write. Null where it cannot (SQLite, a transaction, a type or option that needs the usual
+ * way): the caller then runs the write through runWrite.
+ */
+export async function createInOneStatement(
+  db: Db,
+  actor: Actor,
+  table: TableDefinition,
+  row: StoredRow,
+  options: WriteOptions,
+): Promise<RecordRow | null> {
+  if (db.writeOnce === null || !fitsOneStatement(table, row, options)) return null;
+  assertCan(actor, 'write', table);
+  const { dialect } = db;
+  const now = new Date();
+  const { insert, stored } = oneRowInsert(dialect, table, row, now);
+  const bound: RawRow = { id: ID_MARK };
+  for (const column in table.schema) bound[column] = stored[column] ?? null;
+  bound.created_at = stored.created_at;
+  bound.updated_at = stored.updated_at;
+  const log: WriteLog = { changes: [], events: [] };
+  logChange(log, 'RECORD_CREATE', null, toRecordRow(dialect.name, table, bound));
+  const count = rowCountStatement(dialect, table.id, 1);
+  try {
+    const done = await db.writeOnce(
+      insert,
+      (scope) => journal(scope, actor, table, log.changes, { now, deferred: true }),
+      count.query,
+      ID_MARK,
+    );
+    if (done === null) return null;
+    const written = toRecordRow(dialect.name, table, done.row);
+    const counted = done.last ? { shard: count.shard, version: Number(done.last.version) } : null;
+    publishChanged(db, table, now, [{ type: 'INSERT', record: written, oldRecord: null }], counted);
+    return written;
+  } catch (error) {
+    throw await withConflictingValue(db, table, translated(db, error, table), [row]);
   }
 }
 

@@ -12,7 +12,7 @@ import { insertStoredRows, upsertStoredRows } from './record-inserts.js';
 import { applyDeleteRules, checkReferencedRows, type ReferringWrites } from './record-references.js';
 import { admits, checkOwnedPatch, ownedInputs, rlsViolation, rowRuleOf, withRules } from './record-rules.js';
 import { type RecordInput, type RecordRow, storedInputRow, toRecordRow } from './record-values.js';
-import { logChange, runWrite, translated, type WriteOptions } from './record-writes.js';
+import { createInOneStatement, logChange, runWrite, translated, type WriteOptions } from './record-writes.js';
 import { deleteRowsById, type StoredRow, selectRowsForChange, updateRowsById } from './records.store.js';
 
 // THE path of every record write, whichever API or feature it comes from (history's revert and restore, a table
@@ -75,6 +75,10 @@ export async function createRecords(
     storedInputRow(db.dialect.name, table, input, { from, mode: 'create' }),
   );
   if (rows.length === 0) return [];
+  if (rows.length === 1) {
+    const created = await createInOneStatement(db, actor, table, rows[0] as StoredRow, options);
+    if (created !== null) return [created];
+  }
   return runWrite(db, actor, table, options, rows, async (scope, log, now) => {
     await checkReferencedRows(scope, table, rows);
     const written = (await insertStoredRows(scope, table, rows, now)).map((raw) =>
@@ -142,6 +146,11 @@ export async function upsertRecordsWithOutcome(
   }
 }
 
+// The columns an upsert's records name (after ?columns= and the owner column): what a conflict may overwrite.
+function sentColumnsOf(inputs: unknown[]): Set<string> {
+  return new Set(inputs.flatMap((input) => (typeof input === 'object' && input !== null ? Object.keys(input) : [])));
+}
+
 async function upsertOnce(
   db: Db,
   actor: Actor,
@@ -150,9 +159,8 @@ async function upsertOnce(
   options: UpsertOptions,
 ): Promise<UpsertOutcome> {
   const from = options.from ?? 'json';
-  const rows = ownedInputs(actor, table, projectInputs(table, inputs, options.columns)).map((input) =>
-    storedInputRow(db.dialect.name, table, input, { from, mode: 'create' }),
-  );
+  const prepared = ownedInputs(actor, table, projectInputs(table, inputs, options.columns));
+  const rows = prepared.map((input) => storedInputRow(db.dialect.name, table, input, { from, mode: 'create' }));
   if (rows.length === 0) return { rows: [], inserted: 0 };
   // A conflict updates an existing row: the update (and select) rules must admit it, as PostgreSQL's USING does.
   const mayUpdate = [rowRuleOf(actor, table, 'update'), rowRuleOf(actor, table, 'select')];
@@ -162,6 +170,7 @@ async function upsertOnce(
     const { written, previous } = await upsertStoredRows(scope, table, rows, now, {
       onConflict: typeof options.onConflict === 'string' ? [options.onConflict] : (options.onConflict ?? ['id']),
       ignoreDuplicates: options.ignoreDuplicates ?? false,
+      sentColumns: sentColumnsOf(prepared),
     });
     const before = new Map(previous.map((raw) => [Number(raw.id), toRecordRow(db.dialect.name, table, raw)]));
     if (!options.ignoreDuplicates && [...before.values()].some((row) => !mayUpdate.every((r) => admits(r, row)))) {

@@ -200,26 +200,35 @@ export async function insertRows(
   upsert: UpsertTarget | null = null,
 ): Promise<RawRow[]> {
   const written: RawRow[] = [];
-  const head = `INSERT INTO ${quotedTable(shape.id)} (${columns.map(quotedColumn).join(', ')}) VALUES `;
   const budget = MAX_PARAMETERS - (upsert?.updatableIds.length ?? 0);
   for (const chunk of chunks(rows, Math.max(1, Math.floor(budget / Math.max(1, columns.length))))) {
-    const out = statement(dialect).raw(head);
-    chunk.forEach((row, i) => {
-      out.raw(i === 0 ? '(' : ', (');
-      out.values(columns.map((c) => row[c] ?? null)).raw(')');
-    });
-    if (upsert) writeConflict(out, shape, upsert);
-    out.raw(' RETURNING *');
-    // Prepared by name (PostgreSQL): a create's insert has one text per table and set of columns.
-    const name = tableStatementName(shape, 'ins', out.text);
-    const returned = await run(
-      db,
-      name === null ? out.compiled<RawRow>() : preparedQuery<RawRow>(out.text, out.parameters, name),
-    );
+    const returned = await run(db, insertStatement(dialect, shape, columns, chunk, upsert));
     if (chunk === rows) return returned;
     written.push(...returned);
   }
   return written;
+}
+
+/** insertStatement is one insert (or upsert) of rows that all carry `columns`, returning what it wrote. */
+export function insertStatement(
+  dialect: SqlDialect,
+  shape: UserTableShape,
+  columns: string[],
+  rows: StoredRow[],
+  upsert: UpsertTarget | null = null,
+): CompiledQuery<RawRow> {
+  const out = statement(dialect).raw(
+    `INSERT INTO ${quotedTable(shape.id)} (${columns.map(quotedColumn).join(', ')}) VALUES `,
+  );
+  rows.forEach((row, i) => {
+    out.raw(i === 0 ? '(' : ', (');
+    out.values(columns.map((c) => row[c] ?? null)).raw(')');
+  });
+  if (upsert) writeConflict(out, shape, upsert);
+  out.raw(' RETURNING *');
+  // Prepared by name (PostgreSQL): a create's insert has one text per table and set of columns.
+  const name = tableStatementName(shape, 'ins', out.text);
+  return name === null ? out.compiled<RawRow>() : preparedQuery<RawRow>(out.text, out.parameters, name);
 }
 
 function writeConflict(out: SqlText, shape: UserTableShape, upsert: UpsertTarget): void {

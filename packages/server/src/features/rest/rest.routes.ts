@@ -1,14 +1,15 @@
 import type { AppContext } from '../../app-context.js';
 import { Answer, type Call, type Route } from '../../http/routes/route.js';
 import { matchAppKey } from '../apps/apps.service.js';
-import { type RestMethod, rpcNotFound, serveRest, unsupportedMethod } from './rest.service.js';
+import { type RestMethod, serveRest, unsupportedMethod } from './rest.service.js';
 import { restCaller, restKeyStep } from './rest-gateway.js';
-import { parseRestQuery, queryPairs } from './rest-query.parse.js';
+import { parseRestQuery } from './rest-query.parse.js';
+import { serveRpc } from './rest-rpc.js';
 
 // The PostgREST-compatible data API:
 //   GET|HEAD|POST|PATCH|DELETE /rest/v1/<table>   the actor's table of that name (`tables`: their definitions)
 //   PUT /rest/v1/<table>                           405 PGRST117
-//   * /rest/v1/rpc/<fn>                            404 PGRST202
+//   GET|HEAD|POST /rest/v1/rpc/<fn>                a call of the account's SQL function (rest-rpc.ts)
 // Every route wants an apikey of this instance or of an app (the gateway step) and a caller it admits
 // (restCaller); the gets may be answered early (http/routes/early-runner.ts).
 
@@ -16,7 +17,7 @@ import { parseRestQuery, queryPairs } from './rest-query.parse.js';
 export function restRoutes(ctx: AppContext): Route[] {
   const admit = [
     ctx.callers.anyone,
-    restKeyStep(ctx.tokens, (key) => matchAppKey(ctx.db, key)),
+    restKeyStep(ctx.tokens, (key) => matchAppKey(ctx.apps, key)),
     restCaller,
     ctx.meter.data,
   ];
@@ -43,15 +44,16 @@ export function restRoutes(ctx: AppContext): Route[] {
       ...common,
       method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
       url: '/rest/v1/rpc/:fn',
-      handler: (call) => {
-        const body = call.body;
-        const parameters =
-          typeof body === 'object' && body !== null && !Array.isArray(body)
-            ? Object.keys(body)
-            : queryPairs(call.rawQuery)
-                .map(([key]) => key)
-                .filter((key) => key !== 'apikey');
-        throw rpcNotFound(call.params.fn ?? '', parameters);
+      handler: async (call) => {
+        const request = {
+          method: call.method,
+          name: call.params.fn ?? '',
+          rawQuery: call.rawQuery,
+          headers: call.headers,
+          body: call.body,
+        };
+        const { status, headers, body } = await serveRpc(ctx.db, call.actor, request);
+        return new Answer(status, body, headers);
       },
     },
   ];

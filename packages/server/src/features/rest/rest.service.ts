@@ -30,18 +30,6 @@ export interface RestRequest {
 export const tableNotFound = (name: string) =>
   new RestQueryError(404, 'PGRST205', `Could not find the table 'public.${name}' in the schema cache`);
 
-/** rpcNotFound is PGRST202: Basalt has no functions to call. */
-export function rpcNotFound(fn: string, parameters: string[]): RestQueryError {
-  const named = parameters.length === 0 ? 'without parameters' : `with parameters ${parameters.join(', ')}`;
-  const signature = parameters.length === 0 ? `${fn} without parameters` : `${fn}(${parameters.join(', ')})`;
-  return new RestQueryError(
-    404,
-    'PGRST202',
-    `Could not find the function public.${signature} in the schema cache`,
-    `Searched for the function public.${fn} ${named} or with a single unnamed json/jsonb parameter, but no matches were found in the schema cache.`,
-  );
-}
-
 /** unsupportedMethod is PGRST117 for PUT and other verbs. */
 export const unsupportedMethod = (method: string) =>
   new RestQueryError(405, 'PGRST117', `Unsupported HTTP method: ${method}`);

@@ -7,6 +7,7 @@ import { bearer } from '../../testing/account.fixtures.js';
 import {
   type ApiScenario,
   type CookieSession,
+  collectionRefusals,
   loginWithCookie,
   runScenario,
   type SignedInTestUser,
@@ -149,28 +150,11 @@ describe.each(testDialects)('secrets on %s', (dialect) => {
   });
 
   const scenarios: ApiScenario[] = [
-    {
-      name: 'list without credentials',
-      method: 'GET',
-      url: '/api/secrets',
-      status: 401,
-      expected: { code: 'unauthorized' },
-    },
-    {
-      name: 'list with a forged token',
-      method: 'GET',
-      url: '/api/secrets',
-      headers: bearer('not.a.jwt'),
-      status: 401,
-      expected: { code: 'invalid_token' },
-    },
-    {
-      name: 'create without credentials',
-      method: 'POST',
-      url: '/api/secrets',
-      json: { name: 'A', value: 'b' },
-      status: 401,
-    },
+    ...collectionRefusals('/api/secrets', {
+      headers: asAlice,
+      body: { name: 'A', value: 'b' },
+      notFound: { code: 'secret_not_found', message: 'Secret not found' },
+    }),
     {
       name: 'no value',
       method: 'POST',
@@ -262,24 +246,6 @@ describe.each(testDialects)('secrets on %s', (dialect) => {
       expected: fieldError('isEncrypted', 'isEncrypted must be true or false'),
     },
     {
-      name: 'an array body',
-      method: 'POST',
-      url: '/api/secrets',
-      headers: asAlice,
-      json: [{ name: 'A', value: 'b' }],
-      status: 400,
-      expected: { code: 'validation_failed' },
-    },
-    {
-      name: 'malformed JSON',
-      method: 'POST',
-      url: '/api/secrets',
-      headers: () => ({ ...asAlice(), 'content-type': 'application/json' }),
-      body: '{"name": ',
-      status: 400,
-      expected: { code: 'bad_json' },
-    },
-    {
       name: 'reveal an unknown id',
       method: 'GET',
       url: '/api/secrets/999999/value',
@@ -289,15 +255,6 @@ describe.each(testDialects)('secrets on %s', (dialect) => {
     },
     { name: 'reveal a non-numeric id', method: 'GET', url: '/api/secrets/abc/value', headers: asAlice, status: 404 },
     { name: 'reveal without credentials', method: 'GET', url: '/api/secrets/1/value', status: 401 },
-    { name: 'delete an unknown id', method: 'DELETE', url: '/api/secrets/999999', headers: asAlice, status: 404 },
-    {
-      name: 'delete a huge id',
-      method: 'DELETE',
-      url: `/api/secrets/${'9'.repeat(40)}`,
-      headers: asAlice,
-      status: 404,
-    },
-    { name: 'delete without credentials', method: 'DELETE', url: '/api/secrets/1', status: 401 },
   ];
   it.each(scenarios)('$name → $status', (scenario) => runScenario(server, scenario).then(() => undefined));
 

@@ -2,7 +2,7 @@ import type { AppContext } from '../../app-context.js';
 import type { Route } from '../../http/routes/route.js';
 import { getStats } from './stats.service.js';
 
-/** statsRoutes serve GET /api/stats: {activities, apiCalls, storageSize, tables} of the caller (the dashboard cards). */
+/** statsRoutes serve GET /api/stats: {activities, apiCalls, storageSize, filesSize, totalSize, tables} of the caller (the dashboard cards). */
 export function statsRoutes({ db, callers }: AppContext): Route[] {
   return [
     {

@@ -32,7 +32,14 @@ describe.each(testDialects)('stats API on %s', (dialect) => {
   it('starts empty', async () => {
     const res = await server.request('GET', '/api/stats', { headers: accounts.bob.headers });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ activities: 0, apiCalls: 0, storageSize: '0 MB', tables: 0 });
+    expect(res.body).toEqual({
+      activities: 0,
+      apiCalls: 0,
+      storageSize: '0 MB',
+      filesSize: '0 MB',
+      totalSize: '0 MB',
+      tables: 0,
+    });
   });
 
   it('counts the caller’s tables and activity and measures their storage', async () => {
@@ -54,5 +61,20 @@ describe.each(testDialects)('stats API on %s', (dialect) => {
     expect(res.body.storageSize).toMatch(/^\d+\.\d (KB|MB)$/);
     expect((await server.request('GET', '/api/stats', { headers: accounts.bob.headers })).body.tables).toBe(0);
     expect((await server.request('GET', '/api/stats')).status).toBe(401);
+  });
+
+  it('counts the caller’s stored files beside its tables (the kept counter)', async () => {
+    const headers = accounts.bob.headers;
+    expect((await server.request('POST', '/storage/v1/bucket', { headers, json: { name: 'docs' } })).status).toBe(200);
+    const upload = await server.request('POST', '/storage/v1/object/docs/a.txt', {
+      headers: { ...headers, 'content-type': 'text/plain' },
+      body: 'x'.repeat(3 * 1024),
+    });
+    expect(upload.status).toBe(200);
+    const res = await server.request('GET', '/api/stats', { headers });
+    expect(res.body).toMatchObject({ storageSize: '0 MB', filesSize: '3.0 KB', totalSize: '3.0 KB' });
+    expect((await server.request('GET', '/api/stats', { headers: accounts.alice.headers })).body.filesSize).toBe(
+      '0 MB',
+    );
   });
 });

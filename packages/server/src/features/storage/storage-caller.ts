@@ -61,7 +61,7 @@ export function storageActorOf(principal: Principal, key: RestKey): Actor | null
 
 /** storageAdmission are the admission steps of /storage/v1 routes that act for someone. */
 export function storageAdmission(ctx: AppContext): AdmissionStep[] {
-  const gateway = restKeyStep(ctx.tokens, (key) => matchAppKey(ctx.db, key));
+  const gateway = restKeyStep(ctx.tokens, (key) => matchAppKey(ctx.apps, key));
   const keyStep: AdmissionStep = (call) => {
     if (apiKeyOfCall(call)) return gateway(call);
     call.facts.restKey = INSTANCE;

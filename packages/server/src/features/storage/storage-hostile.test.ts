@@ -55,11 +55,22 @@ const storageShape = (status: number) => ({
   message: expect.any(String),
 });
 
+/** expectRefused checks a refusal's status and Storage's error shape. */
+function expectRefused(res: Raw, status: number) {
+  expect(res.status).toBe(status);
+  expect(res.body).toMatchObject(storageShape(status));
+}
+
 describe.each(testDialects)('storage refusals on %s', (dialect) => {
   let server: TestServer;
   let alice: RestUser;
   let bob: RestUser;
   const asAlice = (extra: Record<string, string> = {}) => ({ ...alice.headers, ...extra });
+  // An upload of `body` as `type`, and a JSON request: the two shapes most refusals below are sent in.
+  const upload = (path: string, headers: Record<string, string>, type: string, body: Buffer | string) =>
+    raw(server, 'POST', `/storage/v1/object/${path}`, { ...headers, 'content-type': type }, body);
+  const sendJson = (method: string, path: string, headers: Record<string, string>, value: unknown) =>
+    raw(server, method, path, { ...headers, 'content-type': 'application/json' }, JSON.stringify(value));
 
   beforeAll(async () => {
     server = await startStorageServer(dialect, 'disk', null, { maxFileSize: 4096 });
@@ -108,15 +119,8 @@ describe.each(testDialects)('storage refusals on %s', (dialect) => {
     [`${'d/'.repeat(600)}x.txt`],
   ])('refuses the object name %s with a 400 and stores nothing', async (name) => {
     const before = await listAll();
-    const res = await raw(
-      server,
-      'POST',
-      `/storage/v1/object/avatars/${name}`,
-      asAlice({ 'content-type': 'text/plain' }),
-      'x',
-    );
-    expect(res.status).toBe(400);
-    expect(res.body).toMatchObject(storageShape(400));
+    const res = await upload(`avatars/${name}`, asAlice(), 'text/plain', 'x');
+    expectRefused(res, 400);
     const read = await raw(server, 'GET', `/storage/v1/object/avatars/${name}`, asAlice());
     expect(read.status).toBeGreaterThanOrEqual(400);
     expect(read.status).toBeLessThan(500);
@@ -125,13 +129,7 @@ describe.each(testDialects)('storage refusals on %s', (dialect) => {
 
   it('refuses an object over the bucket limit with 413 before or while storing, raw and multipart', async () => {
     const big = Buffer.alloc(2048, 1);
-    const declared = await raw(
-      server,
-      'POST',
-      '/storage/v1/object/avatars/alice/big.txt',
-      asAlice({ 'content-type': 'text/plain' }),
-      big,
-    );
+    const declared = await upload('avatars/alice/big.txt', asAlice(), 'text/plain', big);
     expect(declared.status).toBe(413);
     expect(declared.body).toEqual({ statusCode: '413', error: 'Payload too large', message: expect.any(String) });
     // Chunked: no declared length, so the limit is found while streaming.
@@ -156,30 +154,16 @@ describe.each(testDialects)('storage refusals on %s', (dialect) => {
   });
 
   it('refuses types the bucket does not take, and malformed types and bodies', async () => {
-    const wrong = await raw(
-      server,
-      'POST',
-      '/storage/v1/object/avatars/alice/a.pdf',
-      asAlice({ 'content-type': 'application/pdf' }),
-      'x',
-    );
+    const wrong = await upload('avatars/alice/a.pdf', asAlice(), 'application/pdf', 'x');
     expect(wrong.status).toBe(415);
     expect(wrong.body).toMatchObject({ statusCode: '415', error: 'invalid_mime_type' });
-    const malformed = await raw(
-      server,
-      'POST',
-      '/storage/v1/object/avatars/alice/a.txt',
-      asAlice({ 'content-type': 'not a type' }),
-      'x',
-    );
+    const malformed = await upload('avatars/alice/a.txt', asAlice(), 'not a type', 'x');
     // Fastify refuses a Content-Type it cannot parse with 415, in Storage's shape.
-    expect(malformed.status).toBe(415);
-    expect(malformed.body).toMatchObject(storageShape(415));
-    const form = await raw(
-      server,
-      'POST',
-      '/storage/v1/object/avatars/alice/a.txt',
-      asAlice({ 'content-type': 'multipart/form-data; boundary=XX' }),
+    expectRefused(malformed, 415);
+    const form = await upload(
+      'avatars/alice/a.txt',
+      asAlice(),
+      'multipart/form-data; boundary=XX',
       '--XX\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\nContent-Type: text/plain\r\n\r\nabc',
     );
     expect(form.status).toBe(400);
@@ -190,33 +174,14 @@ describe.each(testDialects)('storage refusals on %s', (dialect) => {
       { prefix: 5 },
       { prefix: '../x' },
     ]) {
-      const res = await raw(
-        server,
-        'POST',
-        '/storage/v1/object/list/avatars',
-        asAlice({ 'content-type': 'application/json' }),
-        JSON.stringify(body),
-      );
-      expect(res.status).toBe(400);
-      expect(res.body).toMatchObject(storageShape(400));
+      const res = await sendJson('POST', '/storage/v1/object/list/avatars', asAlice(), body);
+      expectRefused(res, 400);
     }
     for (const name of ['', 'a/b', '../x', 'x'.repeat(100), 'a b']) {
-      const res = await raw(
-        server,
-        'POST',
-        '/storage/v1/bucket',
-        asAlice({ 'content-type': 'application/json' }),
-        JSON.stringify({ name }),
-      );
+      const res = await sendJson('POST', '/storage/v1/bucket', asAlice(), { name });
       expect(res.status).toBe(400);
     }
-    const limit = await raw(
-      server,
-      'POST',
-      '/storage/v1/bucket',
-      asAlice({ 'content-type': 'application/json' }),
-      JSON.stringify({ name: 'b2', file_size_limit: 'lots' }),
-    );
+    const limit = await sendJson('POST', '/storage/v1/bucket', asAlice(), { name: 'b2', file_size_limit: 'lots' });
     expect(limit.status).toBe(400);
     expect(await listAll()).toEqual(['alice/keep.txt']);
   });
@@ -225,30 +190,11 @@ describe.each(testDialects)('storage refusals on %s', (dialect) => {
     const asBob = (extra: Record<string, string> = {}) => ({ ...bob.headers, ...extra });
     expect((await raw(server, 'GET', '/storage/v1/object/avatars/alice/keep.txt', asBob())).status).toBe(404);
     expect((await raw(server, 'GET', '/storage/v1/bucket/avatars', asBob())).status).toBe(404);
-    const up = await raw(
-      server,
-      'POST',
-      '/storage/v1/object/avatars/alice/evil.txt',
-      asBob({ 'content-type': 'text/plain' }),
-      'x',
-    );
-    expect(up.status).toBe(404);
-    expect(up.body).toMatchObject(storageShape(404));
-    const removed = await raw(
-      server,
-      'DELETE',
-      '/storage/v1/object/avatars',
-      asBob({ 'content-type': 'application/json' }),
-      JSON.stringify({ prefixes: ['alice/keep.txt'] }),
-    );
+    const up = await upload('avatars/alice/evil.txt', asBob(), 'text/plain', 'x');
+    expectRefused(up, 404);
+    const removed = await sendJson('DELETE', '/storage/v1/object/avatars', asBob(), { prefixes: ['alice/keep.txt'] });
     expect(removed.body).toMatchObject(storageShape(404));
-    const sign = await raw(
-      server,
-      'POST',
-      '/storage/v1/object/sign/avatars/alice/keep.txt',
-      asBob({ 'content-type': 'application/json' }),
-      JSON.stringify({ expiresIn: 60 }),
-    );
+    const sign = await sendJson('POST', '/storage/v1/object/sign/avatars/alice/keep.txt', asBob(), { expiresIn: 60 });
     expect(sign.status).toBe(404);
     expect(await listAll()).toEqual(['alice/keep.txt']);
   });
@@ -265,8 +211,7 @@ describe.each(testDialects)('storage refusals on %s', (dialect) => {
       '/storage/v1/bucket',
       asAlice({ authorization: `Bearer ${alice.accessToken}x` }),
     );
-    expect(tampered.status).toBe(401);
-    expect(tampered.body).toMatchObject(storageShape(401));
+    expectRefused(tampered, 401);
     expect((await raw(server, 'GET', '/storage/v1/bucket', keyHeaders(server.serviceKey))).status).toBe(403);
     // An app's end user with the instance's key, and with the app's key where the account's is needed.
     const developer = await startDeveloper(server, users.carol);
@@ -276,22 +221,12 @@ describe.each(testDialects)('storage refusals on %s', (dialect) => {
       authorization: `Bearer ${endUser.accessToken}`,
     });
     expect(wrongKey.status).toBe(401);
-    const asEndUser = await raw(
-      server,
-      'POST',
-      '/storage/v1/bucket',
-      { ...endUser.headers, 'content-type': 'application/json' },
-      JSON.stringify({ name: 'mine' }),
-    );
+    const asEndUser = await sendJson('POST', '/storage/v1/bucket', endUser.headers, { name: 'mine' });
     expect(asEndUser.status).toBe(403);
     expect((await raw(server, 'GET', '/storage/v1/bucket', endUser.headers)).status).toBe(403);
-    const console = await raw(
-      server,
-      'PATCH',
-      '/api/storage/buckets/avatars',
-      { ...endUser.headers, 'content-type': 'application/json' },
-      JSON.stringify({ access: { read: 'public' } }),
-    );
+    const console = await sendJson('PATCH', '/api/storage/buckets/avatars', endUser.headers, {
+      access: { read: 'public' },
+    });
     expect(console.status).toBe(401);
   });
 });

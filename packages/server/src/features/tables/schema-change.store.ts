@@ -59,3 +59,15 @@ export async function writeColumnValues(
       WHERE "id" IN (${sql.join(chunk.map((v) => v.id))})`.execute(db);
   }
 }
+
+/** fillColumn sets one column of every row to one value (a new column's default), cast to its SQL type. */
+export async function fillColumn(
+  db: Executor,
+  dialect: SqlDialect,
+  target: { tableId: number; column: string; sqlType: string },
+  value: StoredValue,
+): Promise<void> {
+  await sql`UPDATE ${tableRef(target.tableId)} SET ${columnRef(target.column)} = ${dialect.userTables.castSql(value, target.sqlType)}`.execute(
+    db,
+  );
+}

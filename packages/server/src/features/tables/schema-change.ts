@@ -1,5 +1,6 @@
 import type { ColumnType, TableSchema } from '@basalt/shared';
 import { createColumnIndex, dropColumnIndex, syncColumnIndexes } from '../../db/column-indexes.js';
+import { storedDefault } from '../../db/column-types/column-default.js';
 import { columnTypeOf } from '../../db/column-types/registry.js';
 import type { SqlDialect } from '../../db/dialect/dialect.js';
 import { dropReferenceIndex } from '../../db/references.js';
@@ -16,11 +17,13 @@ import {
   countAllRows,
   countDuplicateRows,
   countNullRows,
+  fillColumn,
   selectColumnValues,
   writeColumnValues,
 } from './schema-change.store.js';
 import {
   applyPlanToSchema,
+  SchemaChangeError,
   type SchemaChangePlan,
   type SchemaPrecondition,
   type SchemaStep,
@@ -85,6 +88,22 @@ async function retype(
   if (after.schema[step.column]?.required) await changeRequired(db, dialect, after, step.column);
 }
 
+// A column added with a default gives the rows already there that value (PostgreSQL's ADD COLUMN … DEFAULT);
+// 'now' is the time, or the UTC day, of the change.
+async function fillWithDefault(
+  db: Executor,
+  dialect: SqlDialect,
+  tableId: number,
+  step: Extract<SchemaStep, { kind: 'addColumn' }>,
+) {
+  const { type, default: value } = step.definition;
+  if (value === undefined || value === null) return;
+  const stored = storedDefault(type, value, dialect.name, new Date());
+  if (!stored.ok) throw new SchemaChangeError(`The default of "${step.column}" ${stored.message}`, step.column);
+  const sqlType = columnTypeOf(type).sqlType[dialect.name];
+  await fillColumn(db, dialect, { tableId, column: step.column, sqlType }, stored.value);
+}
+
 async function applyStep(db: Executor, dialect: SqlDialect, before: Table, after: Table, step: SchemaStep) {
   switch (step.kind) {
     case 'dropColumn':
@@ -112,8 +131,12 @@ async function applyStep(db: Executor, dialect: SqlDialect, before: Table, after
       return retype(db, dialect, before, after, step);
     case 'addColumn':
       await addColumn(db, dialect, before.id, step.column, step.definition.type);
+      await fillWithDefault(db, dialect, before.id, step);
       if (step.definition.required) await changeRequired(db, dialect, after, step.column);
       if (step.definition.unique) await uniqueIndexSql(before.id, step.column).execute(db);
+      return;
+    case 'setDefault':
+      // Metadata only: the record path fills a left-out column with it.
       return;
     case 'setReference':
       // The index of a reference is made by the tables service (table-references.ts) after every change.

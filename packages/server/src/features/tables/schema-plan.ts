@@ -1,4 +1,5 @@
 import {
+  type ColumnDefault,
   type ColumnDefinition,
   type ColumnReference,
   type ColumnType,
@@ -19,7 +20,8 @@ import { ApiError } from '../../http/errors.js';
 // and lists abstract steps in the order they must run; the store turns each step into SQL for its engine and
 // runs them all in one transaction. Steps name columns as they are called at that moment, so every step
 // after a rename uses the new name. Order: drops, renames, relaxed flags, retypes, adds, tightened flags
-// (an index asked for or no longer asked for is a flag too: `indexed`).
+// (an index asked for or no longer asked for is a flag too: `indexed`). A default is metadata the record path
+// applies (records/record-values.ts); a column added with one gives the existing rows its value.
 
 /** SchemaStep is one abstract change of a user table. */
 export type SchemaStep =
@@ -33,7 +35,8 @@ export type SchemaStep =
   | { kind: 'addUnique'; column: string; transient: boolean }
   | { kind: 'setReference'; column: string; references: ColumnReference | null }
   | { kind: 'dropIndex'; column: string }
-  | { kind: 'addIndex'; column: string };
+  | { kind: 'addIndex'; column: string }
+  | { kind: 'setDefault'; column: string; value: ColumnDefault | undefined };
 
 /** SchemaStepKind names the kinds of step. */
 export type SchemaStepKind = SchemaStep['kind'];
@@ -240,7 +243,7 @@ export function planSchemaChange(
     // A column kept from before these names were reserved stays; a new one may not take such a name.
     if (isEngineColumnName(name)) throw new SchemaChangeError(engineColumnMessage(name), name);
     steps.push({ kind: 'addColumn', column: name, definition });
-    if (definition.required) {
+    if (definition.required && (definition.default === undefined || definition.default === null)) {
       require('tableEmpty', name, `Column "${name}" cannot be added as required: the table already has {count} {rows} and the new column has no value for them.`);
     }
   }
@@ -258,6 +261,8 @@ export function planSchemaChange(
     if (!sameReference(before.references, after.references)) {
       steps.push({ kind: 'setReference', column: name, references: after.references ?? null });
     }
+    if (!sameDefault(before.default, after.default))
+      steps.push({ kind: 'setDefault', column: name, value: after.default });
   }
   return { steps, preconditions };
 }
@@ -266,6 +271,11 @@ export function planSchemaChange(
 export function sameReference(a: ColumnReference | undefined, b: ColumnReference | undefined): boolean {
   if (!a || !b) return !a && !b;
   return a.table.toLowerCase() === b.table.toLowerCase() && a.onDelete === b.onDelete;
+}
+
+/** sameDefault tells whether two defaults are the same value (both absent counts). */
+export function sameDefault(a: ColumnDefault | undefined, b: ColumnDefault | undefined): boolean {
+  return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 }
 
 /** applyPlanToSchema applies a plan's steps to a schema, purely: what the table's schema becomes. */
@@ -302,6 +312,12 @@ export function applyPlanToSchema(prev: TableSchema, plan: SchemaChangePlan): Ta
       case 'dropIndex':
         find(step.column)[1].indexed = step.kind === 'addIndex';
         break;
+      case 'setDefault': {
+        const definition = find(step.column)[1];
+        if (step.value === undefined || step.value === null) delete definition.default;
+        else definition.default = step.value;
+        break;
+      }
       case 'setReference': {
         const definition = find(step.column)[1];
         if (step.references) definition.references = { ...step.references };
@@ -321,6 +337,9 @@ function describeDefinition(definition: ColumnDefinition): string {
     definition.unique ? 'unique' : '',
     definition.indexed ? 'indexed' : '',
     ref ? `references ${ref.table} on delete ${ref.onDelete}` : '',
+    definition.default === undefined || definition.default === null
+      ? ''
+      : `default ${JSON.stringify(definition.default)}`,
   ]
     .filter(Boolean)
     .join(', ');
@@ -361,6 +380,10 @@ function describeStep(step: SchemaStep): string | null {
       return `Add an index on "${step.column}"`;
     case 'dropIndex':
       return `Drop the index on "${step.column}"`;
+    case 'setDefault':
+      return step.value === undefined || step.value === null
+        ? `Remove the default of "${step.column}"`
+        : `Set the default of "${step.column}" to ${JSON.stringify(step.value)}`;
     case 'setReference':
       return step.references
         ? `Make "${step.column}" reference ${step.references.table} (on delete ${step.references.onDelete})`

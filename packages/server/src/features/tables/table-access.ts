@@ -1,4 +1,4 @@
-import { DEFAULT_TABLE_ACCESS, normalizeAccess, type TableAccess, type TableSchema, usesOwnRows } from '@basalt/shared';
+import { DEFAULT_TABLE_ACCESS, type TableAccess, type TableSchema, usesOwnRows } from '@basalt/shared';
 import { columnTypeIn, createOwnerIndex, dropOwnerIndex, type Executor } from '../../db/user-tables.js';
 import { invalid } from '../../http/errors.js';
 
@@ -9,16 +9,6 @@ import { invalid } from '../../http/errors.js';
 /** accessOf is a definition's rules, the default (nobody) when it has none. */
 export function accessOf(table: { access?: TableAccess | undefined }): TableAccess {
   return table.access ?? { ...DEFAULT_TABLE_ACCESS };
-}
-
-/** parseStoredAccess reads the `access` column (JSON text or NULL). */
-export function parseStoredAccess(text: string | null): TableAccess {
-  if (!text) return { ...DEFAULT_TABLE_ACCESS };
-  try {
-    return normalizeAccess(JSON.parse(text));
-  } catch {
-    return { ...DEFAULT_TABLE_ACCESS };
-  }
 }
 
 /** storedAccess is the `access` column for some rules: NULL for the default. */

@@ -1,8 +1,8 @@
 import { accountTag } from '../../db/bus/account-events.js';
 import type { Db } from '../../db/database.js';
 import { type BusCache, busCache } from '../../lib/cache/bus-cache.js';
+import { findTableDefinitionById, findTableDefinitionByName } from '../table-definitions/table-definitions.store.js';
 import type { TableDefinition } from './table-definition.js';
-import { findTableDefinitionById, findTableDefinitionByName } from './tables.store.js';
 import './table-events.js';
 
 // The record APIs' hot path must not read a table's schema per request: definitions are kept per process in a bus

@@ -2,9 +2,9 @@ import type { ColumnReference, TableSchema } from '@basalt/shared';
 import type { Db } from '../../db/database.js';
 import { danglingValues, syncReferenceIndexes } from '../../db/references.js';
 import { conflict, invalid } from '../../http/errors.js';
+import { findTableDefinitionByName, listTableDefinitions } from '../table-definitions/table-definitions.store.js';
 import { SchemaChangeError, sameReference } from './schema-plan.js';
 import type { TableDefinition } from './table-definition.js';
-import { findTableDefinitionByName, listTableDefinitions } from './tables.store.js';
 
 // A table's reference columns as schema: each names a table of the same account (or its own, a tree), a column
 // that must be filled cannot be emptied on delete, and a reference added over existing rows must find every

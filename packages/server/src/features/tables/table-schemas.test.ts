@@ -94,7 +94,7 @@ describe('tableSchemaSchema', () => {
     [
       'an unknown type',
       { a: { type: 'integer' } },
-      'Column type must be one of: text, number, boolean, date, json, array',
+      'Column type must be one of: text, number, boolean, date, date_only, json, array',
     ],
     [
       'a bad column name',

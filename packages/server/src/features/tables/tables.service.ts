@@ -17,6 +17,11 @@ import type { Actor } from '../../lib/actor/actor.js';
 import { type Change, journal } from '../journal/journal.js';
 import { isLinkedTo } from '../project-access/project-access.js';
 import { assertCan, listRecords, type RecordInput, refillRecords } from '../records/records.service.js';
+import {
+  findTableDefinitionById,
+  findTableDefinitionByName,
+  listTableDefinitions,
+} from '../table-definitions/table-definitions.store.js';
 import { applySchemaChange } from './schema-change.js';
 import { describePlan, planSchemaChange } from './schema-plan.js';
 import { accessOf, checkAccessColumns, renamedAccess, syncOwnerIndex } from './table-access.js';
@@ -25,14 +30,7 @@ import { type TableDefinition, type TableResponse, toTableResponse } from './tab
 import type { TableChangeKind } from './table-events.js';
 import { assertNotReferenced, checkReferences } from './table-references.js';
 import { applyTableSchema, type TableSchemaChange } from './table-schema-apply.js';
-import {
-  deleteTableDefinition,
-  findTableDefinitionById,
-  findTableDefinitionByName,
-  insertTableDefinition,
-  listTableDefinitions,
-  updateTableDefinition,
-} from './tables.store.js';
+import { deleteTableDefinition, insertTableDefinition, updateTableDefinition } from './tables.store.js';
 
 // Table definitions and their real tables. Every change runs in one transaction (its own, or the scope's it is
 // given: history's revert and restore call these same functions) with its history entry (SCHEMA_CREATE /

@@ -1,27 +1,14 @@
 import type { TableAccess, TableSchema } from '@basalt/shared';
-import type { Kysely, Selectable } from 'kysely';
-import type { SystemDatabase, UserTablesTable } from '../../db/schema.js';
-import { parseStoredAccess, storedAccess } from './table-access.js';
+import type { Kysely } from 'kysely';
+import type { SystemDatabase } from '../../db/schema.js';
+import { toDefinition } from '../table-definitions/table-definitions.store.js';
+import { storedAccess } from './table-access.js';
 import type { TableDefinition } from './table-definition.js';
 
-// The SQL of table definitions (the `user_tables` system table). The real tables are in db/user-tables.ts.
+// The SQL that writes table definitions (the `user_tables` system table); the reads are in
+// features/table-definitions, below every feature that reads them. The real tables are in db/user-tables.ts.
 
 type Db = Kysely<SystemDatabase>;
-type TableRow = Selectable<UserTablesTable>;
-
-function toDefinition(row: TableRow): TableDefinition {
-  return {
-    id: Number(row.id),
-    accountId: row.account_id,
-    name: row.name,
-    description: row.description,
-    schema: JSON.parse(row.schema) as TableSchema,
-    schemaVersion: Number(row.schema_version),
-    access: parseStoredAccess(row.access),
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
 
 /** NewTableRow is what creating a definition stores; a table brought back from history keeps its id and createdAt. */
 export interface NewTableRow {
@@ -54,43 +41,6 @@ export async function insertTableDefinition(db: Db, row: NewTableRow): Promise<T
     .returningAll()
     .executeTakeFirstOrThrow();
   return toDefinition(inserted);
-}
-
-/** findTableDefinitionById reads one definition of an account, or null. */
-export async function findTableDefinitionById(db: Db, accountId: string, id: number): Promise<TableDefinition | null> {
-  const row = await db
-    .selectFrom('user_tables')
-    .selectAll()
-    .where('id', '=', id)
-    .where('account_id', '=', accountId)
-    .executeTakeFirst();
-  return row ? toDefinition(row) : null;
-}
-
-/** findTableDefinitionByName reads an account's definition by name, ignoring case, or null. */
-export async function findTableDefinitionByName(
-  db: Db,
-  accountId: string,
-  name: string,
-): Promise<TableDefinition | null> {
-  const row = await db
-    .selectFrom('user_tables')
-    .selectAll()
-    .where('account_id', '=', accountId)
-    .where('name_key', '=', name.toLowerCase())
-    .executeTakeFirst();
-  return row ? toDefinition(row) : null;
-}
-
-/** listTableDefinitions lists an account's definitions, newest first. */
-export async function listTableDefinitions(db: Db, accountId: string): Promise<TableDefinition[]> {
-  const rows = await db
-    .selectFrom('user_tables')
-    .selectAll()
-    .where('account_id', '=', accountId)
-    .orderBy('id', 'desc')
-    .execute();
-  return rows.map(toDefinition);
 }
 
 /** countTableDefinitions counts an account's tables. */

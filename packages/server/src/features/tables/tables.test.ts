@@ -57,7 +57,7 @@ describe.each(testDialects)('tables API on %s', (dialect) => {
       'an unknown type',
       { name: 'typed', schema: { x: { type: 'money' } } },
       400,
-      'Column type must be one of: text, number, boolean, date, json, array',
+      'Column type must be one of: text, number, boolean, date, date_only, json, array',
     ],
     [
       'a bad column name',

@@ -29,12 +29,12 @@ import {
 
 /** usersRoutes are the end-user endpoints; each app's auth services (bans, reset mails) come from `ctx.auth`. */
 export function usersRoutes(ctx: AppContext): Route[] {
-  const { db, auth } = ctx;
+  const { db, apps, auth } = ctx;
   const user = { family: 'console', admit: [ctx.callers.user] } as const;
   const idOf = (call: Call) => call.params.id ?? '';
 
   async function appDepsOf(actor: Actor): Promise<AuthDeps<UserRow>> {
-    const own = await appOfAccount(db, actor.accountId);
+    const own = await appOfAccount(apps, actor.accountId);
     const deps = await auth.appOfRef(own.ref);
     if (!deps) throw new Error(`users: no auth services for the app ${own.ref}`);
     return deps;
@@ -46,7 +46,7 @@ export function usersRoutes(ctx: AppContext): Route[] {
       ...user,
       method: 'POST',
       url: '/api/users',
-      handler: async (call) => answer(await createEndUser(db, call.actor, call.body), { status: 201 }),
+      handler: async (call) => answer(await createEndUser(await appDepsOf(call.actor), call.body), { status: 201 }),
     },
     {
       ...user,

@@ -10,13 +10,13 @@ import { conflict, invalid, notFound } from '../../http/errors.js';
 import { parseInput } from '../../http/validation.js';
 import type { Actor } from '../../lib/actor/actor.js';
 import { recordActivity } from '../activity/activity.service.js';
-import { appPasswordPolicy } from '../apps/app-settings.js';
-import { appIdentitiesOf, appOfAccount, appUsersOf } from '../apps/apps.service.js';
+import { appIdentitiesOf, appUsersOf } from '../apps/apps.service.js';
 import { mergeMetadata, parseMetadata, UniqueViolation, usernameOf } from '../auth/accounts.service.js';
 import type { AuthDeps } from '../auth/auth-deps.js';
 import { UUID_PATTERN } from '../auth/gotrue-input.js';
 import { storeEmailIdentity } from '../auth/identities.service.js';
 import { hashPassword, passwordWeakness } from '../auth/passwords.js';
+import { registerEmailUser } from '../auth/user-creation.service.js';
 import type { UserRow } from '../auth/user-pool.js';
 
 // The Users page: the end users of the caller's app, searched and paged
@@ -77,30 +77,19 @@ export async function findEndUser(db: Db, actor: Actor, id: string): Promise<Use
 }
 
 /** createEndUser is POST /api/users: a confirmed user of the caller's app; 409 for a taken email or username. */
-export async function createEndUser(db: Db, actor: Actor, input: unknown): Promise<EndUserSummary> {
+export async function createEndUser(deps: AuthDeps<UserRow>, input: unknown): Promise<EndUserSummary> {
   const { username, email, password } = parseInput(createEndUserSchema, input);
-  const app = await appOfAccount(db, actor.accountId);
   // The app's own password policy, as its users' sign-ups meet it.
-  const weakness = passwordWeakness(password, appPasswordPolicy(app.settings));
+  const weakness = passwordWeakness(password, deps.pool.settings.passwordPolicy);
   if (weakness) throw invalid({ password: [weakness.message] }, 'weak_password');
   const passwordHash = await hashPassword(password);
-  const users = appUsersOf(actor.accountId);
   try {
-    const created = await db.transaction(async (scope) => {
-      const now = new Date();
-      const user = await users.create(
-        scope.kysely,
-        { email, passwordHash, userMetadata: { username }, confirmed: true },
-        now,
-      );
-      await storeEmailIdentity(scope.kysely, appIdentitiesOf(actor.accountId), user, now);
-      await recordActivity(
-        scope.kysely,
-        { accountId: actor.accountId, action: 'CREATE', resource: 'app_users', details: { username } },
-        now,
-      );
-      return user;
-    });
+    // Made as a confirmed sign-up is (the same rows); the owner's feed says the user was added.
+    const created = await deps.ctx.db.transaction((scope) =>
+      registerEmailUser(deps, scope, { email, passwordHash, userMetadata: { username }, confirmed: true }, new Date(), {
+        action: 'CREATE',
+      }),
+    );
     return toEndUserSummary(created);
   } catch (error) {
     throw clash(error);

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import FindMyWay from 'find-my-way';
 import type { ApiHeaders } from '../api-headers.js';
+import { withCallOrigin } from '../public-origin.js';
 import { requestIdOf } from '../request-id.js';
 import { admitFrom, type Handover, handOver } from './admission.js';
 import { Answer, Call, type EarlyRoute, methodsOf, type Route } from './route.js';
@@ -158,7 +159,7 @@ export function createEarlyRunner(): EarlyRunner {
       return true;
     }
     try {
-      result = route.handler(call);
+      result = withCallOrigin(call.headers, () => route.handler(call));
     } catch (error) {
       toFastify(req, res, fastify, { route, call, outcome: { error } });
       return true;

@@ -2,6 +2,7 @@ import querystring from 'fast-querystring';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { ApiError } from '../errors.js';
 import { ANONYMOUS, type Principal } from '../principal.js';
+import { withCallOrigin } from '../public-origin.js';
 import { admitFrom, admitRest, type Handover, takeHandover, type Waiting } from './admission.js';
 import { Answer, Call, methodsOf, type Route } from './route.js';
 
@@ -161,7 +162,10 @@ function handlerOf(route: Exclude<Route, { socket: object }>) {
       if ('error' in outcome) throw outcome.error;
       result = outcome.value;
     } else {
-      result = route.early ? await route.handler(call) : await route.handler(call, request, reply);
+      // The request's own address, for what SITE_URL would name when it is unset (http/public-origin.ts).
+      result = await withCallOrigin(call.headers, () =>
+        route.early ? route.handler(call) : route.handler(call, request, reply),
+      );
     }
     return replyWith(reply, result);
   };

@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Config } from '../../../config.js';
 import type { Db } from '../../../db/database.js';
+import type { Apps } from '../../apps/apps-config.js';
 import type { LogWriter } from '../../logs/log-writer.js';
 import type { Vault } from '../../secrets/secrets-vault.js';
 import { functionEnvironment } from '../function-environment.js';
@@ -53,6 +54,7 @@ export interface RuntimeContext {
   logs: LogWriter;
   log: FastifyBaseLogger;
   vault: Vault;
+  apps: Apps;
 }
 
 /** createRuntimeHandle prepares nothing until the first get(). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contextJson, ENTRY_LIMITS, REDACTED, redactText, redactValue } from './log-redaction.js';
+import { contextJson, ENTRY_LIMITS, REDACTED, redactText, redactValue } from './redaction.js';
 
 describe('log redaction', () => {
   it.each([

@@ -1,0 +1,137 @@
+import type { ColumnType } from '@basalt/shared';
+import type { CellValue } from '../../db/column-types/column-type.js';
+import { columnTypeOf } from '../../db/column-types/registry.js';
+import type { SqlDialect } from '../../db/dialect/dialect.js';
+import { quoteIdentifier } from '../../db/identifiers.js';
+import { SqlText } from '../../db/sql-text.js';
+import { type Condition, type OrderTerm, writeCondition, writeOrder } from '../../db/user-conditions.js';
+import { quotedColumn, quotedTable, type UserTableShape } from '../../db/user-tables.js';
+import type { CompiledBody } from './sql-function-body.js';
+import type { TypedName } from './sql-functions.schemas.js';
+
+// A call's one statement: the function's SELECT as a subquery, its parameters bound and cast to their declared
+// types (CAST(… AS <the type's column type on this engine>), so both engines compare them as the owner meant), its
+// tables the account's real ones, and around it the caller's filters, order and paging on the declared columns.
+
+/** Bound is what a call binds: each placeholder's type and value, and each table name's definition id. */
+export interface Bound {
+  types: ReadonlyMap<string, ColumnType>;
+  values: ReadonlyMap<string, CellValue>;
+  tableIds: ReadonlyMap<string, number>;
+}
+
+/** ResultRead narrows the rows of a set: the caller's filters (checked), order and paging. */
+export interface ResultRead {
+  where?: Condition | undefined;
+  order?: OrderTerm[];
+  limit: number | null;
+  offset: number;
+}
+
+const RESULT = quoteIdentifier('rpc_result');
+
+function writeBody(out: SqlText, dialect: SqlDialect, body: CompiledBody, bound: Bound): void {
+  for (const part of body.parts) {
+    if (part.kind === 'text') {
+      out.raw(part.text);
+    } else if (part.kind === 'param') {
+      const type = bound.types.get(part.name) ?? 'text';
+      const definition = columnTypeOf(type);
+      const value = bound.values.get(part.name) ?? null;
+      out.raw('CAST(').value(value === null ? null : definition.toStorage(value, dialect.name));
+      out.raw(` AS ${definition.sqlType[dialect.name]})`);
+    } else {
+      const id = bound.tableIds.get(part.name);
+      if (id === undefined) throw new Error(`writeBody: table ${part.name} was not resolved`);
+      out.raw(quotedTable(id));
+      if (part.alias !== null) out.raw(` AS ${quoteIdentifier(part.alias)}`);
+    }
+  }
+}
+
+function start(dialect: SqlDialect, select: string): SqlText {
+  return new SqlText(dialect.userTables.numberedParameters).raw(`SELECT ${select} FROM (`);
+}
+
+const columnList = (columns: readonly TypedName[]) => columns.map((c) => quotedColumn(c.name)).join(', ');
+
+/** resultShape is the declared columns as the condition writer reads a table (id 0: never a real table). */
+export function resultShape(columns: readonly TypedName[]): UserTableShape {
+  return {
+    id: 0,
+    schema: Object.fromEntries(columns.map((c) => [c.name, { type: c.type, required: false, unique: false }])),
+  };
+}
+
+/** firstRowStatement reads the first row: every column for a scalar, the declared ones for a row. */
+export function firstRowStatement(
+  dialect: SqlDialect,
+  body: CompiledBody,
+  bound: Bound,
+  columns: readonly TypedName[] | null,
+  limit = 1,
+): SqlText {
+  const out = start(dialect, columns ? columnList(columns) : '*');
+  writeBody(out, dialect, body, bound);
+  return out.raw(`) AS ${RESULT} LIMIT ${limit}`);
+}
+
+/** rowsStatement reads the declared columns of the rows a read selects. */
+export function rowsStatement(
+  dialect: SqlDialect,
+  body: CompiledBody,
+  bound: Bound,
+  columns: readonly TypedName[],
+  read: ResultRead,
+): SqlText {
+  const out = start(dialect, columnList(columns));
+  writeBody(out, dialect, body, bound);
+  out.raw(`) AS ${RESULT}`);
+  const shape = resultShape(columns);
+  if (read.where) {
+    out.raw(' WHERE ');
+    writeCondition(out, dialect, shape, read.where);
+  }
+  if (read.order && read.order.length > 0) {
+    out.raw(' ORDER BY ');
+    writeOrder(out, dialect, shape, read.order);
+  }
+  // Both are checked safe integers (the query parser): written as literals, like the record reads.
+  if (read.limit !== null || read.offset > 0) {
+    out.raw(` LIMIT ${read.limit ?? Number.MAX_SAFE_INTEGER} OFFSET ${read.offset}`);
+  }
+  return out;
+}
+
+/** countStatement counts the rows a read's condition selects. */
+export function countStatement(
+  dialect: SqlDialect,
+  body: CompiledBody,
+  bound: Bound,
+  columns: readonly TypedName[],
+  where: Condition | undefined,
+): SqlText {
+  const out = start(dialect, 'count(*) AS n');
+  writeBody(out, dialect, body, bound);
+  out.raw(`) AS ${RESULT}`);
+  if (where) {
+    out.raw(' WHERE ');
+    writeCondition(out, dialect, resultShape(columns), where);
+  }
+  return out;
+}
+
+/** decodeRow turns a stored row of the declared columns into API values. */
+export function decodeRow(
+  dialect: SqlDialect,
+  columns: readonly TypedName[],
+  raw: Record<string, unknown>,
+): Record<string, CellValue> {
+  const row: Record<string, CellValue> = {};
+  for (const column of columns) {
+    const value = raw[column.name];
+    row[column.name] =
+      value === null || value === undefined ? null : columnTypeOf(column.type).fromStorage(value, dialect.name);
+  }
+  return row;
+}
