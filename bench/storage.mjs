@@ -6,7 +6,11 @@
 //     (target: within 50 MB of its memory before the run);
 //   - 10 KB downloads per second under --connections connections for --duration seconds (autocannon).
 // Targets (issue "File storage"): ≥ 0.8× the baseline's throughput, ≥ 0.6× its small-object requests/s.
-// Usage: node bench/storage.mjs [--count 50] [--big-mb 100] [--duration 10] [--connections 16]
+// Each measure also gives the server's CPU time (user + system, from /proc) per request or per MB: on a machine
+// shared with other work, throughput moves with the load while the CPU a request costs moves much less.
+// Usage: node bench/storage.mjs [--count 50] [--big-mb 100] [--duration 10] [--connections 16] [--cpu-prof DIR]
+// (--cpu-prof writes Basalt's CPU profile of the whole run into DIR, for Chrome DevTools or bench/profile.mjs;
+// --bundle FILE runs another build of the server, such as an earlier commit's, for a before/after comparison.)
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -21,6 +25,8 @@ const { values } = parseArgs({
     'big-mb': { type: 'string', default: '100' },
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '16' },
+    'cpu-prof': { type: 'string' },
+    bundle: { type: 'string' },
   },
 });
 const COUNT = Number(values.count);
@@ -30,8 +36,8 @@ const CONNECTIONS = Number(values.connections);
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'basalt-bench-storage-'));
 const { buildServer } = await import('../scripts/build.mjs');
-await buildServer();
-const basalt = await startProcess(['packages/server/dist/main.js', 'serve', '--port', '0'], {
+if (!values.bundle) await buildServer();
+const basalt = await startProcess([values.bundle ?? 'packages/server/dist/main.js', 'serve', '--port', '0'], {
   logFile: path.join(work, 'basalt-stdout.log'),
   env: {
     BASALT_DATA_DIR: path.join(work, 'data'),
@@ -41,6 +47,7 @@ const basalt = await startProcess(['packages/server/dist/main.js', 'serve', '--p
     STORAGE_MAX_FILE_SIZE: String(BIG + 1024),
   },
   pattern: /Server listening at http:\/\/127\.0\.0\.1:(\d+)/,
+  nodeOptions: values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values['cpu-prof'])}`] : [],
 });
 const baseline = await startProcess(['bench/storage-baseline.mjs', path.join(work, 'baseline')], {
   logFile: path.join(work, 'baseline-stdout.log'),
@@ -120,40 +127,55 @@ function rssOf(pid) {
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
 }
 
+/** cpuMs is a process's user + system CPU time so far, in ms. */
+function cpuMs(pid) {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  // After the command: state is field 3, so utime (14) and stime (15) are at 11 and 12 here (in 1/100 s).
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 async function measure(name, target, pid) {
   const one = crypto.randomBytes(1024 * 1024);
-  let started = performance.now();
-  for (let i = 0; i < COUNT; i++) await upload(target, `one-${i}.bin`, one);
-  const up1 = mbPerSecond(COUNT * one.length, performance.now() - started);
-  started = performance.now();
-  for (let i = 0; i < COUNT; i++) await download(target, `one-${i}.bin`);
-  const down1 = mbPerSecond(COUNT * one.length, performance.now() - started);
-
-  started = performance.now();
-  await upload(target, 'big.bin', bigBody(BIG));
-  const upBig = mbPerSecond(BIG, performance.now() - started);
-  started = performance.now();
-  await download(target, 'big.bin');
-  const downBig = mbPerSecond(BIG, performance.now() - started);
+  const cpu = {};
+  // timed runs one step, answers its MB/s, and keeps the server's CPU ms per `units` under `key`.
+  const timed = async (key, units, bytes, step) => {
+    const cpuBefore = cpuMs(pid);
+    const started = performance.now();
+    await step();
+    const ms = performance.now() - started;
+    cpu[key] = (cpuMs(pid) - cpuBefore) / units;
+    return mbPerSecond(bytes, ms);
+  };
+  const up1 = await timed('up1', COUNT, COUNT * one.length, async () => {
+    for (let i = 0; i < COUNT; i++) await upload(target, `one-${i}.bin`, one);
+  });
+  const down1 = await timed('down1', COUNT, COUNT * one.length, async () => {
+    for (let i = 0; i < COUNT; i++) await download(target, `one-${i}.bin`);
+  });
+  const mb = BIG / 1024 / 1024;
+  const upBig = await timed('upBig', mb, BIG, () => upload(target, 'big.bin', bigBody(BIG)));
+  const downBig = await timed('downBig', mb, BIG, () => download(target, 'big.bin'));
 
   const before = rssOf(pid);
   let peak = before;
   const sampler = setInterval(() => {
     peak = Math.max(peak, rssOf(pid));
   }, 50);
-  started = performance.now();
-  await Promise.all(Array.from({ length: 10 }, (_, i) => upload(target, `par-${i}.bin`, bigBody(BIG))));
-  await Promise.all(Array.from({ length: 10 }, (_, i) => download(target, `par-${i}.bin`)));
-  const parallel = mbPerSecond(20 * BIG, performance.now() - started);
+  const parallel = await timed('parallel', 20 * mb, 20 * BIG, async () => {
+    await Promise.all(Array.from({ length: 10 }, (_, i) => upload(target, `par-${i}.bin`, bigBody(BIG))));
+    await Promise.all(Array.from({ length: 10 }, (_, i) => download(target, `par-${i}.bin`)));
+  });
   clearInterval(sampler);
 
   await upload(target, 'small.bin', crypto.randomBytes(10 * 1024));
+  const smallCpuBefore = cpuMs(pid);
   const small = await autocannon({
     url: target.url('small.bin'),
     headers: target.headers,
     connections: CONNECTIONS,
     duration: DURATION,
   });
+  cpu.smallPerSecond = (cpuMs(pid) - smallCpuBefore) / Math.max(1, small.requests.total);
   return {
     name,
     up1,
@@ -163,25 +185,35 @@ async function measure(name, target, pid) {
     parallel,
     memoryGrowthMb: peak - before,
     smallPerSecond: small.requests.average,
+    cpu,
   };
 }
 
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((n) => n.toFixed(1))
+    .join(' ');
+const loadBefore = loadAverage();
 try {
   const base = await measure('baseline', targets.baseline, baseline.child.pid);
   const ours = await measure('basalt', targets.basalt, basalt.child.pid);
-  const row = (label, key, unit) =>
-    `| ${label} | ${base[key].toFixed(1)} ${unit} | ${ours[key].toFixed(1)} ${unit} | ${(ours[key] / base[key]).toFixed(2)}× |`;
+  const cpuOf = (side, key, per) =>
+    per === 'req' ? `${(side.cpu[key] * 1000).toFixed(0)} µs/req` : `${side.cpu[key].toFixed(1)} ms/MB`;
+  const row = (label, key, unit, per = 'MB') =>
+    `| ${label} | ${base[key].toFixed(1)} ${unit} | ${ours[key].toFixed(1)} ${unit} | ${(ours[key] / base[key]).toFixed(2)}× | ${cpuOf(base, key, per)} | ${cpuOf(ours, key, per)} | ${(base.cpu[key] / ours.cpu[key]).toFixed(2)}× |`;
   const lines = [
     `storage bench: ${COUNT} × 1 MB, ${BIG / 1024 / 1024} MB objects, 10 clients × ${BIG / 1024 / 1024} MB, 10 KB for ${DURATION} s × ${CONNECTIONS} connections`,
-    '| measure | bare node:http + fs | Basalt | ratio |',
-    '| --- | --- | --- | --- |',
-    row('upload 1 MB objects', 'up1', 'MB/s'),
-    row('download 1 MB objects', 'down1', 'MB/s'),
+    `load average ${loadBefore} before, ${loadAverage()} after, on ${os.cpus().length} CPUs`,
+    '| measure | bare node:http + fs | Basalt | ratio | bare CPU | Basalt CPU | CPU ratio (bare/Basalt) |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
+    row('upload 1 MB objects', 'up1', 'MB/s', 'req'),
+    row('download 1 MB objects', 'down1', 'MB/s', 'req'),
     row(`upload one ${BIG / 1024 / 1024} MB object`, 'upBig', 'MB/s'),
     row(`download one ${BIG / 1024 / 1024} MB object`, 'downBig', 'MB/s'),
     row('10 clients up then down', 'parallel', 'MB/s'),
-    row('10 KB downloads', 'smallPerSecond', 'req/s'),
-    `| server memory growth, 10 clients | ${base.memoryGrowthMb.toFixed(0)} MB | ${ours.memoryGrowthMb.toFixed(0)} MB | |`,
+    row('10 KB downloads', 'smallPerSecond', 'req/s', 'req'),
+    `| server memory growth, 10 clients | ${base.memoryGrowthMb.toFixed(0)} MB | ${ours.memoryGrowthMb.toFixed(0)} MB | | | | |`,
   ];
   console.log(lines.join('\n'));
   fs.mkdirSync(path.join('bench', 'results'), { recursive: true });

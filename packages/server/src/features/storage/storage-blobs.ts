@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream, open } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { type Readable, Transform } from 'node:stream';
@@ -22,6 +22,11 @@ export interface BlobStore {
   put(key: string, data: Readable, maxBytes: number): Promise<{ size: number; md5: string }>;
   /** get opens stored bytes (a range of them) as a stream, or throws BlobMissing. */
   get(key: string, range?: ByteRange): Promise<Readable>;
+  /**
+   * read reads a few stored bytes (a small object, a short range) whole, or throws BlobMissing: on disk one open,
+   * one read and one close, where a stream costs five file operations and a pipe for 10 KB.
+   */
+  read?(key: string, range: ByteRange): Promise<Buffer>;
   /** delete removes stored bytes; missing ones are not an error. */
   delete(keys: string[]): Promise<void>;
   /** deleteAccount removes every stored byte of an account (its deletion); none is not an error. */
@@ -87,22 +92,44 @@ export function meteredStream(maxBytes: number): Transform & { size: () => numbe
   });
 }
 
+// Opened once, not checked first then opened: the missing file is the open's ENOENT.
+async function openBlob(file: string, key: string): Promise<fs.FileHandle> {
+  try {
+    return await fs.open(file, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new BlobMissing(key);
+    throw error;
+  }
+}
+
 /** diskBlobs keeps bytes under `root/<account>/<version>`, written to `root/.partial/` and renamed when complete. */
 export function diskBlobs(root: string): BlobStore {
   const partials = path.join(root, '.partial');
   const fileOf = (key: string) => path.join(root, checkKey(key));
+  // Folders made by this process, not made again on every put (a folder removed since: see the rename below).
+  const made = new Set<string>();
+  const folder = async (dir: string) => {
+    if (made.has(dir)) return;
+    await fs.mkdir(dir, { recursive: true });
+    made.add(dir);
+  };
   return {
     async put(key, data, maxBytes) {
       const file = fileOf(key);
-      await fs.mkdir(path.dirname(file), { recursive: true });
-      await fs.mkdir(partials, { recursive: true });
+      await folder(path.dirname(file));
+      await folder(partials);
       const partial = path.join(partials, randomUUID());
       const meter = meteredStream(maxBytes);
       const out = createWriteStream(partial, { mode: 0o600 });
       try {
         await pipeline(data, meter, out);
-        await fs.rename(partial, file);
+        await fs.rename(partial, file).catch(async (error: NodeJS.ErrnoException) => {
+          if (error.code !== 'ENOENT') throw error;
+          await fs.mkdir(path.dirname(file), { recursive: true });
+          await fs.rename(partial, file);
+        });
       } catch (error) {
+        made.clear();
         // The write stream opens its file on its own time: removed before it closed, the file could reappear.
         if (!out.closed) await new Promise((closed) => out.once('close', closed));
         await fs.rm(partial, { force: true });
@@ -112,18 +139,39 @@ export function diskBlobs(root: string): BlobStore {
     },
     async get(key, range) {
       const file = fileOf(key);
+      // A plain descriptor, read as fs.createReadStream reads a path (not a FileHandle's promise reads).
+      const fd = await new Promise<number>((opened, failed) =>
+        open(file, 'r', (error, fd) => {
+          if (!error) opened(fd);
+          else failed(error.code === 'ENOENT' ? new BlobMissing(key) : error);
+        }),
+      );
+      return createReadStream(file, { fd, ...(range ?? {}) });
+    },
+    async read(key, range) {
+      const handle = await openBlob(fileOf(key), key);
       try {
-        await fs.access(file);
-      } catch {
-        throw new BlobMissing(key);
+        const length = range.end - range.start + 1;
+        const bytes = Buffer.allocUnsafe(length);
+        let done = 0;
+        while (done < length) {
+          const { bytesRead } = await handle.read(bytes, done, length - done, range.start + done);
+          if (bytesRead === 0) break;
+          done += bytesRead;
+        }
+        // Shorter than its row says (changed by hand): what is there, as a stream would have sent.
+        return done === length ? bytes : bytes.subarray(0, done);
+      } finally {
+        await handle.close();
       }
-      return createReadStream(file, range ? { start: range.start, end: range.end } : {});
     },
     async delete(keys) {
       await Promise.all(keys.map((key) => fs.rm(fileOf(key), { force: true })));
     },
     async deleteAccount(accountId) {
-      await fs.rm(path.join(root, checkAccount(accountId)), { recursive: true, force: true });
+      const dir = path.join(root, checkAccount(accountId));
+      made.delete(dir);
+      await fs.rm(dir, { recursive: true, force: true });
     },
     async sweep(olderThanMs) {
       const names = await fs.readdir(partials).catch(() => [] as string[]);
