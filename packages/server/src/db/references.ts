@@ -46,7 +46,7 @@ export async function existingIds(
 ): Promise<Set<number>> {
   const found = new Set<number>();
   if (ids.length === 0) return found;
-  const lock = dialect.name === 'postgres' ? ' FOR KEY SHARE' : '';
+  const lock = dialect.userTables.keyShareLockSql;
   const { rows } = await sql<{
     id: number | string;
   }>`SELECT id FROM ${sql.raw(quotedTable(tableId))} WHERE id IN (${sql.join(

@@ -168,6 +168,11 @@ export interface UserTableDialect {
   /** rowLockSql ends a SELECT whose rows the transaction is about to change (`FOR UPDATE`, or nothing). */
   rowLockSql: string;
   /**
+   * keyShareLockSql ends a SELECT of rows that must not be deleted before the transaction ends (`FOR KEY SHARE`, the
+   * lock a foreign key check takes: other writers of the rows go on, a delete waits), or nothing.
+   */
+  keyShareLockSql: string;
+  /**
    * definitionCacheTtlMs is how long a process may trust a cached table definition without hearing of a change.
    * Changes reach every process through the bus at once; this only bounds the harm of an event that was lost
    * (SQLite has one process, which hears everything: never).

@@ -239,6 +239,7 @@ function sqliteUserTables(): UserTableDialect {
     // ISO 8601 with milliseconds, the form the date column type stores.
     timestampColumnSql: "TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))",
     rowLockSql: '',
+    keyShareLockSql: '',
     definitionCacheTtlMs: Number.POSITIVE_INFINITY,
     numberedParameters: false,
     rowCountShards: 1,

@@ -8,6 +8,7 @@ import { invalid } from '../../http/errors.js';
 import { parseInput } from '../../http/validation.js';
 import { type AccountRow, deleteAccount, usernameOf } from '../auth/accounts.service.js';
 import { cancelSubscriptionForDeletion } from '../billing/billing.service.js';
+import { deleteAccountMetrics } from '../monitoring/metrics.store.js';
 import { deleteLogsOfAccount, listApiKeyHashesOf, listTableIdsOf, lockAccountRow } from './account-deletion.store.js';
 
 // DELETE /api/user: an account deletes itself and everything it owns, in one transaction. The real tables
@@ -44,6 +45,7 @@ async function dropEverything(db: Db, accountId: string): Promise<{ tableIds: nu
         const keyHashes = await listApiKeyHashesOf(trx, accountId);
         for (const id of tableIds) await dropUserTable(trx, id);
         await deleteLogsOfAccount(trx, accountId);
+        await deleteAccountMetrics(scope, accountId);
         await deleteAccount(trx, accountId);
         // Every node forgets what it knew of the account, each feature its own part (its tables, keys, sessions,
         // app, its app's users and functions) once this commits.

@@ -54,19 +54,11 @@ export function createMonitoring(db: Db, options: MonitoringOptions): Monitoring
   let dropped = 0;
   let closed = false;
   let chain: Promise<void> = Promise.resolve();
-  // A deleted account's metrics go with it: what other nodes still count for it is not stored (live accounts only).
+  // A deleted account's metrics go with it (in its deletion's transaction, and whatever a batch of another version
+  // stored after); what any node still counts for it is not stored (addMetricsBatch keeps live accounts only).
   const unsubscribe = db.bus.subscribe('account.deleted', ({ accountId }) => {
     void deleteAccountMetrics(db, accountId).catch(options.onError);
   });
-
-  async function liveOnly(rows: MetricCounts[]): Promise<MetricCounts[]> {
-    const ids = [...new Set(rows.map((r) => r.accountId).filter((id) => id !== ''))];
-    if (ids.length === 0) return rows;
-    const live = new Set(
-      (await db.kysely.selectFrom('accounts').select('id').where('id', 'in', ids).execute()).map((r) => r.id),
-    );
-    return rows.filter((r) => r.accountId === '' || live.has(r.accountId));
-  }
 
   async function drain(): Promise<void> {
     const minutes = counts.take();
@@ -78,7 +70,7 @@ export function createMonitoring(db: Db, options: MonitoringOptions): Monitoring
     while (waiting.length > 0) {
       const batch = waiting[0] as { id: string; rows: MetricCounts[] };
       try {
-        await addMetricsBatch(db, batch.id, await liveOnly(batch.rows));
+        await addMetricsBatch(db, batch.id, batch.rows);
       } catch (error) {
         options.onError?.(error);
         return;

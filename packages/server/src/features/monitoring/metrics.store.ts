@@ -1,4 +1,4 @@
-import type { ExpressionBuilder } from 'kysely';
+import { type ExpressionBuilder, sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { SystemDatabase } from '../../db/schema.js';
 import { HISTOGRAM_SIZE, type MetricCounts } from './request-metrics.js';
@@ -16,16 +16,27 @@ const CHUNK = 400;
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
+ * liveRows keeps the rows of accounts that still exist (and of no account), locking those accounts' rows against a
+ * delete until the batch commits (as a foreign key would): an account being deleted is either gone before the batch reads it, or waits for the batch and
+ * then deletes its metrics with everything else (features/account), so no row outlives its account.
+ */
+async function liveRows(scope: Db, rows: MetricCounts[]): Promise<MetricCounts[]> {
+  const ids = [...new Set(rows.map((r) => r.accountId).filter((id) => id !== ''))].sort();
+  if (ids.length === 0) return rows;
+  const lock = sql.raw(scope.dialect.userTables.keyShareLockSql);
+  const { rows: found } = await sql<{ id: string }>`SELECT id FROM accounts WHERE id IN (${sql.join(ids)})
+    ORDER BY id${lock}`.execute(scope.kysely);
+  const live = new Set(found.map((r) => r.id));
+  return rows.filter((r) => r.accountId === '' || live.has(r.accountId));
+}
+
+/**
  * addMetricsBatch adds a batch of rows once: its id is stored in the same transaction, so a batch retried after a
- * failure whose commit did happen is not added again. Returns false when it had been added before.
+ * failure whose commit did happen is not added again. Returns false when it had been added before. Rows of an
+ * account deleted meanwhile are left out (liveRows).
  */
 export async function addMetricsBatch(db: Db, batchId: string, rows: MetricCounts[]): Promise<boolean> {
   const now = new Date().toISOString();
-  // The same keys in the same order on every node, so that concurrent batches cannot deadlock.
-  const sorted = rows
-    .map((r) => ({ r, key: `${r.bucket}\u0000${iso(r.at)}\u0000${r.accountId}\u0000${r.family}\u0000${r.route}` }))
-    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
-    .map(({ r }) => r);
   return db.transaction(async (scope) => {
     const claimed = await scope.kysely
       .insertInto('request_metric_batches')
@@ -33,6 +44,11 @@ export async function addMetricsBatch(db: Db, batchId: string, rows: MetricCount
       .onConflict((oc) => oc.column('id').doNothing())
       .executeTakeFirst();
     if (Number(claimed.numInsertedOrUpdatedRows ?? 0) === 0) return false;
+    // The same keys in the same order on every node, so that concurrent batches cannot deadlock.
+    const sorted = (await liveRows(scope, rows))
+      .map((r) => ({ r, key: `${r.bucket}\u0000${iso(r.at)}\u0000${r.accountId}\u0000${r.family}\u0000${r.route}` }))
+      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+      .map(({ r }) => r);
     for (let start = 0; start < sorted.length; start += CHUNK) {
       const values = sorted.slice(start, start + CHUNK).map((r) => {
         const row: Record<string, string | number> = {
