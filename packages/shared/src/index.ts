@@ -14,6 +14,7 @@ export * from './logs.js';
 export * from './password-policy.js';
 export * from './projects.schemas.js';
 export * from './records.schemas.js';
+export * from './reserved-table-names.js';
 export * from './schema-layout.schemas.js';
 export * from './schema-layout-merge.js';
 export * from './schema-layout-sync.js';
