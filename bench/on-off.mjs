@@ -20,7 +20,7 @@ import { cpuMsOf, cpuRatio, interval, median, medianInterval } from './paired.mj
 import { basaltScenarios, load, pinCpus, root, seedBasalt, startProcess } from './setup.mjs';
 
 /** onOffOptions reads the command line every on/off bench takes. */
-export function onOffOptions({ rounds }) {
+export function onOffOptions({ rounds, extra = {} }) {
   const { values } = parseArgs({
     options: {
       rounds: { type: 'string', default: String(rounds) },
@@ -28,10 +28,12 @@ export function onOffOptions({ rounds }) {
       warmup: { type: 'string', default: '2' },
       connections: { type: 'string', default: '10' },
       pin: { type: 'boolean', default: true },
+      ...extra,
     },
     allowNegative: true,
   });
   return {
+    values,
     rounds: Number(values.rounds),
     duration: Number(values.duration),
     warmup: Number(values.warmup),
