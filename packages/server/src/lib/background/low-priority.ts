@@ -32,17 +32,29 @@ export function modulesRoot(name: string): string {
 }
 
 // Wraps a job's body: its input arrives as JSON on stdin, its result leaves as one JSON line on stdout. A child
-// whose server died (kill -9) stops at once: its work is abandoned with it (a copy's transaction rolls back).
+// whose server died (kill -9) stops at once: its work is abandoned with it (a copy's transaction rolls back), and
+// the file it was writing (input.out) goes too. A child at the lowest priority on a busy machine may run long
+// after its server died, past the restarted server's clean-up: it looks before it starts, while it runs and before
+// it answers, so it never leaves a file behind.
 const wrap = (body: string) => `
+import { rmSync } from 'node:fs';
 const parent = process.ppid;
-setInterval(() => { if (process.ppid !== parent) process.exit(1); }, 200).unref();
+let input = null;
+const leaveIfOrphaned = () => {
+  if (process.ppid === parent) return;
+  if (typeof input?.out === 'string') rmSync(input.out, { force: true });
+  process.exit(1);
+};
+setInterval(leaveIfOrphaned, 200).unref();
 let text = '';
 process.stdin.setEncoding('utf8');
 process.stdin.on('data', (chunk) => { text += chunk; });
 process.stdin.on('end', async () => {
   try {
-    const input = JSON.parse(text);
+    input = JSON.parse(text);
+    leaveIfOrphaned();
     const result = await (async () => { ${body} })();
+    leaveIfOrphaned();
     process.stdout.write(JSON.stringify({ result: result ?? null }) + '\\n');
   } catch (error) {
     process.stdout.write(JSON.stringify({ error: String(error?.message ?? error), code: error?.code ?? null }) + '\\n');
