@@ -1,20 +1,11 @@
+import type { Selectable } from 'kysely';
+import type { SqlFunctionsTable } from '../../db/schema/function-tables.js';
 import type { Executor } from '../../db/user-tables.js';
 import type { SqlFunction, SqlFunctionInput } from './sql-functions.schemas.js';
 
 // The sql_functions table (migration 0039): one row per function, its parameters and return shape as JSON text.
 
-type Row = {
-  id: number | string;
-  account_id: string;
-  name: string;
-  description: string | null;
-  params: string;
-  returns: string;
-  body: string;
-  call_rule: string;
-  created_at: string;
-  updated_at: string;
-};
+type Row = Selectable<SqlFunctionsTable>;
 
 const toFunction = (row: Row): SqlFunction => ({
   id: Number(row.id),
