@@ -10,11 +10,16 @@ import { nameOfText } from './postgres-named.js';
 const MAX_COMBINED_PARAMETERS = 30_000;
 const RETURNING = /\bRETURNING\b/i;
 
+/** joinable tells whether statements may become clauses of one: no quoted text, not too many values. */
+function joinable(all: readonly CompiledQuery[]): boolean {
+  if (all.some((query) => query.sql.includes("'") || query.sql.includes('$$'))) return false;
+  return all.reduce((n, query) => n + query.parameters.length, 0) <= MAX_COMBINED_PARAMETERS;
+}
+
 /** combinedStatements joins statements into one (SqlDialect.combined), or answers null where it cannot. */
 export function combinedStatements(queries: readonly CompiledQuery[], last?: CompiledQuery): CompiledQuery | null {
   const all = last ? [...queries, last] : queries;
-  if (all.some((query) => query.sql.includes("'") || query.sql.includes('$$'))) return null;
-  if (all.reduce((n, query) => n + query.parameters.length, 0) > MAX_COMBINED_PARAMETERS) return null;
+  if (!joinable(all)) return null;
   // With a last statement, the others are made to run before it: each returns its rows, and a condition on all of
   // them that PostgreSQL evaluates once, before reading the last one's, counts them. (Left unread, they would run
   // after it: a lock they take would then be taken after the last one's, against the order every write keeps.)
@@ -50,9 +55,7 @@ export function combinedWrite(
   last: CompiledQuery,
   idMark: number,
 ): CompiledQuery | null {
-  const all = [insert, ...deferred, last];
-  if (all.some((query) => query.sql.includes("'") || query.sql.includes('$$'))) return null;
-  if (all.reduce((n, query) => n + query.parameters.length, 0) > MAX_COMBINED_PARAMETERS) return null;
+  if (!joinable([insert, ...deferred, last])) return null;
   if (!RETURNING.test(insert.sql) || !RETURNING.test(last.sql) || deferred.some((q) => RETURNING.test(q.sql))) {
     return null;
   }
