@@ -167,8 +167,11 @@ describe.skipIf(skip)('Storage in Chromium', () => {
   it('shows the page at 375 px and in dark mode, saving screenshots to review', async () => {
     await forEachLook(session, grace, async (page, suffix) => {
       await openStorage(page);
-      // The first look makes a bucket with a folder and two files for every look to show.
-      if (await page.getByText('No buckets yet. Create one to store files.').isVisible()) {
+      // The first look makes a bucket with a folder and two files for every look to show. Which of the two the page
+      // shows is known once the buckets have loaded: asked earlier, it is neither.
+      const empty = page.getByText('No buckets yet. Create one to store files.');
+      await visible(empty.or(page.getByRole('list', { name: 'Buckets' })));
+      if (await empty.isVisible()) {
         await page.getByRole('button', { name: 'New Bucket' }).click();
         await page.getByLabel('Bucket name').fill('avatars');
         await page.getByRole('button', { name: 'Create bucket' }).click();
