@@ -3,7 +3,7 @@ import { accountRoutes } from './features/account/account.routes.js';
 import { achievementsRoutes } from './features/achievements/achievements.routes.js';
 import { activityRoutes } from './features/activity/activity.routes.js';
 import { appsRoutes } from './features/apps/apps.routes.js';
-import { authRoutes } from './features/auth/auth.routes.js';
+import { authRoutes } from './features/auth/routes/auth.routes.js';
 import { backupsRoutes } from './features/backups/backups.routes.js';
 import { billingRoutes } from './features/billing/billing.routes.js';
 import { configRoutes } from './features/config/config.routes.js';

@@ -18,11 +18,11 @@ import { createAuth } from './features/apps/app-user-pool.js';
 import { appOwnerOf, matchAppKey } from './features/apps/apps.service.js';
 import { createApps } from './features/apps/apps-config.js';
 import { secretSealerOf } from './features/auth/auth-deps.js';
-import { secondFactorOf } from './features/auth/second-factor.js';
-import { endUserSessionLivenessOf, sessionLivenessOf } from './features/auth/session-liveness.js';
-import { findSessionByCookieHash } from './features/auth/sessions.store.js';
-import { tokenIssuerOf } from './features/auth/token-issuer.js';
-import { createTokenService } from './features/auth/tokens.service.js';
+import { endUserSessionLivenessOf, sessionLivenessOf } from './features/auth/sessions/session-liveness.js';
+import { findSessionByCookieHash } from './features/auth/sessions/sessions.store.js';
+import { tokenIssuerOf } from './features/auth/sessions/token-issuer.js';
+import { createTokenService } from './features/auth/sessions/tokens.service.js';
+import { secondFactorOf } from './features/auth/users/second-factor.js';
 import { installRestoreGuard } from './features/backups/restore-guard.js';
 import { stripeClientOf } from './features/billing/stripe-client.js';
 import { createUsageMeter } from './features/billing/usage-meter.js';
@@ -162,7 +162,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     await app.close();
     throw error;
   }
-  // The nodes of one database issue tokens as one URL (features/auth/token-issuer.ts).
+  // The nodes of one database issue tokens as one URL (features/auth/sessions/token-issuer.ts).
   const issuer = await tokenIssuerOf(db.kysely, config);
   if (issuer.changed) app.log.warn(issuer.changed);
   const tokens = await createTokenService(db.kysely, { issuer: issuer.issuer });

@@ -6,7 +6,7 @@ import { dropUserTable } from '../../db/user-tables.js';
 import '../../db/bus/account-events.js';
 import { invalid } from '../../http/errors.js';
 import { parseInput } from '../../http/validation.js';
-import { type AccountRow, deleteAccount, usernameOf } from '../auth/accounts.service.js';
+import { type AccountRow, deleteAccount, usernameOf } from '../auth/users/accounts.service.js';
 import { cancelSubscriptionForDeletion } from '../billing/billing.service.js';
 import { deleteAccountMetrics } from '../monitoring/metrics.store.js';
 import { deleteLogsOfAccount, listApiKeyHashesOf, listTableIdsOf, lockAccountRow } from './account-deletion.store.js';

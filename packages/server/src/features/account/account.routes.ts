@@ -3,7 +3,7 @@ import { cookieOptions } from '../../http/cookies.js';
 import { SESSION_COOKIE } from '../../http/principal.js';
 import { answer, type Route } from '../../http/routes/route.js';
 import { clientOf } from '../auth/auth-deps.js';
-import { requireConsoleUser } from '../auth/auth-guards.js';
+import { requireConsoleUser } from '../auth/gateway/auth-guards.js';
 import { deleteOwnAccount } from './account-deletion.service.js';
 import { changePassword } from './account-password.service.js';
 import { toUserProfile, updateProfile } from './account-profile.service.js';

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../app-context.js';
 import { ApiError } from '../../http/errors.js';
 import type { AdmissionStep, Call, Route } from '../../http/routes/route.js';
-import { findAccount, usernameOf } from '../auth/accounts.service.js';
+import { findAccount, usernameOf } from '../auth/users/accounts.service.js';
 import type { SchemaRooms } from './schema-room.js';
 
 // The Schema Editor's WebSocket: GET /ws, upgraded. Who connects comes from the console's session cookie or from

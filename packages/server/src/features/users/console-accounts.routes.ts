@@ -1,6 +1,6 @@
 import type { AppContext } from '../../app-context.js';
 import type { Call, Route } from '../../http/routes/route.js';
-import { requireConsoleUser } from '../auth/auth-guards.js';
+import { requireConsoleUser } from '../auth/gateway/auth-guards.js';
 import {
   assertAdmin,
   deleteConsoleAccount,

@@ -8,9 +8,9 @@ import type { AppContext } from '../../app-context.js';
 import { badRequest, forbidden, notFound } from '../../http/errors.js';
 import { parseInput } from '../../http/validation.js';
 import { deleteAccountWithData } from '../account/account-deletion.service.js';
-import { type AccountRow, findAccount, updateAccount, usernameOf } from '../auth/accounts.service.js';
-import { countAccounts, listAccountsPage } from '../auth/accounts.store.js';
-import { UUID_PATTERN } from '../auth/gotrue-input.js';
+import { UUID_PATTERN } from '../auth/protocol/gotrue-input.js';
+import { type AccountRow, findAccount, updateAccount, usernameOf } from '../auth/users/accounts.service.js';
+import { countAccounts, listAccountsPage } from '../auth/users/accounts.store.js';
 
 // An instance administrator's "Console accounts" view (issue "Apps with their own users"): the instance's
 // accounts (not any app's users), searched and paged, made administrators or not, deleted with everything they

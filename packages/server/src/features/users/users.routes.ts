@@ -5,7 +5,7 @@ import { parseInput } from '../../http/validation.js';
 import type { Actor } from '../../lib/actor/actor.js';
 import { appOfAccount } from '../apps/apps.service.js';
 import type { AuthDeps } from '../auth/auth-deps.js';
-import type { UserRow } from '../auth/user-pool.js';
+import type { UserRow } from '../auth/users/user-pool.js';
 import {
   createEndUser,
   deleteEndUser,
