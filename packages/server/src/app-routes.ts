@@ -30,7 +30,6 @@ import { sqlRoutes } from './features/sql/sql.routes.js';
 import { sqlFunctionsRoutes } from './features/sql-functions/sql-functions.routes.js';
 import { statsRoutes } from './features/stats/stats.routes.js';
 import { storageRoutes } from './features/storage/storage.routes.js';
-import { storageArchivePart } from './features/storage/storage-archive.js';
 import { storageObjectRoutes } from './features/storage/storage-objects.routes.js';
 import { resumableRoutes } from './features/storage/storage-resumable.js';
 import { tableRecordsRoutes } from './features/tables/table-records.routes.js';
@@ -76,7 +75,7 @@ export function routeTable(ctx: AppContext, { csrf }: { csrf: CsrfTokens }): Rou
     ...billingRoutes(ctx),
     ...functionsRoutes(ctx),
     ...sqlFunctionsRoutes(ctx),
-    ...backupsRoutes(ctx, [storageArchivePart(ctx.storage)]),
+    ...backupsRoutes(ctx),
     ...portabilityRoutes(ctx),
     ...functionInvokeRoutes(ctx),
     ...restRoutes(ctx),
