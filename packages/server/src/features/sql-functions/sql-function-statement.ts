@@ -135,3 +135,14 @@ export function decodeRow(
   }
   return row;
 }
+
+/**
+ * selectionStatement is a write function's selection as it is (sql-function-write.ts); `lock` locks the rows it
+ * reads on PostgreSQL until the write that follows commits, as an UPDATE or a DELETE would.
+ */
+export function selectionStatement(dialect: SqlDialect, body: CompiledBody, bound: Bound, lock: boolean): SqlText {
+  const out = new SqlText(dialect.userTables.numberedParameters);
+  writeBody(out, dialect, body, bound);
+  if (lock) out.raw(dialect.userTables.rowLockSql);
+  return out;
+}
