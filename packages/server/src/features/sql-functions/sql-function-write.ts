@@ -68,7 +68,8 @@ function targetOf(node: Tree, options: CompileOptions): { table: string; ref: st
   const relation = isTree(node.relation) ? node.relation : {};
   const relname = String(relation.relname ?? '');
   if (relation.schemaname || relation.catalogname) throw new BodyError(`Name tables without a schema (${relname})`);
-  if (relation.inh === false) throw new BodyError('ONLY is not supported in a SQL function');
+  // libpg_query leaves out a false flag: ONLY shows as no `inh`.
+  if (relation.inh !== true) throw new BodyError('ONLY is not supported in a SQL function');
   const table = options.tableNamed(relname);
   if (!table) throw new BodyError(`The statement writes ${relname}, which is not one of your tables`);
   const alias = isTree(relation.alias) ? relation.alias.aliasname : undefined;
