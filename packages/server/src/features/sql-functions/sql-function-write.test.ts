@@ -31,7 +31,9 @@ describe('compileStatement', () => {
       { column: 'id', as: 'id' },
       { column: 'title', as: 't' },
     ]);
-    expect(textOf(p.selection)).toContain("AS ( VALUES ( {title} , 1 ) , ( 'b' , {n} ) ) SELECT rpc_1 , rpc_2 FROM rpc_source");
+    expect(textOf(p.selection)).toContain(
+      "AS ( VALUES ( {title} , 1 ) , ( 'b' , {n} ) ) SELECT rpc_1 , rpc_2 FROM rpc_source",
+    );
     const fromSelect = await plan('INSERT INTO books (title) SELECT name FROM authors WHERE name = :name RETURNING *');
     expect(fromSelect.selection.tables).toEqual(['authors']);
     expect(fromSelect.returning).toBe('all');
