@@ -286,6 +286,15 @@ describe.each(testDialects)('write functions with supabase-js on %s', (dialect) 
     expect(back.body).toMatchObject({ id, name: 'twice', body: 'SELECT :n * 2' });
     // A revert that later changes conflict with is refused.
     expect((await revert(update?.id ?? 0)).status).toBe(409);
+    // Another account reaches neither the function nor its entries; reverting the creation drops it.
+    const theirs = await server.request('GET', `/api/functions/sql/${id}`, { headers: other.headers });
+    expect(theirs.status).toBe(404);
+    const theirRevert = await server.request('POST', `/api/history/${update?.id}/revert`, { headers: other.headers });
+    expect(theirRevert.status).toBe(404);
+    expect((await server.request('GET', '/api/functions/sql/99999', { headers: dev.headers })).status).toBe(404);
+    const creation = entries.find((c) => c.changeType === 'FUNCTION_CREATE');
+    expect((await revert(creation?.id ?? 0)).status).toBe(200);
+    expect((await dev.client.rpc('twice', { n: 2 })).error?.code).toBe('PGRST202');
   });
 
   it('gives defaulted parameters as optional arguments in the generated types', async () => {
