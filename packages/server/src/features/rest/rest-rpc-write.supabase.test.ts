@@ -8,6 +8,7 @@ import {
   startDeveloper,
 } from '../../testing/apps.fixtures.js';
 import { startAuthServer, users } from '../../testing/auth.fixtures.js';
+import { changesOf, closeClients } from '../../testing/realtime.fixtures.js';
 import { type TestServer, testDialects } from '../../testing/test-server.js';
 
 // Write functions, parameter defaults and overloads with the unmodified supabase-js: a function's INSERT, UPDATE or
@@ -121,6 +122,7 @@ describe.each(testDialects)('write functions with supabase-js on %s', (dialect) 
   });
 
   afterAll(async () => {
+    await closeClients(dev.client, ann.client);
     await server?.close();
   });
 
@@ -158,6 +160,17 @@ describe.each(testDialects)('write functions with supabase-js on %s', (dialect) 
     expect(single.error?.code).toBe('PGRST116');
     const filtered = await anon.rpc('sell', { title: 'Dune', n: 0 }).gt('left', 1);
     expect(filtered.status).toBe(400);
+  });
+
+  it("sends a write's change events to realtime, as a REST write does", async () => {
+    const { channel, inbox } = await changesOf(dev.client, 'sells', { event: 'UPDATE', table: 'books' });
+    await appClient(server, dev.app.anonKey).rpc('sell', { title: 'Emma', n: 1 });
+    expect(await inbox.next()).toMatchObject({
+      eventType: 'UPDATE',
+      new: { title: 'Emma', stock: 0 },
+      old: { stock: 1 },
+    });
+    await dev.client.removeChannel(channel);
   });
 
   it('inserts the rows of a SELECT and deletes with the cascade recorded; a revert brings them back', async () => {
