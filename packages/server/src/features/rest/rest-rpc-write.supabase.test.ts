@@ -158,8 +158,12 @@ describe.each(testDialects)('write functions with supabase-js on %s', (dialect) 
     // .single() on a write that touches no record rolls it back and answers PGRST116.
     const single = await anon.rpc('sell', { title: 'Nope' }).single();
     expect(single.error?.code).toBe('PGRST116');
-    const filtered = await anon.rpc('sell', { title: 'Dune', n: 0 }).gt('left', 1);
-    expect(filtered.status).toBe(400);
+    // Filters, order, paging and the count read the records written, as a read function's rows.
+    const kept = await anon.rpc('sell', { title: 'Dune', n: 0 }, { count: 'exact' }).gte('left', 0).select('left');
+    expect(kept).toMatchObject({ data: [{ left: 0 }], count: 1, error: null });
+    const none = await anon.rpc('sell', { title: 'Dune', n: 0 }, { count: 'exact' }).lt('left', 0);
+    expect(none).toMatchObject({ data: [], count: 0, error: null });
+    expect((await anon.rpc('sell', { title: 'Dune', n: 0 }).eq('nope', 1)).error?.code).toBe('42703');
   });
 
   it("sends a write's change events to realtime, as a REST write does", async () => {
@@ -174,6 +178,10 @@ describe.each(testDialects)('write functions with supabase-js on %s', (dialect) 
   });
 
   it('inserts the rows of a SELECT and deletes with the cascade recorded; a revert brings them back', async () => {
+    // .single() on a write of two records answers PGRST116 and writes nothing.
+    const before = (await dev.client.from('books').select('*', { count: 'exact', head: true })).count;
+    expect((await dev.client.rpc('copy_titles').single()).error?.code).toBe('PGRST116');
+    expect((await dev.client.from('books').select('*', { count: 'exact', head: true })).count).toBe(before);
     const copied = await dev.client.rpc('copy_titles');
     expect(copied.data).toEqual([{ title: 'Ada (bio)' }, { title: 'Bo (bio)' }]);
     const dropped = await dev.client.rpc('drop_author', { name: 'Ada' });

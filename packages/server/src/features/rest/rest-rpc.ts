@@ -14,6 +14,7 @@ import {
   resultShape,
   scalarOf,
   writeResult,
+  writtenCall,
 } from '../sql-functions/sql-function-calls.js';
 import type { SqlFunction } from '../sql-functions/sql-functions.service.js';
 import { csvBody } from './rest-csv.js';
@@ -138,32 +139,28 @@ async function readResult(db: Db, call: PreparedCall, query: RestQuery, head: bo
   return { status, headers, body: bodyOf(query.format, projected) };
 }
 
-// A write function's answer: what its RETURNING gives, with `select` (columns and renames), the count and the
-// singular Accept applied to a rows function's rows. Filters and order read a result in SQL, which a write's records
-// are not: they are refused rather than ignored.
+// A write function's answer: what its RETURNING gives. A rows function's records are read as a result of their own
+// (bound VALUES), inside the write's transaction, so select, filters, order, paging, counts, CSV and the singular
+// Accept apply as to a read function's rows, and a singular Accept they do not meet rolls the write back, as
+// PostgREST's transaction does.
 async function writeReply(db: Db, actor: Actor, call: PreparedCall, query: RestQuery): Promise<RestReply> {
   const rows = call.columns !== null && call.fn.returns.kind === 'rows';
-  if (rows) {
-    checkQuery(call, query);
+  if (rows) checkQuery(call, query);
+  return writeResult(db, actor, call, async (scope, result) => {
+    if (!rows) return { status: 200, headers: { 'Content-Type': contentType('json') }, body: jsonText(result) };
+    const records = result as Array<Record<string, CellValue>>;
+    const written = writtenCall(call, records);
+    if (written) return readResult(scope, written, query, false);
+    // Too many to bind back: only select and count apply (nothing else is cheap to get right in memory).
     if (filtersCondition(query) || query.order.length > 0 || query.range.limit !== null || query.range.offset > 0) {
-      throw new RestQueryError(400, 'PGRST100', "A write function's result takes select, not filters, order or paging");
+      throw new RestQueryError(400, 'PGRST100', 'The function wrote too many records to filter or order its result');
     }
-  }
-  // A singular Accept that does not meet one row rolls the write back, as PostgREST's transaction does.
-  const result = await writeResult(db, actor, call, (count) => rows && checkSingular(query.format, count));
-  if (!rows) return { status: 200, headers: { 'Content-Type': contentType('json') }, body: jsonText(result) };
-  const written = result as Array<Record<string, CellValue>>;
-  const total = query.prefer.count !== null ? written.length : null;
-  const headers = appliedHeader(
-    {
-      'Content-Type': contentType(query.format),
-      'Content-Range': rangeHeader(0, written.length, total),
-      'Range-Unit': 'items',
-    },
-    { count: query.prefer.count },
-  );
-  const projected = projectRows(written, query.select);
-  if (query.format === 'csv')
-    return { status: 200, headers, body: csvBody(resultTable(call), query.select, projected) };
-  return { status: 200, headers, body: bodyOf(query.format, projected) };
+    checkSingular(query.format, records.length);
+    const total = query.prefer.count !== null ? records.length : null;
+    const headers = appliedHeader(
+      { 'Content-Type': contentType(query.format), 'Content-Range': rangeHeader(0, records.length, total) },
+      { count: query.prefer.count },
+    );
+    return { status: 200, headers, body: bodyOf(query.format, projectRows(records, query.select)) };
+  });
 }

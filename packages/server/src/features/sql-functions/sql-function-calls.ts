@@ -13,6 +13,7 @@ import {
   type ResultRead,
   resultShape,
   rowsStatement,
+  valuesBody,
 } from './sql-function-statement.js';
 import { type CompiledStatement, compileStatement } from './sql-function-write.js';
 import { returnedRows, runWritePlan } from './sql-function-write-run.js';
@@ -165,22 +166,38 @@ export async function resultCount(db: Db, call: PreparedCall, where: ResultRead[
 }
 
 /**
- * writeResult carries out a write function's call through the records service and returns what its RETURNING
- * gives (`beforeCommit` may refuse the count of records written, rolling it all back): a scalar function's value, a row function's first row (or null), a rows function's rows.
+ * writtenCall is a rows function's written records as a read call of their own (sql-function-statement.ts
+ * valuesBody), for filters, order, paging and counts; null when they are too many to bind.
  */
-export async function writeResult(
+export function writtenCall(call: PreparedCall, rows: Array<Record<string, CellValue>>): PreparedCall | null {
+  const values = valuesBody(call.columns ?? [], rows);
+  if (!values) return null;
+  return { ...call, statement: { kind: 'read', body: values.body }, bound: values.bound, target: null };
+}
+
+/**
+ * writeResult carries out a write function's call through the records service and hands `finish` what its
+ * RETURNING gives — a scalar function's value, a row function's first record (or null), a rows function's records —
+ * inside the write's transaction: what `finish` reads runs there, and its refusal rolls the write back.
+ */
+export async function writeResult<T>(
   db: Db,
   actor: Actor,
   call: PreparedCall,
-  beforeCommit?: (count: number) => void,
-): Promise<unknown> {
+  finish: (scope: Db, result: unknown) => Promise<T>,
+): Promise<T> {
   const { statement, target } = call;
   if (statement.kind !== 'write' || !target) throw new Error('writeResult: the function reads');
-  const written = await read(() => runWritePlan(db, actor, target, statement.plan, call.bound, beforeCommit));
-  const rows = returnedRows(target, statement.plan.returning, written);
-  if (call.columns === null) return rows[0] ? (Object.values(rows[0])[0] ?? null) : null;
   const project = (row: Record<string, CellValue>) =>
     Object.fromEntries((call.columns ?? []).map((c) => [c.name, row[c.name] ?? null]));
-  if (call.fn.returns.kind === 'row') return rows[0] ? project(rows[0]) : null;
-  return rows.map(project);
+  const shaped = (rows: Array<Record<string, CellValue>>): unknown => {
+    if (call.columns === null) return rows[0] ? (Object.values(rows[0])[0] ?? null) : null;
+    if (call.fn.returns.kind === 'row') return rows[0] ? project(rows[0]) : null;
+    return rows.map(project);
+  };
+  return read(() =>
+    runWritePlan(db, actor, target, statement.plan, call.bound, (scope, written) =>
+      finish(scope, shaped(returnedRows(target, statement.plan.returning, written))),
+    ),
+  );
 }

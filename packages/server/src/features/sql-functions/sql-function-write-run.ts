@@ -114,21 +114,20 @@ async function update(
   return written.sort((a, b) => a.id - b.id);
 }
 
-/** runWritePlan carries out a write function's call through the records service and returns the written records. */
-export function runWritePlan(
+/**
+ * runWritePlan carries out a write function's call through the records service and hands the written records to
+ * `finish`, in the same transaction (its refusal rolls the write back).
+ */
+export function runWritePlan<T>(
   db: Db,
   caller: Actor,
   table: TableDefinition,
   plan: WritePlan,
   bound: Bound,
-  beforeCommit?: (count: number) => void,
-): Promise<RecordRow[]> {
+  finish: (scope: Db, written: RecordRow[]) => Promise<T>,
+): Promise<T> {
   const actor = definerActor(caller);
-  return db.transaction(async (scope) => {
-    const written = await writeIn(scope, actor, table, plan, bound);
-    beforeCommit?.(written.length);
-    return written;
-  });
+  return db.transaction(async (scope) => finish(scope, await writeIn(scope, actor, table, plan, bound)));
 }
 
 async function writeIn(
