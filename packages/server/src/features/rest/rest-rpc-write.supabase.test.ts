@@ -314,6 +314,20 @@ describe.each(testDialects)('write functions with supabase-js on %s', (dialect) 
     expect(theirRevert.status).toBe(404);
     expect((await server.request('GET', '/api/functions/sql/99999', { headers: dev.headers })).status).toBe(404);
     const creation = entries.find((c) => c.changeType === 'FUNCTION_CREATE');
+    // Restoring to the creation puts back the definition it made, as a table's restore does.
+    const again = await server.request('PUT', `/api/functions/sql/${id}`, {
+      headers: dev.headers,
+      json: {
+        name: 'twice',
+        params: [{ name: 'n', type: 'number' }],
+        returns: back.body.returns,
+        body: 'SELECT :n * 5',
+      },
+    });
+    expect(again.status).toBe(200);
+    const restored = await server.request('POST', `/api/history/${creation?.id}/restore`, { headers: dev.headers });
+    expect(restored.status, restored.text).toBe(200);
+    expect((await dev.client.rpc('twice', { n: 2 })).data).toBe(4);
     expect((await revert(creation?.id ?? 0)).status).toBe(200);
     expect((await dev.client.rpc('twice', { n: 2 })).error?.code).toBe('PGRST202');
   });
