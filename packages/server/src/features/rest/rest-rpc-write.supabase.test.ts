@@ -154,7 +154,10 @@ describe.each(testDialects)('write functions with supabase-js on %s', (dialect) 
     expect(latest?.newState).toMatchObject({ stock: 0 });
     // A write is never run by GET, as PostgREST's read-only transaction refuses it.
     const viaGet = await anon.rpc('sell', { title: 'Dune' }, { get: true });
-    expect(viaGet).toMatchObject({ status: 405, error: { code: '25006' } });
+    expect(viaGet).toMatchObject({
+      status: 405,
+      error: { code: '25006', message: 'cannot execute UPDATE in a read-only transaction' },
+    });
     // .single() on a write that touches no record rolls it back and answers PGRST116.
     const single = await anon.rpc('sell', { title: 'Nope' }).single();
     expect(single.error?.code).toBe('PGRST116');

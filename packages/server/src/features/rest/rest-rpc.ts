@@ -47,7 +47,8 @@ export { rpcNotFound } from './rest-rpc-args.js';
 const jsonText = (value: unknown) => (typeof value === 'string' ? JSON.stringify(value) : value);
 
 function readOnly(fn: SqlFunction): RestQueryError {
-  const verb = fn.body.trim().split(/\s+/)[0]?.toUpperCase() ?? 'INSERT';
+  const statement = fn.body.replace(/--[^\n]*/g, ' ').replace(/\/\*[\s\S]*?\*\//g, ' ');
+  const verb = /\b(insert|update|delete)\b/i.exec(statement)?.[1]?.toUpperCase() ?? 'INSERT';
   return new RestQueryError(405, '25006', `cannot execute ${verb} in a read-only transaction`);
 }
 
