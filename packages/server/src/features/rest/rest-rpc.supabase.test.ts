@@ -205,6 +205,7 @@ describe.each(testDialects)('rpc with supabase-js on %s', (dialect) => {
       'SELECT count(*) FROM pg_catalog.pg_tables',
       'SELECT count(*) FROM public.books',
       'DELETE FROM books',
+      'DELETE FROM vault RETURNING id',
       'WITH gone AS (DELETE FROM books RETURNING id) SELECT count(*) FROM gone',
       'SELECT 1; SELECT 2',
       "SELECT length(current_setting('server_version'))",
@@ -226,7 +227,18 @@ describe.each(testDialects)('rpc with supabase-js on %s', (dialect) => {
     expect((await define(dev, { name: 'nested', ...scalar, body: nested })).status).toBe(201);
     expect((await dev.client.rpc('nested')).data).toBe(3);
     const cases: Array<[Record<string, unknown>, number]> = [
-      [{ name: 'add_them', ...scalar, body: 'SELECT 1' }, 409],
+      [
+        {
+          name: 'add_them',
+          ...scalar,
+          params: [
+            { name: 'b', type: 'number' },
+            { name: 'a', type: 'text' },
+          ],
+          body: 'SELECT 1',
+        },
+        409,
+      ],
       [{ name: '1bad', ...scalar, body: 'SELECT 1' }, 400],
       [{ name: 'x', returns: { kind: 'rows' }, body: 'SELECT 1' }, 400],
       [{ name: 'x', returns: { kind: 'rows', table: 'vault' }, body: 'SELECT 1 AS id' }, 400],
