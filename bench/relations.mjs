@@ -5,6 +5,7 @@
 // offset, the same page without embeds, and the bare baseline (relations-baseline.mjs: node:http and the one
 // hand-written join for the same answer) in the same run. It checks first that both answer the same rows.
 // Usage: node bench/relations.mjs [--posts 10000] [--engine sqlite|postgres] [--duration 5] [--connections 4]
+// [--cpu-prof DIR] (Basalt's CPU profile of the whole run, for Chrome DevTools or bench/profile.mjs)
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,6 +19,7 @@ const { values } = parseArgs({
     'database-url': { type: 'string' },
     duration: { type: 'string', default: '5' },
     connections: { type: 'string', default: '4' },
+    'cpu-prof': { type: 'string' },
   },
 });
 const POSTS = Number(values.posts);
@@ -103,7 +105,8 @@ if (values.engine === 'postgres') {
 }
 const children = [];
 try {
-  const basalt = await startBasalt(dataDir, [], { databaseUrl });
+  const profile = values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values['cpu-prof'])}`] : [];
+  const basalt = await startBasalt(dataDir, profile, { databaseUrl });
   children.push(basalt.child);
   const base = `http://127.0.0.1:${basalt.port}`;
   const { anonKey } = await http(base, 'GET', '/api/config');

@@ -243,12 +243,12 @@ export function writeCondition(
 }
 
 // `(SELECT a."name" FROM "t_2" AS a WHERE a."id" = "t_1"."author_id" AND (rule))`: one row at most (by id).
-function writeOrderVia(out: SqlText, dialect: SqlDialect, shape: UserTableShape, column: string, via: OrderVia) {
+function writeOrderVia(out: SqlText, dialect: SqlDialect, outer: string, column: string, via: OrderVia) {
   const type = columnTypeIn(via.table, column);
   if (type === null || isJsonType(type)) throw new Error(`writeOrder: cannot order by ${JSON.stringify(column)}`);
   const alias = quoteIdentifier(via.alias);
   out.raw(`(SELECT ${alias}.${quotedColumn(column)} FROM ${quotedTable(via.table.id)} AS ${alias} WHERE `);
-  out.raw(`${alias}."id" = ${quotedTable(shape.id)}.${quotedColumn(via.reference)}`);
+  out.raw(`${alias}."id" = ${outer}.${quotedColumn(via.reference)}`);
   if (via.where) {
     out.raw(' AND (');
     writeCondition(out, dialect, via.table, via.where, alias);
@@ -259,13 +259,20 @@ function writeOrderVia(out: SqlText, dialect: SqlDialect, shape: UserTableShape,
 
 /**
  * writeOrder appends ORDER BY terms with explicit NULLS FIRST/LAST.
- * JSON values (json and array columns, `->` paths) sort in jsonb's order on both engines.
+ * JSON values (json and array columns, `->` paths) sort in jsonb's order on both engines. `scope` is the (quoted)
+ * name the table's rows go by, when not the table's own (a related order's subquery refers to it).
  */
-export function writeOrder(out: SqlText, dialect: SqlDialect, shape: UserTableShape, order: OrderTerm[]): void {
+export function writeOrder(
+  out: SqlText,
+  dialect: SqlDialect,
+  shape: UserTableShape,
+  order: OrderTerm[],
+  scope?: string,
+): void {
   order.forEach((term, i) => {
     const nulls = term.nulls ?? (term.direction === 'asc' ? 'last' : 'first');
     if (i > 0) out.raw(', ');
-    if (term.via) writeOrderVia(out, dialect, shape, term.column, term.via);
+    if (term.via) writeOrderVia(out, dialect, scope ?? quotedTable(shape.id), term.column, term.via);
     else {
       const type = operandType(shape, term.column, term.path);
       if (type === null) throw new Error(`writeOrder: unknown column ${JSON.stringify(term.column)}`);

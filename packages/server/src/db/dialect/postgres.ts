@@ -291,6 +291,7 @@ function postgresUserTables(): UserTableDialect {
       values: path.map((s) => s.key),
     }),
     jsonSortSql: (column) => column,
+    relatedJson: { array: 'json_build_array', aggregate: 'json_agg', nested: '' },
     castSql: (value, sqlType) => sql`CAST(${value} AS ${sql.raw(sqlType)})`,
     async changeRequired(db, change) {
       const table = quoteIdentifier(change.table);
