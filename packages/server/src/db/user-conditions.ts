@@ -53,6 +53,21 @@ export interface RelatedCondition {
   where?: Condition;
 }
 
+/**
+ * keysEqualSql is `inner = outer` between two tables' key columns (an id, or a reference column holding one), as
+ * the inner table's index serves it: an id compared with a reference goes through the dialect's idOfNumberSql.
+ */
+export function keysEqualSql(
+  dialect: SqlDialect,
+  inner: string,
+  innerColumn: string,
+  outer: string,
+  outerColumn: string,
+): string {
+  if (innerColumn === 'id' && outerColumn !== 'id') return `${inner} = ${dialect.userTables.idOfNumberSql(outer)}`;
+  return `${inner} = ${outer}`;
+}
+
 /** crossesTables tells whether a condition reads another table (its count cannot follow this table's writes). */
 export function crossesTables(condition: Condition): boolean {
   switch (condition.kind) {
@@ -162,7 +177,16 @@ export function writeCondition(
       const alias = quoteIdentifier(condition.alias);
       const outer = scope ?? quotedTable(shape.id);
       out.raw(`EXISTS (SELECT 1 FROM ${quotedTable(condition.table.id)} AS ${alias} WHERE `);
-      out.raw(`${alias}.${quotedColumn(condition.innerColumn)} = ${outer}.${quotedColumn(condition.outerColumn)}`);
+      const { innerColumn, outerColumn } = condition;
+      out.raw(
+        keysEqualSql(
+          dialect,
+          `${alias}.${quotedColumn(innerColumn)}`,
+          innerColumn,
+          `${outer}.${quotedColumn(outerColumn)}`,
+          outerColumn,
+        ),
+      );
       if (condition.where) {
         out.raw(' AND (');
         writeCondition(out, dialect, condition.table, condition.where, alias);
@@ -248,7 +272,7 @@ function writeOrderVia(out: SqlText, dialect: SqlDialect, outer: string, column:
   if (type === null || isJsonType(type)) throw new Error(`writeOrder: cannot order by ${JSON.stringify(column)}`);
   const alias = quoteIdentifier(via.alias);
   out.raw(`(SELECT ${alias}.${quotedColumn(column)} FROM ${quotedTable(via.table.id)} AS ${alias} WHERE `);
-  out.raw(`${alias}."id" = ${outer}.${quotedColumn(via.reference)}`);
+  out.raw(keysEqualSql(dialect, `${alias}."id"`, 'id', `${outer}.${quotedColumn(via.reference)}`, via.reference));
   if (via.where) {
     out.raw(' AND (');
     writeCondition(out, dialect, via.table, via.where, alias);

@@ -1,7 +1,7 @@
 import type { SqlDialect } from '../../db/dialect/dialect.js';
 import { quoteIdentifier } from '../../db/identifiers.js';
 import type { SqlText } from '../../db/sql-text.js';
-import { type Condition, type OrderTerm, writeCondition, writeOrder } from '../../db/user-conditions.js';
+import { type Condition, keysEqualSql, type OrderTerm, writeCondition, writeOrder } from '../../db/user-conditions.js';
 import { quotedColumn, quotedTable, type UserTableShape } from '../../db/user-tables.js';
 import { statement } from './records.store.js';
 
@@ -164,7 +164,7 @@ function writeSource(out: SqlText, dialect: SqlDialect, read: RelatedSql, outer:
   const outerKey = `${outer}.${quotedColumn(read.outerColumn)}`;
   const junction = read.junction;
   if (!junction) {
-    out.raw(`${table} WHERE ${inner} = ${outerKey}`);
+    out.raw(`${table} WHERE ${keysEqualSql(dialect, inner, read.innerColumn, outerKey, read.outerColumn)}`);
     writeAnd(out, dialect, read.table, read.where, alias);
     return;
   }
@@ -174,7 +174,8 @@ function writeSource(out: SqlText, dialect: SqlDialect, read: RelatedSql, outer:
   writeAnd(out, dialect, junction.table, junction.where, link);
   out.raw(`) AS ${link} JOIN (SELECT * FROM ${table} WHERE 1 = 1`);
   writeAnd(out, dialect, read.table, read.where, alias);
-  out.raw(`) AS ${alias} ON ${inner} = ${link}.${LINK}`);
+  // The link is a reference column's value, met by the related table's id (innerColumn).
+  out.raw(`) AS ${alias} ON ${keysEqualSql(dialect, inner, read.innerColumn, `${link}.${LINK}`, LINK)}`);
 }
 
 function writeAnd(

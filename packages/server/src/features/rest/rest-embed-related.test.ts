@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../db/database.js';
+import { textQuery } from '../../db/sql-text.js';
 import { type Actor, appActor } from '../../lib/actor/actor.js';
 import { type SignedInAccount, signIn } from '../../testing/tables.fixtures.js';
 import { startTestServer, type TestServer, testDialects } from '../../testing/test-server.js';
@@ -194,6 +195,27 @@ describe.each(testDialects)('embedded reads in one statement on %s', (dialect) =
     const ada = byId.values().next().value as Record<string, unknown>;
     expect(ada).toMatchObject({ active: true, score: 0.30000000000000004, born: '1815-12-10T00:00:00.123Z' });
     expect(ada.meta).toEqual({ b: 'x', a: [1, { c: null }] });
+  });
+
+  it('meets no row for a reference that holds no id (a fraction, or past bigint), without an error', async () => {
+    await make('loose', { author_id: ref('authors') });
+    const loose = tables.loose as TableDefinition;
+    const ids = await insert('loose', [{ author_id: null }, { author_id: null }, { author_id: null }]);
+    // Written past the records service (as SQL could): the service itself refuses such values.
+    for (const [id, value] of [
+      [ids[0], 1.5],
+      [ids[1], 1e300],
+      [ids[2], -1e300],
+    ]) {
+      await db.kysely.executeQuery(
+        textQuery(`UPDATE "t_${loose.id}" SET "author_id" = ${value} WHERE "id" = ${id}`, []),
+      );
+    }
+    expect(await oneStatement(alice, 'loose', 'select=id,author:authors(name)&order=id')).toEqual(
+      ids.map((id) => ({ id, author: null })),
+    );
+    expect(await oneStatement(alice, 'loose', 'select=id,authors!inner(name)')).toEqual([]);
+    expect(await oneStatement(alice, 'loose', 'select=id,author:authors(name)&order=author(name),id')).toHaveLength(3);
   });
 
   it('refuses bad embedded paging, columns and values with a 4xx before reading', async () => {
