@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../db/database.js';
-import { textQuery } from '../../db/sql-text.js';
+import { type PreparedQuery, textQuery } from '../../db/sql-text.js';
 import { type Actor, appActor } from '../../lib/actor/actor.js';
 import { type SignedInAccount, signIn } from '../../testing/tables.fixtures.js';
 import { startTestServer, type TestServer, testDialects } from '../../testing/test-server.js';
@@ -165,9 +165,11 @@ describe.each(testDialects)('embedded reads in one statement on %s', (dialect) =
 
   it('reads a nested embed in one statement, whatever the number of rows', async () => {
     const statements: string[] = [];
+    const names = new Set<string | undefined>();
     const readRows = db.readRows;
     db.readRows = (query) => {
       if (query.sql.includes('"t_')) statements.push(query.sql);
+      names.add((query as Partial<PreparedQuery>).preparedName);
       return readRows(query);
     };
     try {
@@ -178,6 +180,10 @@ describe.each(testDialects)('embedded reads in one statement on %s', (dialect) =
       );
       expect((body as unknown[]).length).toBe(4);
       expect(statements).toHaveLength(1);
+      // Prepared by a name of its shape (PostgreSQL keeps it per connection): the offset is bound, not written.
+      await oneStatement(alice, 'tags', 'select=name,posts(title)&limit=1&offset=1');
+      await oneStatement(alice, 'tags', 'select=name,posts(title)&limit=1&offset=2');
+      expect([...names].filter((name) => name?.startsWith(`basalt_rel_${tables.tags?.id}_`))).toHaveLength(1);
     } finally {
       db.readRows = readRows;
     }
