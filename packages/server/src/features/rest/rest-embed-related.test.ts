@@ -48,6 +48,11 @@ const CASES: Array<[string, string]> = [
   ['categories', 'select=name,parent:parent_id(name,parent:parent_id(name)),children:categories!parent_id(name)'],
   ['wide', 'select=*,author:authors(name,wide(*))&order=id'],
   ['comments', 'select=body,post:posts(title,author:authors!author_id(name))&order=id'],
+  ['authors', 'select=name,posts!author_id(title)&order=meta->>b.desc.nullslast,score.asc,id'],
+  [
+    'authors',
+    'select=name,posts!author_id(title)&posts.title=fts.engines&name=ilike.*a*&or=(active.is.true,score.gt.1)',
+  ],
 ];
 
 describe.each(testDialects)('embedded reads in one statement on %s', (dialect) => {
