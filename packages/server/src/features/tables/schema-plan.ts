@@ -34,6 +34,7 @@ export type SchemaStep =
   | { kind: 'setRequired'; column: string }
   | { kind: 'addUnique'; column: string; transient: boolean }
   | { kind: 'setReference'; column: string; references: ColumnReference | null }
+  | { kind: 'setReferenceLabel'; column: string; label: string | undefined }
   | { kind: 'dropIndex'; column: string }
   | { kind: 'addIndex'; column: string }
   | { kind: 'setDefault'; column: string; value: ColumnDefault | undefined };
@@ -260,6 +261,8 @@ export function planSchemaChange(
     // A reference is metadata and an index (the rows' match is checked by the tables service, which knows tables).
     if (!sameReference(before.references, after.references)) {
       steps.push({ kind: 'setReference', column: name, references: after.references ?? null });
+    } else if (after.references && before.references?.label !== after.references.label) {
+      steps.push({ kind: 'setReferenceLabel', column: name, label: after.references.label });
     }
     if (!sameDefault(before.default, after.default))
       steps.push({ kind: 'setDefault', column: name, value: after.default });
@@ -324,6 +327,13 @@ export function applyPlanToSchema(prev: TableSchema, plan: SchemaChangePlan): Ta
         else delete definition.references;
         break;
       }
+      case 'setReferenceLabel': {
+        const definition = find(step.column)[1];
+        if (!definition.references) break;
+        const { label: _old, ...reference } = definition.references;
+        definition.references = step.label === undefined ? reference : { ...reference, label: step.label };
+        break;
+      }
     }
   }
   return Object.fromEntries(entries);
@@ -336,7 +346,7 @@ function describeDefinition(definition: ColumnDefinition): string {
     definition.required ? 'required' : '',
     definition.unique ? 'unique' : '',
     definition.indexed ? 'indexed' : '',
-    ref ? `references ${ref.table} on delete ${ref.onDelete}` : '',
+    ref ? `references ${ref.table} on delete ${ref.onDelete}${ref.label ? `, shown by ${ref.label}` : ''}` : '',
     definition.default === undefined || definition.default === null
       ? ''
       : `default ${JSON.stringify(definition.default)}`,
@@ -388,6 +398,10 @@ function describeStep(step: SchemaStep): string | null {
       return step.references
         ? `Make "${step.column}" reference ${step.references.table} (on delete ${step.references.onDelete})`
         : `Remove the reference of "${step.column}"`;
+    case 'setReferenceLabel':
+      return step.label === undefined
+        ? `Show the rows "${step.column}" references by their first text column`
+        : `Show the rows "${step.column}" references by "${step.label}"`;
     default:
       return null;
   }
