@@ -63,7 +63,9 @@ describe.each(testDialects)('reference labels on %s', (dialect) => {
     const res = await api('POST', '/api/tables', { name: 'bad_labels', schema });
     expect(res.status).toBe(400);
     expect(JSON.stringify(res.body)).toContain(message);
-    const change = await api('PUT', `/api/tables/${booksId}/schema`, { schema: { title: { type: 'text' }, ...schema } });
+    const change = await api('PUT', `/api/tables/${booksId}/schema`, {
+      schema: { title: { type: 'text' }, ...schema },
+    });
     expect(change.status).toBe(400);
     expect((await schemaOf(booksId)).writer.references.label).toBe('name');
   });
