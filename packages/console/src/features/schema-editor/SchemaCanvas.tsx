@@ -2,7 +2,10 @@ import type { LayoutElement, PresenceUser } from '@basalt/shared';
 import {
   applyNodeChanges,
   Background,
+  type Connection,
   Controls,
+  type Edge,
+  MarkerType,
   MiniMap,
   type NodeChange,
   ReactFlow,
@@ -11,7 +14,7 @@ import {
 import '@xyflow/react/dist/style.css';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTheme } from '@/lib/theme-provider';
-import { deleteTable, updateTable } from './layout-edits';
+import { deleteTable, referenceEdges, setFieldReference, updateTable } from './layout-edits';
 import { type TableFlowNode, TableNode } from './TableNode';
 
 // The canvas of table elements (@xyflow/react). Nodes are kept in state so that xyflow's measurements stay;
@@ -44,6 +47,32 @@ function Canvas({ elements, canEdit, self, users, onEdit, onSelect }: SchemaCanv
     return map;
   }, [users, self]);
 
+  // One arrow per reference, from the field to the table it points at.
+  const edges = useMemo(
+    (): Edge[] =>
+      referenceEdges(elements).map((edge) => ({
+        ...edge,
+        targetHandle: 'table',
+        type: 'smoothstep',
+        markerEnd: { type: MarkerType.ArrowClosed, width: 18, height: 18 },
+        className: 'reference-edge',
+        selectable: false,
+      })),
+    [elements],
+  );
+  const tableNames = useMemo(() => elements.map((e) => e.name.trim()), [elements]);
+
+  // Dragging from a number field's dot to a table makes the field reference that table.
+  const onConnect = useCallback(
+    ({ source, sourceHandle, target }: Connection) => {
+      const fieldId = sourceHandle?.replace(/^field-/, '');
+      const table = elements.find((e) => e.id === target)?.name.trim();
+      if (!canEdit || !fieldId || !table) return;
+      onEdit((all) => updateTable(all, source, (element) => setFieldReference(element, fieldId, table)));
+    },
+    [canEdit, elements, onEdit],
+  );
+
   useEffect(() => {
     setNodes((previous) => {
       const byId = new Map(previous.map((node) => [node.id, node]));
@@ -64,11 +93,12 @@ function Canvas({ elements, canEdit, self, users, onEdit, onSelect }: SchemaCanv
             selectedBy: selectedBy.get(element.id) ?? [],
             onChange: (next) => onEdit((all) => updateTable(all, element.id, () => next)),
             onDelete: () => onEdit((all) => deleteTable(all, element.id)),
+            tableNames,
           },
         };
       });
     });
-  }, [elements, canEdit, selectedBy, onEdit]);
+  }, [elements, canEdit, selectedBy, onEdit, tableNames]);
 
   const onNodesChange = useCallback(
     (changes: NodeChange<TableFlowNode>[]) => {
@@ -104,8 +134,10 @@ function Canvas({ elements, canEdit, self, users, onEdit, onSelect }: SchemaCanv
   return (
     <ReactFlow
       nodes={nodes}
+      edges={edges}
       nodeTypes={nodeTypes}
       onNodesChange={onNodesChange}
+      onConnect={onConnect}
       colorMode={resolvedTheme === 'dark' ? 'dark' : 'light'}
       fitView
       fitViewOptions={{ maxZoom: 1 }}
