@@ -47,25 +47,30 @@ function Canvas({ elements, canEdit, self, users, onEdit, onSelect }: SchemaCanv
     return map;
   }, [users, self]);
 
-  // One arrow per reference, from the field to the table it points at.
-  const edges = useMemo(
-    (): Edge[] =>
-      referenceEdges(elements).map((edge) => ({
+  // One arrow per reference, from the field to the table it points at, leaving and entering on the sides that face
+  // each other (a table to the left of the one it references points left); a tree loops on the right.
+  const edges = useMemo((): Edge[] => {
+    const at = new Map(nodes.map((node) => [node.id, node.position.x]));
+    return referenceEdges(elements).map((edge) => {
+      const leftward = edge.source !== edge.target && (at.get(edge.source) ?? 0) > (at.get(edge.target) ?? 0);
+      return {
         ...edge,
-        targetHandle: 'table',
+        sourceHandle: leftward ? `${edge.sourceHandle}-left` : edge.sourceHandle,
+        targetHandle: leftward || edge.source === edge.target ? 'table-right' : 'table',
         type: 'smoothstep',
         markerEnd: { type: MarkerType.ArrowClosed, width: 18, height: 18 },
+        style: { strokeWidth: 1.5 },
         className: 'reference-edge',
         selectable: false,
-      })),
-    [elements],
-  );
+      };
+    });
+  }, [elements, nodes]);
   const tableNames = useMemo(() => elements.map((e) => e.name.trim()), [elements]);
 
   // Dragging from a number field's dot to a table makes the field reference that table.
   const onConnect = useCallback(
     ({ source, sourceHandle, target }: Connection) => {
-      const fieldId = sourceHandle?.replace(/^field-/, '');
+      const fieldId = sourceHandle?.replace(/^field-/, '').replace(/-left$/, '');
       const table = elements.find((e) => e.id === target)?.name.trim();
       if (!canEdit || !fieldId || !table) return;
       onEdit((all) => updateTable(all, source, (element) => setFieldReference(element, fieldId, table)));

@@ -80,6 +80,13 @@ export function TableNode({ data, selected }: NodeProps<TableFlowNode>) {
     >
       <div className="relative flex items-center gap-1 border-b bg-muted/50 px-2 py-1.5">
         <Handle type="target" position={Position.Left} id="table" isConnectable={canEdit} className="!bg-primary" />
+        <Handle
+          type="target"
+          position={Position.Right}
+          id="table-right"
+          isConnectable={canEdit}
+          className="!bg-primary"
+        />
         <input
           aria-label="Table name"
           className={cn(inputClass, 'flex-1 text-sm font-semibold')}
@@ -110,8 +117,11 @@ export function TableNode({ data, selected }: NodeProps<TableFlowNode>) {
       </div>
       <ul className="divide-y">
         {element.fields.map((field, index) => (
-          <li key={field.id ?? `${field.name}-${index}`} className="relative grid gap-0.5 px-2 py-1">
-            <div className="flex items-center gap-1">
+          <li
+            key={field.id ?? `${field.name}-${index}`}
+            className="relative grid grid-cols-[minmax(0,1fr)] gap-0.5 px-2 py-1"
+          >
+            <div className="flex min-w-0 items-center gap-1">
               <button
                 type="button"
                 aria-label={field.primary ? `${field.name} is the primary key` : `Make ${field.name} the primary key`}
@@ -163,15 +173,17 @@ export function TableNode({ data, selected }: NodeProps<TableFlowNode>) {
                 onChange={(table) => field.id && onChange(setFieldReference(element, field.id, table || null))}
               />
             )}
-            {field.id && (
-              <Handle
-                type="source"
-                position={Position.Right}
-                id={fieldHandle(field.id)}
-                isConnectable={canEdit && canReference(field)}
-                className={cn(!field.references && '!opacity-0')}
-              />
-            )}
+            {field.id &&
+              ([Position.Right, Position.Left] as const).map((side) => (
+                <Handle
+                  key={side}
+                  type="source"
+                  position={side}
+                  id={side === Position.Right ? fieldHandle(field.id ?? '') : `${fieldHandle(field.id ?? '')}-left`}
+                  isConnectable={canEdit && canReference(field) && side === Position.Right}
+                  className={cn((!field.references || side === Position.Left) && '!opacity-0')}
+                />
+              ))}
           </li>
         ))}
       </ul>
