@@ -95,6 +95,23 @@ describe.skipIf(skip)('references in the console, in Chromium', () => {
     await visible(page.getByRole('heading', { level: 1, name: 'posts #1' }));
     await visible(page.getByRole('link', { name: 'Author 2 #2' }));
 
+    // The column editor's Shown by: posts show their authors by the year they were born instead.
+    await page.goto(`/tables/${postsId}/edit`);
+    await visible(page.getByLabel('Column 3 shown by'));
+    await page.getByLabel('Column 3 shown by').selectOption('born');
+    const plan = page.getByRole('list', { name: 'Planned changes' });
+    await visible(plan.getByText('Show the rows "author_id" references by "born"'));
+    await visible(page.getByText('The existing records allow this change.'));
+    await shot(page, 'reference-shown-by-desktop');
+    await page.getByRole('button', { name: 'Save Changes' }).click();
+    await page.waitForURL(/tab=schema/);
+    await page.goto(`/tables/${postsId}`);
+    await visible(authorCell(page, 1).getByText('1901'));
+    await page.goto(`/tables/${postsId}/edit`);
+    await page.getByLabel('Column 3 shown by').selectOption('');
+    await page.getByRole('button', { name: 'Save Changes' }).click();
+    await page.waitForURL(/tab=schema/);
+
     // The Schema Editor: a design's reference is an arrow, and becomes a reference column.
     const project = await api('POST', '/api/projects', { name: 'Library' });
     projectId = String(project.body.id);
