@@ -85,6 +85,22 @@ describe.skipIf(skip)('references in the console, in Chromium', () => {
     const third = await api('GET', `/api/tables/${postsId}/records/3`);
     expect(third.body.author_id).toBe(10);
 
+    // The record form picks a reference with the same picker.
+    await page.getByRole('button', { name: 'Add Record' }).first().click();
+    const add = page.getByRole('dialog', { name: 'Add Record to posts' });
+    await add.getByLabel('title', { exact: true }).fill('Fourth');
+    await add.getByRole('button', { name: 'Pick author_id' }).click();
+    const formPicker = page.getByTestId('reference-picker');
+    await formPicker.getByRole('combobox').fill('author 3');
+    await visible(formPicker.getByText('2 of 2'));
+    await formPicker.getByRole('combobox').press('Enter');
+    await formPicker.waitFor({ state: 'hidden' });
+    expect(await add.getByLabel('author_id', { exact: true }).inputValue()).toBe('3');
+    await shot(page, 'reference-form-desktop');
+    await add.getByRole('button', { name: 'Add Record' }).click();
+    await add.waitFor({ state: 'hidden' });
+    await visible(grid(page).getByText('Author 3', { exact: true }));
+
     // The row page of Author 2: the posts that reference it, linked.
     await page.goto(`/tables/${authorsId}/rows/2`);
     const group = page.getByRole('region', { name: 'posts.author_id' });
