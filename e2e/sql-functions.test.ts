@@ -95,7 +95,7 @@ describe.skipIf(skip)('SQL functions in Chromium', () => {
     await context.close();
   });
 
-  it('looks finished at 375 px and in the dark theme', async () => {
+  it('shows the empty list and the create dialog at 375 px and in the dark theme, saving screenshots to review', async () => {
     await forEachLook(session, ada, async (look, suffix) => {
       await look.goto(`${session.server.url}/sql-functions`);
       await visible(look.getByRole('heading', { level: 1, name: 'SQL Functions' }));

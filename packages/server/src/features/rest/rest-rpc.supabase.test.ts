@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  ADD_THEM,
   appClient,
   createAppTable,
   type Developer,
+  defineSqlFunctions,
   type EndUserClient,
+  OWN_ROWS,
   signUpEndUser,
   startDeveloper,
 } from '../../testing/apps.fixtures.js';
@@ -13,8 +16,6 @@ import { type TestServer, testDialects } from '../../testing/test-server.js';
 // rpc with the unmodified supabase-js: SQL functions defined through /api/functions/sql and called at
 // /rest/v1/rpc/<name> — scalars, one row, sets with select/filters/order/limit/count, GET calls, the call rules,
 // :auth_uid — and the bad input of both the definition and the call.
-
-const OWN_ROWS = { select: 'own', insert: 'own', update: 'own', delete: 'own', ownerColumn: 'owner' };
 
 describe.each(testDialects)('rpc with supabase-js on %s', (dialect) => {
   let server: TestServer;
@@ -42,17 +43,8 @@ describe.each(testDialects)('rpc with supabase-js on %s', (dialect) => {
       { title: 'Ulysses', pages: 730, owner: ann.id },
     ]);
     expect(error).toBeNull();
-    const fns = [
-      {
-        name: 'add_them',
-        params: [
-          { name: 'a', type: 'number' },
-          { name: 'b', type: 'number' },
-        ],
-        returns: { kind: 'scalar', type: 'number' },
-        body: 'SELECT :a + :b',
-        callRule: 'public',
-      },
+    await defineSqlFunctions(server, dev, [
+      ADD_THEM,
       {
         name: 'long_books',
         params: [{ name: 'min_pages', type: 'number' }],
@@ -101,11 +93,7 @@ describe.each(testDialects)('rpc with supabase-js on %s', (dialect) => {
         body: 'SELECT :payload',
         callRule: 'public',
       },
-    ];
-    for (const fn of fns) {
-      const res = await define(dev, fn);
-      expect(res.status, `${fn.name}: ${res.text}`).toBe(201);
-    }
+    ]);
   });
 
   afterAll(async () => {

@@ -1,4 +1,5 @@
-import type { AppContext } from '../../app-context.js';
+import type { Db } from '../../db/database.js';
+import type { Callers } from '../../http/caller.js';
 import { answer, type Call, type Method, type Route } from '../../http/routes/route.js';
 import {
   createSqlFunction,
@@ -16,7 +17,7 @@ import {
 //   DELETE /api/functions/sql/:name   → 204
 
 /** sqlFunctionsRoutes are the definition API of SQL functions. */
-export function sqlFunctionsRoutes(ctx: AppContext): Route[] {
+export function sqlFunctionsRoutes(ctx: { db: Db; callers: Callers }): Route[] {
   const { db } = ctx;
   const route = (method: Method, url: string, handler: (call: Call) => Promise<unknown>): Route => ({
     method,
