@@ -3,7 +3,7 @@ import { FormDialog } from '@/components/ui/form-dialog';
 import { RecordForm } from './RecordForm';
 import { buildCreatePayload, buildUpdatePayload } from './record-values';
 import { useCreateRecordMutation, useUpdateRecordMutation } from './records.queries';
-import { useReferenceTargets } from './reference-labels';
+import { useReferenceTargets } from './reference-labels.queries';
 
 /** RecordDialogState says which record form is open: a new record, a record to edit, or none. */
 export type RecordDialogState = { mode: 'create' } | { mode: 'edit'; record: RecordRow } | null;

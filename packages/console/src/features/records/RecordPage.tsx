@@ -10,8 +10,9 @@ import { useTableQuery } from '@/features/tables/tables.queries';
 import { errorStatus } from '@/lib/api-errors';
 import { ReferencedByList, rowPath } from './ReferencedByList';
 import { formatCellValue } from './record-values';
-import { labelColumnOf, labelText, useReferenceLabels, useReferenceTargets } from './reference-labels';
-import { useRecordQuery } from './referenced-by';
+import { labelColumnOf, labelText } from './reference-labels';
+import { useReferenceLabels, useReferenceTargets } from './reference-labels.queries';
+import { useRecordQuery } from './referenced-by.queries';
 
 // A row's own page (/tables/:id/rows/:rowId): its values, each reference shown by the referenced row's label and
 // linked to that row's page, and the rows of other tables (or of its own, a tree) that reference it.

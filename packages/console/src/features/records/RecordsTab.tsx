@@ -14,7 +14,7 @@ import { RecordsToolbar } from './RecordsToolbar';
 import { rowPath } from './ReferencedByList';
 import { useDeleteRecordsMutation, useRecordsPageQuery, useUpdateRecordMutation } from './records.queries';
 import { toServerFilters } from './records-filters';
-import { useReferenceLabels, useReferenceTargets } from './reference-labels';
+import { useReferenceLabels, useReferenceTargets } from './reference-labels.queries';
 import { lastPageOf, PAGE_SIZES, rowRangeText, useClampToLastPage, useRecordsPaging } from './useRecordsPaging';
 
 function LoadingRows() {

@@ -6,7 +6,7 @@ import { Input } from '@/components/ui/input';
 import { Spinner } from '@/components/ui/spinner';
 import { cn } from '@/lib/cn';
 import { labelText } from './reference-labels';
-import { useReferenceSearch } from './reference-search';
+import { useReferenceSearch } from './reference-picker.queries';
 
 // The reference picker: a search box over the referenced table (the server searches and pages), its rows by label
 // and id, "Load more" (or scrolling to the end, or moving past the last row) for the next page, and Clear for a

@@ -4,7 +4,7 @@ import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { labelText } from './reference-labels';
-import { REFERENCED_BY_PAGE, useReferencedBy } from './referenced-by';
+import { REFERENCED_BY_PAGE, useReferencedBy } from './referenced-by.queries';
 
 /** rowPath is the address of a row's page. */
 export const rowPath = (tableId: number, rowId: number) => `/tables/${tableId}/rows/${rowId}`;

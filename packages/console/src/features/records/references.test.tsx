@@ -8,7 +8,7 @@ import { createFakeAuth, fakeSession } from '@/test/fake-auth';
 import { createFakeBackend, FAKE_ORIGIN, type FakeRequest, json } from '@/test/fake-backend';
 import { renderApp } from '@/test/render-app';
 import { labelColumnOf, referenceIdsOf } from './reference-labels';
-import { searchFiltersOf } from './reference-search';
+import { searchFiltersOf } from './reference-picker.queries';
 
 // Reference columns in the console: which column labels a referenced row, the labels of a page read in one call,
 // the picker's server-side search, paging and keyboard, and the row page's "Referenced by".
