@@ -155,7 +155,7 @@ export function ReferencePicker({
           </div>
           {search.isPending && search.fetchStatus !== 'idle' && <Spinner label="Searching" />}
           {search.isError && <p className="text-xs text-destructive">The rows could not be loaded.</p>}
-          {!search.isPending && rows.length === 0 && (
+          {search.fetchStatus === 'idle' && !search.isError && rows.length === 0 && (
             <p className="px-2 py-1 text-sm text-muted-foreground">No rows of {table.name} match.</p>
           )}
           <div className="flex items-center justify-between gap-2 text-xs text-muted-foreground">
