@@ -264,10 +264,9 @@ export function useTableColumns(): TableColumns {
 }
 
 /**
- * ColumnsEditor edits a draft's columns: name, type, Required, Unique, Indexed and Default per row (References on
- * number columns),
- * Add Column, and a remove
- * button on every row but the first (the id column, which every table has and no one removes).
+ * ColumnsEditor edits a draft's columns: name, type, Required, Unique, Indexed and Default per row (References, On
+ * delete and Shown by on number columns), Add Column, and a remove button on every row but the first (the id
+ * column, which every table has and no one removes).
  */
 export function ColumnsEditor({
   form,
