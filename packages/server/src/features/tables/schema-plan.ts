@@ -34,6 +34,7 @@ export type SchemaStep =
   | { kind: 'setRequired'; column: string }
   | { kind: 'addUnique'; column: string; transient: boolean }
   | { kind: 'setReference'; column: string; references: ColumnReference | null }
+  | { kind: 'setReferenceLabel'; column: string; label: string | undefined }
   | { kind: 'dropIndex'; column: string }
   | { kind: 'addIndex'; column: string }
   | { kind: 'setDefault'; column: string; value: ColumnDefault | undefined };
@@ -260,6 +261,8 @@ export function planSchemaChange(
     // A reference is metadata and an index (the rows' match is checked by the tables service, which knows tables).
     if (!sameReference(before.references, after.references)) {
       steps.push({ kind: 'setReference', column: name, references: after.references ?? null });
+    } else if (after.references && before.references?.label !== after.references.label) {
+      steps.push({ kind: 'setReferenceLabel', column: name, label: after.references.label });
     }
     if (!sameDefault(before.default, after.default))
       steps.push({ kind: 'setDefault', column: name, value: after.default });
@@ -324,71 +327,14 @@ export function applyPlanToSchema(prev: TableSchema, plan: SchemaChangePlan): Ta
         else delete definition.references;
         break;
       }
+      case 'setReferenceLabel': {
+        const definition = find(step.column)[1];
+        if (!definition.references) break;
+        const { label: _old, ...reference } = definition.references;
+        definition.references = step.label === undefined ? reference : { ...reference, label: step.label };
+        break;
+      }
     }
   }
   return Object.fromEntries(entries);
-}
-
-function describeDefinition(definition: ColumnDefinition): string {
-  const ref = definition.references;
-  return [
-    definition.type,
-    definition.required ? 'required' : '',
-    definition.unique ? 'unique' : '',
-    definition.indexed ? 'indexed' : '',
-    ref ? `references ${ref.table} on delete ${ref.onDelete}` : '',
-    definition.default === undefined || definition.default === null
-      ? ''
-      : `default ${JSON.stringify(definition.default)}`,
-  ]
-    .filter(Boolean)
-    .join(', ');
-}
-
-/**
- * describePlan renders a plan as lines a person reads (the console's diff preview); the unique index that
- * a retype drops and re-adds is not shown. An empty list means nothing changes.
- */
-export function describePlan(plan: SchemaChangePlan): string[] {
-  return plan.steps.flatMap((step) => {
-    const line = describeStep(step);
-    return line === null ? [] : [line];
-  });
-}
-
-function describeStep(step: SchemaStep): string | null {
-  switch (step.kind) {
-    case 'dropColumn':
-      return `Drop column "${step.column}" (${describeDefinition(step.definition)}) and its data`;
-    case 'renameColumn':
-      return `Rename column "${step.column}" to "${step.to}"`;
-    case 'dropUnique':
-      return step.transient ? null : `Allow duplicate values in "${step.column}"`;
-    case 'dropRequired':
-      return `Make "${step.column}" optional`;
-    case 'retypeColumn': {
-      const check = step.conversion === 'always' ? '' : ' (every existing value must convert)';
-      return `Change "${step.column}" from ${step.from} to ${step.to}${check}`;
-    }
-    case 'addColumn':
-      return `Add column "${step.column}" (${describeDefinition(step.definition)})`;
-    case 'setRequired':
-      return `Make "${step.column}" required`;
-    case 'addUnique':
-      return step.transient ? null : `Make "${step.column}" unique`;
-    case 'addIndex':
-      return `Add an index on "${step.column}"`;
-    case 'dropIndex':
-      return `Drop the index on "${step.column}"`;
-    case 'setDefault':
-      return step.value === undefined || step.value === null
-        ? `Remove the default of "${step.column}"`
-        : `Set the default of "${step.column}" to ${JSON.stringify(step.value)}`;
-    case 'setReference':
-      return step.references
-        ? `Make "${step.column}" reference ${step.references.table} (on delete ${step.references.onDelete})`
-        : `Remove the reference of "${step.column}"`;
-    default:
-      return null;
-  }
 }
