@@ -5,7 +5,6 @@ import path from 'node:path';
 import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { FileBody } from './storage-file-body.js';
-import { noteReceived } from './storage-upload-gc.js';
 
 // Where objects' bytes live: a folder under the data dir, or an S3-compatible service (storage-s3.ts). Keys are
 // made by Basalt (`<account>/<version>`), never by a client, so no object name can reach a file outside the store.
@@ -81,7 +80,6 @@ export function meteredStream(maxBytes: number): Transform & { size: () => numbe
         return;
       }
       hash.update(chunk);
-      noteReceived(chunk.length);
       done(null, chunk);
     },
   });
