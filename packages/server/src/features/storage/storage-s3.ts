@@ -17,8 +17,8 @@ export function s3Blobs(settings: NonNullable<StorageConfig['s3']>): BlobStore {
     forcePathStyle: settings.forcePathStyle,
     ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
     credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey },
-    // The SDK's default since 2025 adds a CRC32 of every body sent and checks one on every body read; S3 needs
-    // neither (SigV4 and the ETag already cover the bytes), and they cost CPU on every byte.
+    // The SDK's default since 2025 adds a CRC32 of every body sent and asks for one on every read: work on every
+    // byte that nothing here uses (SigV4 and the ETag already cover the bytes).
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
   });
