@@ -8,7 +8,10 @@
 // Targets (issue "File storage"): ≥ 0.8× the baseline's throughput, ≥ 0.6× its small-object requests/s.
 // Each measure also gives the server's CPU time (user + system, from /proc) per request or per MB: on a machine
 // shared with other work, throughput moves with the load while the CPU a request costs moves much less.
-// Usage: node bench/storage.mjs [--count 50] [--big-mb 100] [--duration 10] [--connections 16] [--cpu-prof DIR]
+// --backend s3 stores Basalt's objects in s3rver (bench/storage-s3.mjs, a process of its own, as the tests use it)
+// instead of on disk; the baseline stays the bare node:http + fs server, and the s3rver's CPU is shown apart.
+// Usage: node bench/storage.mjs [--count 50] [--big-mb 100] [--duration 10] [--connections 16] [--backend disk|s3]
+//        [--cpu-prof DIR]
 // (--cpu-prof writes Basalt's CPU profile of the whole run into DIR, for Chrome DevTools or bench/profile.mjs;
 // --bundle FILE runs another build of the server, such as an earlier commit's, for a before/after comparison.)
 import crypto from 'node:crypto';
@@ -27,16 +30,33 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '16' },
     'cpu-prof': { type: 'string' },
     bundle: { type: 'string' },
+    backend: { type: 'string', default: 'disk' },
   },
 });
 const COUNT = Number(values.count);
 const BIG = Number(values['big-mb']) * 1024 * 1024;
 const DURATION = Number(values.duration);
 const CONNECTIONS = Number(values.connections);
+const S3 = values.backend === 's3';
+if (!['disk', 's3'].includes(values.backend)) throw new Error('--backend is disk or s3');
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'basalt-bench-storage-'));
 const { buildServer } = await import('../scripts/build.mjs');
 if (!values.bundle) await buildServer();
+const s3 = S3
+  ? await startProcess(['bench/storage-s3.mjs', path.join(work, 's3')], {
+      logFile: path.join(work, 's3-stdout.log'),
+      pattern: /S3 listening at http:\/\/127\.0\.0\.1:(\d+)/,
+    })
+  : null;
+const s3Env = s3
+  ? {
+      STORAGE_S3_BUCKET: 'basalt',
+      STORAGE_S3_ENDPOINT: `http://127.0.0.1:${s3.port}`,
+      STORAGE_S3_ACCESS_KEY_ID: 'S3RVER',
+      STORAGE_S3_SECRET_ACCESS_KEY: 'S3RVER',
+    }
+  : {};
 const basalt = await startProcess([values.bundle ?? 'packages/server/dist/main.js', 'serve', '--port', '0'], {
   logFile: path.join(work, 'basalt-stdout.log'),
   env: {
@@ -45,6 +65,7 @@ const basalt = await startProcess([values.bundle ?? 'packages/server/dist/main.j
     LOG_LEVEL: 'info',
     AUTH_RATE_LIMIT: '1000',
     STORAGE_MAX_FILE_SIZE: String(BIG + 1024),
+    ...s3Env,
   },
   pattern: /Server listening at http:\/\/127\.0\.0\.1:(\d+)/,
   nodeOptions: values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values['cpu-prof'])}`] : [],
@@ -134,16 +155,20 @@ function cpuMs(pid) {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
-async function measure(name, target, pid) {
+async function measure(name, target, pid, s3Pid = null) {
   const one = crypto.randomBytes(1024 * 1024);
   const cpu = {};
+  // s3Cpu: the S3 service's CPU over the same steps (Basalt on --backend s3 only).
+  const s3Cpu = {};
   // timed runs one step, answers its MB/s, and keeps the server's CPU ms per `units` under `key`.
   const timed = async (key, units, bytes, step) => {
     const cpuBefore = cpuMs(pid);
+    const s3Before = s3Pid ? cpuMs(s3Pid) : 0;
     const started = performance.now();
     await step();
     const ms = performance.now() - started;
     cpu[key] = (cpuMs(pid) - cpuBefore) / units;
+    if (s3Pid) s3Cpu[key] = (cpuMs(s3Pid) - s3Before) / units;
     return mbPerSecond(bytes, ms);
   };
   const up1 = await timed('up1', COUNT, COUNT * one.length, async () => {
@@ -169,6 +194,7 @@ async function measure(name, target, pid) {
 
   await upload(target, 'small.bin', crypto.randomBytes(10 * 1024));
   const smallCpuBefore = cpuMs(pid);
+  const smallS3Before = s3Pid ? cpuMs(s3Pid) : 0;
   const small = await autocannon({
     url: target.url('small.bin'),
     headers: target.headers,
@@ -176,6 +202,7 @@ async function measure(name, target, pid) {
     duration: DURATION,
   });
   cpu.smallPerSecond = (cpuMs(pid) - smallCpuBefore) / Math.max(1, small.requests.total);
+  if (s3Pid) s3Cpu.smallPerSecond = (cpuMs(s3Pid) - smallS3Before) / Math.max(1, small.requests.total);
   return {
     name,
     up1,
@@ -186,6 +213,7 @@ async function measure(name, target, pid) {
     memoryGrowthMb: peak - before,
     smallPerSecond: small.requests.average,
     cpu,
+    s3Cpu,
   };
 }
 
@@ -197,29 +225,33 @@ const loadAverage = () =>
 const loadBefore = loadAverage();
 try {
   const base = await measure('baseline', targets.baseline, baseline.child.pid);
-  const ours = await measure('basalt', targets.basalt, basalt.child.pid);
-  const cpuOf = (side, key, per) =>
-    per === 'req' ? `${(side.cpu[key] * 1000).toFixed(0)} µs/req` : `${side.cpu[key].toFixed(1)} ms/MB`;
+  const ours = await measure('basalt', targets.basalt, basalt.child.pid, s3?.child.pid);
+  const cpuOf = (cpu, key, per) =>
+    per === 'req' ? `${(cpu[key] * 1000).toFixed(0)} µs/req` : `${cpu[key].toFixed(1)} ms/MB`;
+  // On S3, one more column: the s3rver's CPU for the same work (Basalt's own column leaves it out).
+  const s3Column = (key, per) => (S3 ? ` ${cpuOf(ours.s3Cpu, key, per)} |` : '');
   const row = (label, key, unit, per = 'MB') =>
-    `| ${label} | ${base[key].toFixed(1)} ${unit} | ${ours[key].toFixed(1)} ${unit} | ${(ours[key] / base[key]).toFixed(2)}× | ${cpuOf(base, key, per)} | ${cpuOf(ours, key, per)} | ${(base.cpu[key] / ours.cpu[key]).toFixed(2)}× |`;
+    `| ${label} | ${base[key].toFixed(1)} ${unit} | ${ours[key].toFixed(1)} ${unit} | ${(ours[key] / base[key]).toFixed(2)}× | ${cpuOf(base.cpu, key, per)} | ${cpuOf(ours.cpu, key, per)} | ${(base.cpu[key] / ours.cpu[key]).toFixed(2)}× |${s3Column(key, per)}`;
   const lines = [
-    `storage bench: ${COUNT} × 1 MB, ${BIG / 1024 / 1024} MB objects, 10 clients × ${BIG / 1024 / 1024} MB, 10 KB for ${DURATION} s × ${CONNECTIONS} connections`,
+    `storage bench: ${COUNT} × 1 MB, ${BIG / 1024 / 1024} MB objects, 10 clients × ${BIG / 1024 / 1024} MB, 10 KB for ${DURATION} s × ${CONNECTIONS} connections; Basalt stores on ${S3 ? 'S3 (s3rver)' : 'disk'}, the bare server on disk`,
     `load average ${loadBefore} before, ${loadAverage()} after, on ${os.cpus().length} CPUs`,
-    '| measure | bare node:http + fs | Basalt | ratio | bare CPU | Basalt CPU | CPU ratio (bare/Basalt) |',
-    '| --- | --- | --- | --- | --- | --- | --- |',
+    `| measure | bare node:http + fs | Basalt | ratio | bare CPU | Basalt CPU | CPU ratio (bare/Basalt) |${S3 ? ' s3rver CPU |' : ''}`,
+    `| --- | --- | --- | --- | --- | --- | --- |${S3 ? ' --- |' : ''}`,
     row('upload 1 MB objects', 'up1', 'MB/s', 'req'),
     row('download 1 MB objects', 'down1', 'MB/s', 'req'),
     row(`upload one ${BIG / 1024 / 1024} MB object`, 'upBig', 'MB/s'),
     row(`download one ${BIG / 1024 / 1024} MB object`, 'downBig', 'MB/s'),
     row('10 clients up then down', 'parallel', 'MB/s'),
     row('10 KB downloads', 'smallPerSecond', 'req/s', 'req'),
-    `| server memory growth, 10 clients | ${base.memoryGrowthMb.toFixed(0)} MB | ${ours.memoryGrowthMb.toFixed(0)} MB | | | | |`,
+    `| server memory growth, 10 clients | ${base.memoryGrowthMb.toFixed(0)} MB | ${ours.memoryGrowthMb.toFixed(0)} MB | | | | |${S3 ? ' |' : ''}`,
   ];
   console.log(lines.join('\n'));
   fs.mkdirSync(path.join('bench', 'results'), { recursive: true });
-  fs.writeFileSync(path.join('bench', 'results', 'storage.json'), JSON.stringify({ base, ours }, null, 2));
+  const results = path.join('bench', 'results', S3 ? 'storage-s3.json' : 'storage.json');
+  fs.writeFileSync(results, JSON.stringify({ base, ours }, null, 2));
 } finally {
   basalt.child.kill();
   baseline.child.kill();
+  s3?.child.kill();
   fs.rmSync(work, { recursive: true, force: true });
 }

@@ -1,9 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream, open } from 'node:fs';
+import { createWriteStream, open } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { FileBody } from './storage-file-body.js';
 
 // Where objects' bytes live: a folder under the data dir, or an S3-compatible service (storage-s3.ts). Keys are
 // made by Basalt (`<account>/<version>`), never by a client, so no object name can reach a file outside the store.
@@ -139,14 +140,14 @@ export function diskBlobs(root: string): BlobStore {
     },
     async get(key, range) {
       const file = fileOf(key);
-      // A plain descriptor, read as fs.createReadStream reads a path (not a FileHandle's promise reads).
+      // A plain descriptor (not a FileHandle's promise reads), opened once: the missing file is its ENOENT.
       const fd = await new Promise<number>((opened, failed) =>
         open(file, 'r', (error, fd) => {
           if (!error) opened(fd);
           else failed(error.code === 'ENOENT' ? new BlobMissing(key) : error);
         }),
       );
-      return createReadStream(file, { fd, ...(range ?? {}) });
+      return new FileBody(fd, range?.start ?? 0, range?.end ?? Number.POSITIVE_INFINITY);
     },
     async read(key, range) {
       const handle = await openBlob(fileOf(key), key);
