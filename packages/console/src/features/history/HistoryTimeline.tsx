@@ -147,7 +147,7 @@ export function HistoryTimeline({ tableId }: { tableId: number }) {
         title="Restore this version?"
         description={
           selected &&
-          `The table returns to how it was after change #${selected.id} (${changeLabel(selected.changeType)}, ${formatDateTime(selected.timestamp)}). ${countOf(later.length, 'later change')} will be reverted.`
+          `The ${tableId < 0 ? 'SQL function' : 'table'} returns to how it was after change #${selected.id} (${changeLabel(selected.changeType)}, ${formatDateTime(selected.timestamp)}). ${countOf(later.length, 'later change')} will be reverted.`
         }
         confirmLabel="Restore"
         onConfirm={() => {
