@@ -141,6 +141,7 @@ export function HistoryTimeline({ tableId }: { tableId: number }) {
           setConfirming(true);
         }}
         onClear={() => setSelectedId(null)}
+        subject={tableId < 0 ? 'SQL function' : 'table'}
       />
       <ConfirmDialog
         open={confirming && selected !== null}

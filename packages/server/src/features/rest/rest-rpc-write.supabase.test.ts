@@ -343,6 +343,11 @@ describe.each(testDialects)('write functions with supabase-js on %s', (dialect) 
       },
     });
     expect(again.status).toBe(200);
+    // The console asks what a restore does to access rules first: a function has none to change.
+    const preview = await server.request('GET', `/api/history/${creation?.id}/restore-preview`, {
+      headers: dev.headers,
+    });
+    expect(preview.status, preview.text).toBe(200);
     const restored = await server.request('POST', `/api/history/${creation?.id}/restore`, { headers: dev.headers });
     expect(restored.status, restored.text).toBe(200);
     expect((await dev.client.rpc('twice', { n: 2 })).data).toBe(4);
