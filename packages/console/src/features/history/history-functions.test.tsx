@@ -7,6 +7,7 @@ import { setUpFakeServerSuite } from '@/test/fake-server';
 import { renderApp } from '@/test/render-app';
 import { diffChange } from './change-diff';
 import { FUNCTION_HISTORY, gone, serveFunctions, starred } from './function-history.fixtures';
+import { summarizeChange } from './history-summary';
 
 // A SQL function's history: /history/-<id> (its entries are kept under the negative of its id), and the SQL
 // Functions page's History links and Recently deleted list.
@@ -41,6 +42,16 @@ describe('a SQL function change as a diff', () => {
       field: 'parameters',
       before: '(none)',
     });
+  });
+});
+
+describe('a SQL function change in one line', () => {
+  it('says what it did, as the Table View shows it', () => {
+    expect([created, changed, goneDeleted].map(summarizeChange)).toEqual([
+      'Defined starred',
+      'Changed the statement',
+      'Dropped gone',
+    ]);
   });
 });
 
