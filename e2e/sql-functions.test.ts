@@ -12,6 +12,25 @@ import { createTableThroughApi, postRest } from './support/server-api.js';
 
 const skip = browserSkipReason();
 const ada = { username: 'ada_l', email: 'ada@example.com', password: 'Engine!1843' };
+const grace = { username: 'grace_h', email: 'grace@example.com', password: 'Cobol!1959x' };
+
+const TOP_NOTES = {
+  name: 'top_notes',
+  params: [{ name: 'min', type: 'number' }],
+  returns: { kind: 'rows', table: 'notes' },
+  body: 'SELECT * FROM notes WHERE stars >= :min',
+  callRule: 'public',
+};
+
+/** sqlFunctionCall sends a SQL function request to /api/functions/sql[/id] as the token's owner. */
+async function sqlFunctionCall(session: ConsoleSession, token: string, method: string, path = '', body?: unknown) {
+  const res = await fetch(`${session.server.url}/api/functions/sql${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: res.status === 204 ? null : await res.json() };
+}
 
 describe.skipIf(skip)('SQL functions in Chromium', () => {
   let session: ConsoleSession;
@@ -134,6 +153,67 @@ describe.skipIf(skip)('SQL functions in Chromium', () => {
       await look.getByRole('button', { name: 'Create SQL Function' }).first().click();
       await visible(look.getByRole('dialog', { name: 'Create SQL Function' }));
       await shot(look, `sql-functions-create-${suffix}`);
+    });
+  });
+
+  it("reverts a function's change from its history, and brings a deleted function back", async () => {
+    const { page, context } = await openConsolePage(session, 'desktop');
+    await registerAndSignIn(page, grace);
+    const token = await accessToken(page);
+    await createTableThroughApi(session, token, {
+      name: 'notes',
+      description: 'Notes with stars',
+      schema: { body: { type: 'text' }, stars: { type: 'number' } },
+    });
+    const created = await sqlFunctionCall(session, token, 'POST', '', TOP_NOTES);
+    expect(created.status).toBe(201);
+    const id: number = created.body.id;
+    const changed = { ...TOP_NOTES, body: 'SELECT * FROM notes WHERE stars > :min ORDER BY stars DESC' };
+    expect((await sqlFunctionCall(session, token, 'PUT', `/${id}`, changed)).status).toBe(200);
+    // A second function, deleted: the Recently deleted list shows it in the screenshots.
+    const old = await sqlFunctionCall(session, token, 'POST', '', { ...TOP_NOTES, name: 'old_notes' });
+    expect((await sqlFunctionCall(session, token, 'DELETE', `/${old.body.id}`)).status).toBe(204);
+
+    await page.goto(`${session.server.url}/sql-functions`);
+    await visible(page.getByText(changed.body));
+    await page.getByRole('link', { name: 'History of top_notes' }).click();
+    await page.waitForURL(`**/history/-${id}`);
+    await visible(page.locator('header code', { hasText: 'top_notes' }));
+    await visible(page.getByRole('combobox', { name: 'Table' }));
+    expect(await page.getByRole('combobox', { name: 'Table' }).inputValue()).toBe(String(-id));
+    const update = page.getByRole('listitem').filter({ hasText: 'SQL function changed' });
+    await visible(update);
+    await visible(update.getByText(TOP_NOTES.body, { exact: true }));
+    await shot(page, 'sql-function-history-desktop');
+    await update.getByRole('button', { name: /^Revert change/ }).click();
+    await toast(page, 'Change reverted');
+    // The revert is an entry of its own, and the function list shows the old statement again.
+    await visible(page.getByText('2 changes').or(page.getByText('3 changes')));
+    await page.getByRole('link', { name: 'View SQL Functions' }).click();
+    await visible(page.getByText(TOP_NOTES.body, { exact: true }));
+    expect((await sqlFunctionCall(session, token, 'GET', `/${id}`)).body.body).toBe(TOP_NOTES.body);
+
+    // Deleted, then brought back from Recently deleted with its id.
+    await page.getByRole('button', { name: 'Delete top_notes' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
+    await toast(page, 'SQL function deleted');
+    const deleted = page.getByRole('listitem', { name: 'Deleted top_notes' });
+    await visible(deleted);
+    await shot(page, 'sql-functions-deleted-desktop');
+    await deleted.getByRole('button', { name: 'Restore top_notes' }).click();
+    await toast(page, 'Change reverted');
+    await visible(page.getByRole('link', { name: 'History of top_notes' }));
+    await deleted.waitFor({ state: 'detached', timeout: 15_000 });
+    expect((await sqlFunctionCall(session, token, 'GET', `/${id}`)).body).toMatchObject({ id, body: TOP_NOTES.body });
+    await context.close();
+
+    await forEachLook(session, grace, async (look, suffix) => {
+      await look.goto(`${session.server.url}/history/-${id}`);
+      await visible(look.getByRole('listitem').filter({ hasText: 'SQL function changed' }));
+      await shot(look, `sql-function-history-${suffix}`);
+      await look.goto(`${session.server.url}/sql-functions`);
+      await visible(look.getByRole('listitem', { name: 'Deleted old_notes' }));
+      await shot(look, `sql-functions-deleted-${suffix}`);
     });
   });
 });

@@ -24,12 +24,20 @@ const tableIdMessage = 'tableId must be a table id';
 const beforeMessage = 'before must be a change id';
 
 /**
- * historyQuerySchema is the query of GET /api/history: tableId (optional), limit, and either page (1-based,
+ * historyQuerySchema is the query of GET /api/history: tableId (a table's, or a function's negated) or
+ * of=functions (optional), limit, and either page (1-based,
  * default 1) or before (the changes older than that change: the `nextBefore` of the page before).
  */
 export const historyQuerySchema = z
   .object({
-    tableId: z.coerce.number({ error: tableIdMessage }).int(tableIdMessage).positive(tableIdMessage).optional(),
+    // A SQL function's entries are kept under the negative of its id (docs/rpc.md): any id but 0.
+    tableId: z.coerce
+      .number({ error: tableIdMessage })
+      .int(tableIdMessage)
+      .refine((id) => id !== 0 && Number.isSafeInteger(id), tableIdMessage)
+      .optional(),
+    // `functions`: only the SQL functions' entries, of every function (deleted ones too).
+    of: z.enum(['functions'], { error: 'of must be functions' }).optional(),
     page: z.coerce
       .number({ error: 'page must be a number' })
       .int('page must be a whole number')
@@ -52,6 +60,10 @@ export const historyQuerySchema = z
   .refine((query) => query.page === undefined || query.before === undefined, {
     message: 'page and before cannot be used together',
     path: ['before'],
+  })
+  .refine((query) => query.tableId === undefined || query.of === undefined, {
+    message: 'tableId and of cannot be used together',
+    path: ['of'],
   });
 
 /** checkpointQuerySchema is the query of GET /api/checkpoints: tableId (optional: every table's). */

@@ -9,6 +9,7 @@ import { achievementKeys } from './profile/achievements.keys';
 import { projectKeys } from './projects/projects.keys';
 import { isRecordsKey, recordKeys } from './records/records.keys';
 import { secretKeys } from './secrets/secrets.keys';
+import { sqlFunctionKeys } from './sql-functions/sql-functions.keys';
 import { tableKeys } from './tables/tables.keys';
 import { userKeys } from './users/users.keys';
 
@@ -89,7 +90,16 @@ export function refreshAfterTimeTravel(queryClient: QueryClient, tableId: number
   void queryClient.invalidateQueries({ predicate: (query) => isRecordsKey(query.queryKey) });
   void queryClient.invalidateQueries({ queryKey: historyKeys.ofTable(tableId) });
   void queryClient.invalidateQueries({ queryKey: checkpointKeys.ofTable(tableId) });
+  // A SQL function's entries are kept under the negative of its id: its definition changed.
+  if (tableId < 0) refreshAfterSqlFunctionWrite(queryClient, -tableId);
   refreshDashboard(queryClient);
+}
+
+/** refreshAfterSqlFunctionWrite: a SQL function defined, changed, deleted or reverted changes its list and history. */
+export function refreshAfterSqlFunctionWrite(queryClient: QueryClient, id: number): void {
+  void queryClient.invalidateQueries({ queryKey: sqlFunctionKeys.list });
+  void queryClient.invalidateQueries({ queryKey: historyKeys.ofTable(-id) });
+  void queryClient.invalidateQueries({ queryKey: historyKeys.functions });
 }
 
 /** refreshAfterAccessChange: the saved rules replace the cached definition; the lists and the history change. */

@@ -50,16 +50,22 @@ export async function addToHistoryCount(
   await (deferred ? scope.defer(query) : scope.run(query));
 }
 
-/** readHistoryCount is how many entries an account has in history, of one table when tableId is given. */
+/** readHistoryCount is how many entries an account has in history, of one table when tableId is given, of its SQL functions with `functions`. */
 export async function readHistoryCount(
   db: Executor,
-  { accountId, tableId }: { accountId: string; tableId?: number | undefined },
+  {
+    accountId,
+    tableId,
+    functions,
+  }: { accountId: string; tableId?: number | undefined; functions?: boolean | undefined },
 ): Promise<number> {
   let query = db
     .selectFrom('change_history_counts')
     .select((eb) => eb.fn.sum<number | string | null>('change_count').as('n'))
     .where('account_id', '=', accountId);
   if (tableId !== undefined) query = query.where('table_id', '=', tableId);
+  // A SQL function's entries are counted under the negative of its id.
+  if (functions) query = query.where('table_id', '<', 0);
   const row = await query.executeTakeFirst();
   return Number(row?.n ?? 0);
 }

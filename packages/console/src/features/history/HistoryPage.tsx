@@ -1,5 +1,5 @@
 import type { TableResponse } from '@basalt/shared';
-import { Plus, Table2 } from 'lucide-react';
+import { Plus, SquareFunction, Table2 } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { Badge } from '@/components/ui/badge';
@@ -13,21 +13,47 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { useAuth } from '@/features/auth/auth-context';
 import { useLiveTable } from '@/features/realtime/realtime.queries';
+import { useSqlFunctionsQuery } from '@/features/sql-functions/sql-functions.queries';
 import { useTablesQuery } from '@/features/tables/tables.queries';
 import { CheckpointsTab } from './CheckpointsTab';
 import { HistoryChangesTable } from './HistoryChangesTable';
 import { HistoryTimeline } from './HistoryTimeline';
 import { countOf, useCheckpointsQuery, useHistoryTimelineQuery } from './history.queries';
 
-// /history and /history/:tableId.
+// /history and /history/:tableId. A SQL function's history is /history/-<its id>: its entries are kept under the
+// negative of its id (docs/rpc.md); it has a timeline and a table view, no checkpoints.
 
 const TABS = ['timeline', 'table', 'checkpoints'] as const;
 type Tab = (typeof TABS)[number];
 const isTab = (value: string | null): value is Tab => TABS.some((t) => t === value);
 
-const routeTableId = (raw: string | undefined) => (raw && /^[1-9]\d{0,15}$/.test(raw) ? Number(raw) : null);
+const routeTableId = (raw: string | undefined) => (raw && /^-?[1-9]\d{0,15}$/.test(raw) ? Number(raw) : null);
 
-function Header({ tableId, exists }: { tableId: number | null; exists: boolean }) {
+/** isFunctionKey tells whether a history key is a SQL function's (the negative of its id). */
+const isFunctionKey = (tableId: number | null): tableId is number => tableId !== null && tableId < 0;
+
+function Header({ tableId, exists, fnName }: { tableId: number | null; exists: boolean; fnName: string | null }) {
+  if (isFunctionKey(tableId)) {
+    return (
+      <PageHeader
+        title="Database History"
+        description={
+          <>
+            Changes to the SQL function <code className="font-mono text-foreground">{fnName ?? `#${-tableId}`}</code>:
+            revert one to bring its definition back.
+          </>
+        }
+        actions={
+          <Button asChild variant="outline">
+            <Link to="/sql-functions">
+              <SquareFunction />
+              View SQL Functions
+            </Link>
+          </Button>
+        }
+      />
+    );
+  }
   return (
     <PageHeader
       title="Database History"
@@ -56,6 +82,8 @@ function CountBadges({ tableId }: { tableId: number }) {
   const timeline = useHistoryTimelineQuery(tableId);
   const checkpoints = useCheckpointsQuery(tableId);
   const changes = timeline.data?.pages[0]?.pagination.totalItems;
+  // A SQL function has no checkpoints.
+  const noCheckpoints = isFunctionKey(tableId);
   return (
     <div className="flex flex-wrap gap-2" aria-live="polite">
       {changes === undefined ? (
@@ -63,7 +91,7 @@ function CountBadges({ tableId }: { tableId: number }) {
       ) : (
         <Badge variant="secondary">{countOf(changes, 'change')}</Badge>
       )}
-      {checkpoints.data === undefined ? (
+      {noCheckpoints ? null : checkpoints.data === undefined ? (
         <Skeleton className="h-5 w-24" />
       ) : (
         <Badge variant="secondary">{countOf(checkpoints.data.length, 'checkpoint')}</Badge>
@@ -72,13 +100,27 @@ function CountBadges({ tableId }: { tableId: number }) {
   );
 }
 
-function TableSelector({ tables, tableId }: { tables: readonly TableResponse[]; tableId: number }) {
+function TableSelector({
+  tables,
+  tableId,
+  fnName,
+}: {
+  tables: readonly TableResponse[];
+  tableId: number;
+  fnName: string | null;
+}) {
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const timeline = useHistoryTimelineQuery(tableId);
   // A deleted table keeps its history (and a checkpoint can bring it back): name it from its changes.
   const deletedName = timeline.data?.pages[0]?.data[0]?.tableName;
   const known = tables.some((table) => table.id === tableId);
+  // The current function's option; a deleted one is named from its entries, as a deleted table is.
+  const unknownLabel = isFunctionKey(tableId)
+    ? `SQL function ${fnName ?? `#${-tableId}`}`
+    : deletedName
+      ? `${deletedName} (deleted)`
+      : `Table ${tableId}`;
   return (
     <div className="grid w-full gap-2 sm:w-72">
       <Label htmlFor="history-table">Table</Label>
@@ -90,7 +132,7 @@ function TableSelector({ tables, tableId }: { tables: readonly TableResponse[]; 
           navigate(`/history/${event.target.value}${search ? `?${search}` : ''}`);
         }}
       >
-        {!known && <option value={tableId}>{deletedName ? `${deletedName} (deleted)` : `Table ${tableId}`}</option>}
+        {!known && <option value={tableId}>{unknownLabel}</option>}
         {tables.map((table) => (
           <option key={table.id} value={table.id}>
             {table.name}
@@ -104,7 +146,8 @@ function TableSelector({ tables, tableId }: { tables: readonly TableResponse[]; 
 function HistoryTabs({ tableId }: { tableId: number }) {
   const [params, setParams] = useSearchParams();
   const requested = params.get('tab');
-  const tab: Tab = isTab(requested) ? requested : 'timeline';
+  const checkpoints = !isFunctionKey(tableId);
+  const tab: Tab = isTab(requested) && (checkpoints || requested !== 'checkpoints') ? requested : 'timeline';
   return (
     <Tabs
       value={tab}
@@ -118,9 +161,11 @@ function HistoryTabs({ tableId }: { tableId: number }) {
         <TabsTrigger value="table" className="px-2 sm:px-3">
           Table View
         </TabsTrigger>
-        <TabsTrigger value="checkpoints" className="px-2 sm:px-3">
-          Checkpoints
-        </TabsTrigger>
+        {checkpoints && (
+          <TabsTrigger value="checkpoints" className="px-2 sm:px-3">
+            Checkpoints
+          </TabsTrigger>
+        )}
       </TabsList>
       <TabsContent value="timeline">
         <HistoryTimeline key={tableId} tableId={tableId} />
@@ -128,11 +173,24 @@ function HistoryTabs({ tableId }: { tableId: number }) {
       <TabsContent value="table">
         <HistoryChangesTable key={tableId} tableId={tableId} />
       </TabsContent>
-      <TabsContent value="checkpoints">
-        <CheckpointsTab key={tableId} tableId={tableId} />
-      </TabsContent>
+      {checkpoints && (
+        <TabsContent value="checkpoints">
+          <CheckpointsTab key={tableId} tableId={tableId} />
+        </TabsContent>
+      )}
     </Tabs>
   );
+}
+
+// A SQL function's name: "starred", or, once deleted, the name its entries keep: "starred (deleted)".
+function useFunctionLabel(tableId: number | null): string | null {
+  const functions = useSqlFunctionsQuery();
+  const timeline = useHistoryTimelineQuery(isFunctionKey(tableId) ? tableId : 0);
+  if (!isFunctionKey(tableId)) return null;
+  const live = functions.data?.find((fn) => fn.id === -tableId);
+  if (live) return live.name;
+  const kept = timeline.data?.pages[0]?.data[0]?.tableName;
+  return kept && functions.data ? `${kept} (deleted)` : null;
 }
 
 function DatabaseHistory() {
@@ -141,6 +199,7 @@ function DatabaseHistory() {
   const tableId = routeId ?? tables.data?.[0]?.id ?? null;
   useLiveTable(tableId);
   const exists = tables.data?.some((table) => table.id === tableId) ?? false;
+  const fnName = useFunctionLabel(tableId);
 
   let body: ReactNode;
   if (tables.isPending) {
@@ -178,7 +237,7 @@ function DatabaseHistory() {
     body = (
       <>
         <Card className="flex flex-col gap-3 p-4 sm:flex-row sm:items-end sm:justify-between">
-          <TableSelector tables={tables.data} tableId={tableId} />
+          <TableSelector tables={tables.data} tableId={tableId} fnName={fnName} />
           <CountBadges tableId={tableId} />
         </Card>
         <HistoryTabs tableId={tableId} />
@@ -187,7 +246,7 @@ function DatabaseHistory() {
   }
   return (
     <div className="grid grid-cols-1 gap-6">
-      <Header tableId={tableId} exists={exists || tables.isPending} />
+      <Header tableId={tableId} exists={exists || tables.isPending} fnName={fnName} />
       {body}
     </div>
   );

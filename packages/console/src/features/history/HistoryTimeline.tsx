@@ -141,13 +141,14 @@ export function HistoryTimeline({ tableId }: { tableId: number }) {
           setConfirming(true);
         }}
         onClear={() => setSelectedId(null)}
+        subject={tableId < 0 ? 'SQL function' : 'table'}
       />
       <ConfirmDialog
         open={confirming && selected !== null}
         title="Restore this version?"
         description={
           selected &&
-          `The table returns to how it was after change #${selected.id} (${changeLabel(selected.changeType)}, ${formatDateTime(selected.timestamp)}). ${countOf(later.length, 'later change')} will be reverted.`
+          `The ${tableId < 0 ? 'SQL function' : 'table'} returns to how it was after change #${selected.id} (${changeLabel(selected.changeType)}, ${formatDateTime(selected.timestamp)}). ${countOf(later.length, 'later change')} will be reverted.`
         }
         confirmLabel="Restore"
         onConfirm={() => {

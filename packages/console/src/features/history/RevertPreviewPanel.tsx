@@ -20,6 +20,7 @@ export function RevertPreviewPanel({
   restoring,
   onRestore,
   onClear,
+  subject = 'table',
 }: {
   version: HistoryChange | null;
   later: readonly HistoryChange[];
@@ -27,6 +28,8 @@ export function RevertPreviewPanel({
   restoring: boolean;
   onRestore: () => void;
   onClear: () => void;
+  /** What a version is of, in words: "table", or "SQL function". */
+  subject?: string;
 }) {
   const titleId = useId();
   return (
@@ -79,7 +82,7 @@ export function RevertPreviewPanel({
           <EmptyState
             icon={History}
             title="No version selected"
-            description="Pick a change on the timeline to see what restoring the table to it would revert."
+            description={`Pick a change on the timeline to see what restoring the ${subject} to it would revert.`}
             className="lg:h-[400px] lg:justify-center"
           />
         )}

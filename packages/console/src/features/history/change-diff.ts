@@ -1,6 +1,7 @@
 import { ACCESS_OPERATIONS, type ColumnType, describeRule, type HistoryChange, normalizeAccess } from '@basalt/shared';
 import { z } from 'zod';
 import { formatCellValue } from '@/features/records/record-values';
+import { diffFunction } from './function-diff';
 
 // What a change did, in a form a person can read: per field the value before and after (records), or the
 // columns added, dropped, renamed and retyped (schemas). States are whatever the server stored, so they are
@@ -159,8 +160,11 @@ function diffSchema(change: HistoryChange): SchemaLine[] {
   }
 }
 
-/** diffChange reads what a change did: its fields' old and new values, or its schema steps. */
+/** diffChange reads what a change did: its fields' (or a SQL function's parts') old and new values, or its schema steps. */
 export function diffChange(change: HistoryChange): ChangeDiff {
+  if (change.changeType.startsWith('FUNCTION_')) {
+    return { fields: diffFunction(change.previousState, change.newState), schema: [] };
+  }
   return change.changeType.startsWith('SCHEMA_')
     ? { fields: [], schema: diffSchema(change) }
     : { fields: diffRecord(change), schema: [] };

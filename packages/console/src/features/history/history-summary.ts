@@ -1,4 +1,5 @@
 import type { HistoryChange } from '@basalt/shared';
+import { diffFunction } from './function-diff';
 
 // One line per change for the Table View and the comparison list.
 
@@ -66,6 +67,14 @@ export function summarizeChange(change: HistoryChange): string {
     }
     case 'SCHEMA_DELETE':
       return 'Dropped the table and its records';
+    case 'FUNCTION_CREATE':
+      return `Defined ${change.tableName}`;
+    case 'FUNCTION_UPDATE': {
+      const parts = diffFunction(change.previousState, change.newState).map((part) => part.field);
+      return parts.length ? `Changed the ${fieldList(parts)}` : 'No part changed';
+    }
+    case 'FUNCTION_DELETE':
+      return `Dropped ${change.tableName}`;
     default:
       return '';
   }

@@ -25,7 +25,8 @@ import { errorMessage } from '@/lib/api-errors';
 import { showToast } from '@/lib/toast';
 import { checkpointKeys, historyKeys } from './history.keys';
 
-// History and checkpoints: GET /api/history?tableId&limit&before (newest first, each page the changes older than
+// History and checkpoints: GET /api/history?tableId&limit&before (a SQL function's: tableId = −its id; of=functions:
+// every function's) (newest first, each page the changes older than
 // the last one of the page before: a range read at any depth), POST /api/history/{id}/revert, POST /api/history/{id}/restore, GET and POST /api/checkpoints,
 // POST /api/checkpoints/{id}/restore ({keepAccess} keeps today's access rules; GET …/restore-preview says
 // whether the rules change). A revert or restore rewrites the table, so it refreshes every query
@@ -59,7 +60,7 @@ export function useTableHistoryQuery(tableId: number, before: number | null) {
         undefined,
         { signal },
       ),
-    enabled: tableId > 0,
+    enabled: tableId !== 0,
     placeholderData: keepPreviousData,
   });
 }
@@ -81,7 +82,25 @@ export function useHistoryTimelineQuery(tableId: number) {
       ),
     initialPageParam: null as number | null,
     getNextPageParam: (last) => last.pagination.nextBefore ?? undefined,
-    enabled: tableId > 0,
+    enabled: tableId !== 0,
+  });
+}
+
+/** FUNCTION_HISTORY_LIMIT is how many of the SQL functions' latest entries the Recently deleted list reads. */
+export const FUNCTION_HISTORY_LIMIT = 100;
+
+/** useFunctionHistoryQuery reads the latest entries of every SQL function, deleted ones among them. */
+export function useFunctionHistoryQuery() {
+  return useQuery({
+    queryKey: historyKeys.functions,
+    queryFn: ({ signal }) =>
+      apiJson(
+        historyPageSchema,
+        'GET',
+        buildQueryUrl('/api/history', { of: 'functions', limit: FUNCTION_HISTORY_LIMIT }),
+        undefined,
+        { signal },
+      ),
   });
 }
 

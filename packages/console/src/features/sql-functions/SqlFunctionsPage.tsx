@@ -1,6 +1,7 @@
 import type { SqlFunction } from '@basalt/shared';
-import { Pencil, Plus, SquareFunction, Trash2 } from 'lucide-react';
-import { type ReactNode, useState } from 'react';
+import { History, Pencil, Plus, SquareFunction, Trash2 } from 'lucide-react';
+import { type ReactNode, useMemo, useState } from 'react';
+import { Link } from 'react-router';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
@@ -8,7 +9,9 @@ import { EmptyState, LoadErrorState } from '@/components/ui/empty-state';
 import { FormDialog } from '@/components/ui/form-dialog';
 import { PageHeader } from '@/components/ui/page-header';
 import { Skeleton } from '@/components/ui/skeleton';
+import { RecentlyDeletedFunctions } from './RecentlyDeletedFunctions';
 import { SqlFunctionForm } from './SqlFunctionForm';
+import { signatureOf } from './sql-function-text';
 import {
   useDeleteSqlFunctionMutation,
   useSaveSqlFunctionMutation,
@@ -16,23 +19,14 @@ import {
 } from './sql-functions.queries';
 
 // /sql-functions: the account's SQL functions, which its app calls with supabase.rpc(name, args) (docs/rpc.md):
-// a list with each signature (defaults shown), whether it reads or writes, and Create, Edit and Delete.
+// a list with each signature (defaults shown), whether it reads or writes, and History, Create, Edit and Delete;
+// below it the recently deleted ones, each brought back by reverting its deletion.
 
 const RULES: Record<SqlFunction['callRule'], string> = {
   nobody: 'owner only',
   authenticated: 'signed-in users',
   public: 'public',
 };
-
-function signatureOf(fn: SqlFunction): string {
-  const params = fn.params
-    .map((p) => `${p.name} ${p.type}${p.default === undefined ? '' : ` = ${JSON.stringify(p.default)}`}`)
-    .join(', ');
-  const { kind, type, table, columns } = fn.returns;
-  const row = table ?? `(${(columns ?? []).map((c) => c.name).join(', ')})`;
-  const returns = kind === 'scalar' ? type : kind === 'row' ? row : `setof ${row}`;
-  return `${fn.name}(${params}) → ${returns}`;
-}
 
 function FunctionRow({ fn, onEdit, onDelete }: { fn: SqlFunction; onEdit: () => void; onDelete: () => void }) {
   return (
@@ -44,6 +38,12 @@ function FunctionRow({ fn, onEdit, onDelete }: { fn: SqlFunction; onEdit: () => 
       <div className="flex shrink-0 items-center gap-2">
         <Badge variant={fn.mode === 'write' ? 'warning' : 'outline'}>{fn.mode === 'write' ? 'writes' : 'reads'}</Badge>
         <Badge variant="secondary">{RULES[fn.callRule]}</Badge>
+        {/* Its history: every change of its definition, each revertable (the History page, by its negated id). */}
+        <Button asChild variant="ghost" size="icon">
+          <Link to={`/history/${-fn.id}`} aria-label={`History of ${fn.name}`} title="History">
+            <History />
+          </Link>
+        </Button>
         <Button variant="ghost" size="icon" aria-label={`Edit ${fn.name}`} onClick={onEdit}>
           <Pencil />
         </Button>
@@ -63,6 +63,7 @@ export function SqlFunctionsPage() {
   const [editing, setEditing] = useState<SqlFunction | 'new' | null>(null);
   const [deleting, setDeleting] = useState<SqlFunction | null>(null);
   const current = editing === 'new' ? null : editing;
+  const liveIds = useMemo(() => new Set((functions.data ?? []).map((fn) => fn.id)), [functions.data]);
 
   let body: ReactNode;
   if (functions.isError && !functions.data) {
@@ -112,6 +113,7 @@ export function SqlFunctionsPage() {
         }
       />
       {body}
+      {functions.data && <RecentlyDeletedFunctions liveIds={liveIds} />}
       <FormDialog
         open={editing !== null}
         onOpenChange={(open) => !open && setEditing(null)}

@@ -1,6 +1,7 @@
 import { type SqlFunction, type SqlFunctionInput, sqlFunctionSchema } from '@basalt/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
+import { refreshAfterSqlFunctionWrite } from '@/features/query-refresh';
 import { apiJson, apiRequest, jsonQuery } from '@/lib/api';
 import { errorMessage } from '@/lib/api-errors';
 import { showToast } from '@/lib/toast';
@@ -29,7 +30,7 @@ export function useSaveSqlFunctionMutation() {
         : apiJson(sqlFunctionSchema, 'PUT', `/api/functions/sql/${previous}`, input),
     retry: false,
     onSuccess: (fn) => {
-      void queryClient.invalidateQueries({ queryKey: sqlFunctionKeys.list });
+      refreshAfterSqlFunctionWrite(queryClient, fn.id);
       showToast({ title: 'SQL function saved', description: `Call it with rpc('${fn.name}').`, variant: 'success' });
     },
     onError: failed('Failed to save SQL function'),
@@ -45,6 +46,7 @@ export function useDeleteSqlFunctionMutation() {
     },
     onSuccess: (_data, fn) => {
       queryClient.setQueryData<SqlFunction[]>(sqlFunctionKeys.list, (list) => list?.filter((f) => f.id !== fn.id));
+      refreshAfterSqlFunctionWrite(queryClient, fn.id);
       showToast({ title: 'SQL function deleted', description: `${fn.name} was deleted.`, variant: 'success' });
     },
     onError: failed('Failed to delete SQL function'),

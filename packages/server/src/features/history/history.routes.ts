@@ -10,6 +10,7 @@ import { restoreToChange, restoreToChangePreview, revertChange } from './history
 
 // The console's history calls:
 //   GET  /api/history?tableId=&page=&limit=   the caller's changes, newest first, paged: {data, pagination}
+//                                             (tableId = −id: a SQL function's; of=functions: every function's)
 //   POST /api/history/:id/revert              undo one change → {success, message, revertedChangeId, change, table}
 //   POST /api/history/:id/restore             {keepAccess?} the table as just after that change → {success,
 //                                             message, tableId, changeId, reverted, undoChangeId, table}
@@ -30,7 +31,7 @@ export function historyRoutes({ db, callers }: { db: Db; callers: Callers }): Ro
         // A member reads the history of a table shared with it (its owner's entries of that table).
         const { accountId } =
           query.tableId === undefined ? call.actor : await actorOn(db, call.actor, { tableId: query.tableId });
-        return listHistory(db, { accountId, tableId: query.tableId }, query);
+        return listHistory(db, { accountId, tableId: query.tableId, functions: query.of === 'functions' }, query);
       },
     },
     {

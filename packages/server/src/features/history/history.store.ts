@@ -9,10 +9,14 @@ type Db = Kysely<SystemDatabase>;
 /** ChangeRow is one stored history entry. */
 export type ChangeRow = Selectable<ChangeHistoryTable>;
 
-/** ChangeFilter selects an account's changes, optionally of one table (also one that was deleted). */
+/**
+ * ChangeFilter selects an account's changes, optionally of one table (also one that was deleted) or, with
+ * `functions`, of its SQL functions (kept under negative table ids).
+ */
 export interface ChangeFilter {
   accountId: string;
   tableId?: number | undefined;
+  functions?: boolean | undefined;
 }
 
 /**
@@ -32,6 +36,7 @@ export async function listChangesPage(
 ): Promise<ChangeRow[]> {
   let ids = db.selectFrom('change_history').select('id').where('account_id', '=', filter.accountId);
   if (filter.tableId !== undefined) ids = ids.where('table_id', '=', filter.tableId);
+  if (filter.functions) ids = ids.where('table_id', '<', 0);
   if (before !== undefined) ids = ids.where('id', '<', before);
   ids = ids.orderBy('id', 'desc').limit(limit).offset(offset);
   return db.selectFrom('change_history').selectAll().where('id', 'in', ids).orderBy('id', 'desc').execute();

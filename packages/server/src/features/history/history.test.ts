@@ -86,6 +86,10 @@ describe.each(testDialects)('history API on %s', (dialect) => {
 
   it.each([
     ['?tableId=abc', 'tableId', 'tableId must be a table id'],
+    ['?tableId=0', 'tableId', 'tableId must be a table id'],
+    ['?tableId=1.5', 'tableId', 'tableId must be a table id'],
+    ['?of=tables', 'of', 'of must be functions'],
+    ['?tableId=1&of=functions', 'of', 'tableId and of cannot be used together'],
     ['?tableId=1&limit=0', 'limit', 'limit must be at least 1'],
     ['?tableId=1&limit=101', 'limit', 'limit cannot exceed 100'],
     ['?page=0', 'page', 'page must be at least 1'],

@@ -302,6 +302,21 @@ describe.each(testDialects)('write functions with supabase-js on %s', (dialect) 
     const entries = (await history()).filter((c) => c.tableName === 'twice');
     expect(entries.map((c) => c.changeType)).toEqual(['FUNCTION_DELETE', 'FUNCTION_UPDATE', 'FUNCTION_CREATE']);
     const [deletion, update] = entries;
+    // The function's own history: its entries are kept under the negative of its id.
+    const own = await server.request('GET', `/api/history?tableId=${-id}&limit=100`, { headers: dev.headers });
+    expect(own.status, own.text).toBe(200);
+    expect(own.body.data.map((c: Change) => c.id)).toEqual(entries.map((c) => c.id));
+    expect(own.body.pagination).toMatchObject({ totalItems: 3 });
+    const theirs0 = await server.request('GET', `/api/history?tableId=${-id}`, { headers: other.headers });
+    expect(theirs0.body.data).toEqual([]);
+    // Every function's entries, and no table's.
+    const fns = await server.request('GET', '/api/history?of=functions&limit=100', { headers: dev.headers });
+    expect(fns.status, fns.text).toBe(200);
+    expect(fns.body.data.every((c: { tableId: number }) => c.tableId < 0)).toBe(true);
+    expect(fns.body.data.map((c: Change) => c.id)).toEqual(expect.arrayContaining(entries.map((c) => c.id)));
+    expect(fns.body.pagination.totalItems).toBe(fns.body.data.length);
+    const theirFns = await server.request('GET', '/api/history?of=functions', { headers: other.headers });
+    expect(theirFns.body.data).toEqual([]);
     expect((await revert(deletion?.id ?? 0)).status).toBe(200);
     expect((await dev.client.rpc('twice', { n: 2 })).data).toBe(6);
     expect((await revert(update?.id ?? 0)).status).toBe(200);
@@ -328,6 +343,11 @@ describe.each(testDialects)('write functions with supabase-js on %s', (dialect) 
       },
     });
     expect(again.status).toBe(200);
+    // The console asks what a restore does to access rules first: a function has none to change.
+    const preview = await server.request('GET', `/api/history/${creation?.id}/restore-preview`, {
+      headers: dev.headers,
+    });
+    expect(preview.status, preview.text).toBe(200);
     const restored = await server.request('POST', `/api/history/${creation?.id}/restore`, { headers: dev.headers });
     expect(restored.status, restored.text).toBe(200);
     expect((await dev.client.rpc('twice', { n: 2 })).data).toBe(4);
