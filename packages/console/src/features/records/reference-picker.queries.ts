@@ -25,7 +25,8 @@ export function searchFiltersOf(
   if (/^\d{1,15}$/.test(text)) {
     return textLabel ? [['or', `(id.eq.${text},${label}.ilike."*${text}*")`]] : [['id', `eq.${text}`]];
   }
-  return textLabel ? [[label, `ilike.*${text}*`]] : null;
+  // `%` and `_` are searched for as themselves, not as LIKE's wildcards (a digits-only search holds neither).
+  return textLabel ? [[label, `ilike.*${text.replace(/[%_]/g, '\\$&')}*`]] : null;
 }
 
 /** useReferenceSearch pages through the referenced table's rows that match the search. */

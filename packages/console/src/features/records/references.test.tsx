@@ -116,6 +116,7 @@ describe('label resolution', () => {
   it('searches a text label with ilike, a number by id too, and nothing it cannot match', () => {
     expect(searchFiltersOf('name', 'text', '  ')).toEqual([]);
     expect(searchFiltersOf('name', 'text', 'Ad*a"')).toEqual([['name', 'ilike.*Ada*']]);
+    expect(searchFiltersOf('name', 'text', '50%_off')).toEqual([['name', 'ilike.*50\\%\\_off*']]);
     expect(searchFiltersOf('name', 'text', '12')).toEqual([['or', '(id.eq.12,name.ilike."*12*")']]);
     expect(searchFiltersOf('born', 'number', '12')).toEqual([['id', 'eq.12']]);
     expect(searchFiltersOf('born', 'number', 'Ada')).toBeNull();
