@@ -1,5 +1,5 @@
 import { ApiError } from '../../../http/errors.js';
-import type { Route } from '../../../http/routes/route.js';
+import type { Call, Route } from '../../../http/routes/route.js';
 import { clientOf } from '../auth-deps.js';
 import { depsOf } from '../gateway/auth-gateway.js';
 import { requireGoTrueUser } from '../gateway/auth-guards.js';
@@ -25,6 +25,77 @@ const REFUSALS = {
   user_banned: () => userBanned(400),
 };
 
+type Deps = ReturnType<typeof depsOf>;
+type Client = ReturnType<typeof clientOf>;
+
+async function passwordGrant(deps: Deps, call: Call, client: Client) {
+  const body = parseGoTrue(passwordGrantSchema, call.body);
+  if (!body.email) {
+    if (body.phone) throw new ApiError(400, 'phone_provider_disabled', 'Phone logins are disabled');
+    throw validationFailed('missing email or phone');
+  }
+  if (!body.password) throw validationFailed('missing password');
+  const signedIn = await signInWithPassword(deps, { email: body.email, password: body.password, client }).catch(
+    (error: unknown) => {
+      throw error instanceof SignInRefused ? REFUSALS[error.reason]() : error;
+    },
+  );
+  const { weakness } = signedIn;
+  return {
+    ...(await goTrueSessionOf(deps, signedIn.session, signedIn.account)),
+    ...(weakness ? { weak_password: { message: weakness.message, reasons: weakness.reasons } } : {}),
+  };
+}
+
+async function refreshGrant(deps: Deps, call: Call, client: Client) {
+  await deps.limits.refresh(client.ip);
+  const body = parseGoTrue(refreshGrantSchema, call.body);
+  const { account, session } = await deps.sessions.refresh(body.refresh_token);
+  return goTrueSessionOf(deps, session, account);
+}
+
+async function pkceGrant(deps: Deps, call: Call, client: Client) {
+  await deps.limits.attempt('verify', { ip: client.ip });
+  const body = parseGoTrue(pkceGrantSchema, call.body);
+  const flow = await redeemAuthCode(deps, body.auth_code ?? '', body.code_verifier ?? '');
+  const account = await deps.pool.users.findById(deps.ctx.db.kysely, flow.user_id);
+  if (!account) throw new ApiError(404, 'flow_state_not_found', 'invalid flow state, no valid flow state found');
+  if (isBanned(account, deps.now())) throw userBanned(400);
+  const signedIn = await startSignedInSession(deps, account, { method: flow.kind as SignInMethod, client });
+  return {
+    ...(await goTrueSessionOf(deps, signedIn.session, signedIn.account)),
+    ...(flow.provider_token ? { provider_token: flow.provider_token } : {}),
+    ...(flow.provider_refresh_token ? { provider_refresh_token: flow.provider_refresh_token } : {}),
+  };
+}
+
+async function idTokenGrant(deps: Deps, call: Call, client: Client) {
+  const body = parseGoTrue(idTokenGrantSchema, call.body);
+  if (!body.id_token) throw validationFailed('id_token required');
+  if (!body.provider && (!body.client_id || !body.issuer)) {
+    throw validationFailed('provider or client_id and issuer required');
+  }
+  // linkIdentity with a token: the bearer's user gets the identity (and a new session, as GoTrue answers).
+  const linkUserId = body.link_identity ? (await requireGoTrueUser(call, deps)).account.id : null;
+  const signedIn = await signInWithIdToken(deps, {
+    idToken: body.id_token,
+    provider: body.provider ?? null,
+    nonce: body.nonce || null,
+    accessToken: body.access_token || null,
+    issuer: body.issuer ?? null,
+    linkUserId,
+    client,
+  });
+  return goTrueSessionOf(deps, signedIn.session, signedIn.account);
+}
+
+const GRANTS: Record<string, (deps: Deps, call: Call, client: Client) => Promise<object>> = {
+  password: passwordGrant,
+  refresh_token: refreshGrant,
+  pkce: pkceGrant,
+  id_token: idTokenGrant,
+};
+
 /** authTokenRoutes serves POST /auth/v1/token with grant_type password, refresh_token, pkce and id_token. */
 export function authTokenRoutes({ pools, keyed }: AuthRails): Route[] {
   return [
@@ -35,71 +106,9 @@ export function authTokenRoutes({ pools, keyed }: AuthRails): Route[] {
       handler: async (call) => {
         const deps = depsOf(call, pools);
         const grantType = queryOf(call.query).grant_type;
-        const client = clientOf(call);
-
-        if (grantType === 'password') {
-          const body = parseGoTrue(passwordGrantSchema, call.body);
-          if (!body.email) {
-            if (body.phone) throw new ApiError(400, 'phone_provider_disabled', 'Phone logins are disabled');
-            throw validationFailed('missing email or phone');
-          }
-          if (!body.password) throw validationFailed('missing password');
-          const signedIn = await signInWithPassword(deps, { email: body.email, password: body.password, client }).catch(
-            (error: unknown) => {
-              throw error instanceof SignInRefused ? REFUSALS[error.reason]() : error;
-            },
-          );
-          const { weakness } = signedIn;
-          return {
-            ...(await goTrueSessionOf(deps, signedIn.session, signedIn.account)),
-            ...(weakness ? { weak_password: { message: weakness.message, reasons: weakness.reasons } } : {}),
-          };
-        }
-
-        if (grantType === 'refresh_token') {
-          await deps.limits.refresh(client.ip);
-          const body = parseGoTrue(refreshGrantSchema, call.body);
-          const { account, session } = await deps.sessions.refresh(body.refresh_token);
-          return goTrueSessionOf(deps, session, account);
-        }
-
-        if (grantType === 'pkce') {
-          await deps.limits.attempt('verify', { ip: client.ip });
-          const body = parseGoTrue(pkceGrantSchema, call.body);
-          const flow = await redeemAuthCode(deps, body.auth_code ?? '', body.code_verifier ?? '');
-          const account = await deps.pool.users.findById(deps.ctx.db.kysely, flow.user_id);
-          if (!account)
-            throw new ApiError(404, 'flow_state_not_found', 'invalid flow state, no valid flow state found');
-          if (isBanned(account, deps.now())) throw userBanned(400);
-          const signedIn = await startSignedInSession(deps, account, { method: flow.kind as SignInMethod, client });
-          return {
-            ...(await goTrueSessionOf(deps, signedIn.session, signedIn.account)),
-            ...(flow.provider_token ? { provider_token: flow.provider_token } : {}),
-            ...(flow.provider_refresh_token ? { provider_refresh_token: flow.provider_refresh_token } : {}),
-          };
-        }
-
-        if (grantType === 'id_token') {
-          const body = parseGoTrue(idTokenGrantSchema, call.body);
-          if (!body.id_token) throw validationFailed('id_token required');
-          if (!body.provider && (!body.client_id || !body.issuer)) {
-            throw validationFailed('provider or client_id and issuer required');
-          }
-          // linkIdentity with a token: the bearer's user gets the identity (and a new session, as GoTrue answers).
-          const linkUserId = body.link_identity ? (await requireGoTrueUser(call, deps)).account.id : null;
-          const signedIn = await signInWithIdToken(deps, {
-            idToken: body.id_token,
-            provider: body.provider ?? null,
-            nonce: body.nonce || null,
-            accessToken: body.access_token || null,
-            issuer: body.issuer ?? null,
-            linkUserId,
-            client,
-          });
-          return goTrueSessionOf(deps, signedIn.session, signedIn.account);
-        }
-
-        throw invalidCredentials('unsupported_grant_type');
+        const grant = grantType !== undefined && Object.hasOwn(GRANTS, grantType) ? GRANTS[grantType] : undefined;
+        if (!grant) throw invalidCredentials('unsupported_grant_type');
+        return grant(deps, call, clientOf(call));
       },
     },
   ];
