@@ -27,6 +27,7 @@ import { performanceInsightsMigration } from './0037_performance_insights.js';
 import { userAchievementsMigration } from './0038_user_achievements.js';
 import { sqlFunctionsMigration } from './0039_sql_functions.js';
 import { storageUsageMigration } from './0040_storage_usage.js';
+import { changeCascadesMigration } from './0042_change_cascades.js';
 import { queryShapesMigration } from './0043_query_shapes.js';
 
 /** systemMigrations lists every numbered system migration, oldest first; names never change. */
@@ -60,5 +61,6 @@ export function systemMigrations(dialect: SqlDialect): Record<string, Migration>
     '0038_user_achievements': userAchievementsMigration(),
     '0043_query_shapes': queryShapesMigration(),
     '0039_sql_functions': sqlFunctionsMigration(dialect),
+    '0042_change_cascades': changeCascadesMigration(),
   };
 }

@@ -265,6 +265,13 @@ async function copyRows(scope: Db, dir: string, table: PlannedTable, tableId: nu
   await recountRowCount(scope.kysely, scope.dialect, tableId);
 }
 
+// A cascade's cause names a table by its id, which the import renumbers.
+function causeIn(cause: string | null, tableIds: Map<number, number>): string | null {
+  const [table, record] = cause?.split(':') ?? [];
+  const tableId = tableIds.get(Number(table));
+  return tableId === undefined || record === undefined ? null : `${tableId}:${record}`;
+}
+
 async function copyHistory(
   scope: Db,
   actor: Actor,
@@ -289,6 +296,8 @@ async function copyHistory(
       actor_id: text(entry.actor_id),
       created_at: text(entry.created_at) ?? new Date().toISOString(),
       revert_of: changeIds.get(Number(entry.revert_of)) ?? null,
+      change_group: text(entry.change_group),
+      caused_by: causeIn(text(entry.caused_by), tableIds),
     });
     changeIds.set(entry.id, id);
     perTable.set(tableId, (perTable.get(tableId) ?? 0) + 1);
