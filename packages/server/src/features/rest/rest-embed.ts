@@ -6,6 +6,7 @@ import { checkCondition } from '../records/record-conditions.js';
 import { countRecordsBy } from '../records/record-group-counts.js';
 import { rowRuleOf, withRules } from '../records/record-rules.js';
 import { listRecords, type RecordRow } from '../records/records.service.js';
+import { checkEmbedAggregates, embedAggregates, hasEmbedAggregates } from './rest-embed-aggregate.js';
 import { allConditions, filtersCondition, orderTerms } from './rest-filters.js';
 import { undefinedColumn } from './rest-query.errors.js';
 import type { EmbedItem, EmbedParams, Filter, RestQuery, SelectItem } from './rest-query.types.js';
@@ -34,6 +35,8 @@ interface PlannedEmbed {
   where: Condition | undefined;
   order: OrderTerm[];
   countOnly: boolean;
+  /** Holds aggregates other than a lone count: read grouped (rest-embed-aggregate.ts). */
+  aggregated: boolean;
   children: PlannedEmbed[];
 }
 
@@ -63,13 +66,16 @@ class Planner {
         this.query.embedded[path === '' ? item.name : `${path}.${item.name}`] ??
         NO_PARAMS;
       const countOnly = isCountOnly(item, target);
+      const aggregated = !countOnly && hasEmbedAggregates(item);
       if (!countOnly) checkSelect(item.select, target.name, (column) => columnTypeIn(target, column));
+      if (aggregated) checkEmbedAggregates(item, relationship);
       for (const term of params.order) {
         if (columnTypeIn(target, term.field.column) === null) throw undefinedColumn(target.name, term.field.column);
       }
       const children = await this.embeds(target, item.select, named);
       const where = this.levelWhere(target, params, children);
-      planned.push({ item, relationship, params, where, order: orderTerms(params.order), countOnly, children });
+      const order = orderTerms(params.order);
+      planned.push({ item, relationship, params, where, order, countOnly, aggregated, children });
     }
     return planned;
   }
@@ -154,6 +160,11 @@ class Planner {
   private async embedValues(rows: Row[], embed: PlannedEmbed): Promise<Map<Row, unknown>> {
     const { relationship } = embed;
     const out = new Map<Row, unknown>();
+    if (embed.aggregated) {
+      const groups = await embedAggregates(this.db, this.actor, embed, keysOf(rows, 'id') as number[]);
+      for (const row of rows) out.set(row, groups.get(row.id as number) ?? []);
+      return out;
+    }
     if (relationship.cardinality === 'many-to-one') {
       const children = await this.read(relationship.target, 'id', keysOf(rows, relationship.column), embed, false);
       const projected = await this.project(children, embed);
@@ -247,6 +258,9 @@ function isToOne(embeds: PlannedEmbed[], item: EmbedItem): boolean {
 // `comments(count)` (or `count()`): the number of embedded rows, when the table has no column of that name.
 function isCountOnly(item: EmbedItem, target: TableDefinition): boolean {
   const [only] = item.select;
+  if (item.select.length === 1 && only?.kind === 'aggregate') {
+    return only.fn === 'count' && only.column === null && only.alias === null && only.cast === null;
+  }
   return (
     item.select.length === 1 &&
     only?.kind === 'field' &&
