@@ -17,6 +17,7 @@ import type { Db } from '../../db/database.js';
 import { addToHistoryCount } from '../../db/history-counts.js';
 import { userTableName } from '../../db/identifiers.js';
 import { recountRowCount } from '../../db/row-counts.js';
+import { refillSearchIndexes } from '../../db/text-search/search-index.js';
 import { receiveFile } from '../../http/archive-upload.js';
 import { badRequest } from '../../http/errors.js';
 import { fieldErrorsOf } from '../../http/validation.js';
@@ -196,6 +197,8 @@ export async function importAccount(
           const created = await createTable(scope, actor, table.request);
           tableIds.set(table.source.id, created.id);
           await copyRows(scope, dir, table, created.id);
+          // The rows came past the records path: a searchable column's index is built from them.
+          await refillSearchIndexes(scope.kysely, scope.dialect.name, created.id, created.schema);
         }
         await copyHistory(scope, actor, dir, history, tableIds);
       })

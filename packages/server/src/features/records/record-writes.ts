@@ -10,6 +10,7 @@ import { translateDatabaseError } from './record-errors.js';
 import type { RecordChange, RecordsChanged } from './record-events.js';
 import { oneRowInsert } from './record-inserts.js';
 import type { CascadeLink } from './record-references.js';
+import { syncSearch } from './record-search.js';
 import { withConflictingValue } from './record-unique.js';
 import { type RecordRow, toRecordRow } from './record-values.js';
 import type { RawRow, StoredRow } from './records.store.js';
@@ -88,6 +89,7 @@ export async function runWrite(
       async (scope) => {
         const log: WriteLog = { changes: [], events: [] };
         const written = await write(scope, log, now);
+        await syncSearch(scope, table, log.events);
         if (options.journaled !== false) {
           // Nothing reads a record write's entries back before it commits: on PostgreSQL they go as one statement.
           await journal(scope, actor, table, log.changes, { now, revertOf: options.revertOf ?? null, deferred: true });

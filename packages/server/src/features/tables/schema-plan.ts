@@ -20,7 +20,7 @@ import { ApiError } from '../../http/errors.js';
 // and lists abstract steps in the order they must run; the store turns each step into SQL for its engine and
 // runs them all in one transaction. Steps name columns as they are called at that moment, so every step
 // after a rename uses the new name. Order: drops, renames, relaxed flags, retypes, adds, tightened flags
-// (an index asked for or no longer asked for is a flag too: `indexed`). A default is metadata the record path
+// (an index asked for or no longer asked for is a flag too: `indexed`, and a search index: `search`). A default is metadata the record path
 // applies (records/record-values.ts); a column added with one gives the existing rows its value.
 
 /** SchemaStep is one abstract change of a user table. */
@@ -36,6 +36,8 @@ export type SchemaStep =
   | { kind: 'setReference'; column: string; references: ColumnReference | null }
   | { kind: 'dropIndex'; column: string }
   | { kind: 'addIndex'; column: string }
+  | { kind: 'dropSearch'; column: string }
+  | { kind: 'addSearch'; column: string }
   | { kind: 'setDefault'; column: string; value: ColumnDefault | undefined };
 
 /** SchemaStepKind names the kinds of step. */
@@ -225,6 +227,7 @@ export function planSchemaChange(
     }
     if (before.required && !after.required) steps.push({ kind: 'dropRequired', column: name });
     if (before.indexed && !after.indexed) steps.push({ kind: 'dropIndex', column: name });
+    if (before.search && (!after.search || retype)) steps.push({ kind: 'dropSearch', column: name });
   }
   for (const { name, before, after, retype } of changed) {
     if (!retype) continue;
@@ -257,6 +260,7 @@ export function planSchemaChange(
       require('noDuplicates', name, `Column "${name}" cannot be made unique: {count} {rows} {have} a value that another row also has.`);
     }
     if (after.indexed && !before.indexed) steps.push({ kind: 'addIndex', column: name });
+    if (after.search && (!before.search || retype)) steps.push({ kind: 'addSearch', column: name });
     // A reference is metadata and an index (the rows' match is checked by the tables service, which knows tables).
     if (!sameReference(before.references, after.references)) {
       steps.push({ kind: 'setReference', column: name, references: after.references ?? null });
@@ -312,6 +316,12 @@ export function applyPlanToSchema(prev: TableSchema, plan: SchemaChangePlan): Ta
       case 'dropIndex':
         find(step.column)[1].indexed = step.kind === 'addIndex';
         break;
+      case 'addSearch':
+        find(step.column)[1].search = true;
+        break;
+      case 'dropSearch':
+        delete find(step.column)[1].search;
+        break;
       case 'setDefault': {
         const definition = find(step.column)[1];
         if (step.value === undefined || step.value === null) delete definition.default;
@@ -329,66 +339,4 @@ export function applyPlanToSchema(prev: TableSchema, plan: SchemaChangePlan): Ta
   return Object.fromEntries(entries);
 }
 
-function describeDefinition(definition: ColumnDefinition): string {
-  const ref = definition.references;
-  return [
-    definition.type,
-    definition.required ? 'required' : '',
-    definition.unique ? 'unique' : '',
-    definition.indexed ? 'indexed' : '',
-    ref ? `references ${ref.table} on delete ${ref.onDelete}` : '',
-    definition.default === undefined || definition.default === null
-      ? ''
-      : `default ${JSON.stringify(definition.default)}`,
-  ]
-    .filter(Boolean)
-    .join(', ');
-}
-
-/**
- * describePlan renders a plan as lines a person reads (the console's diff preview); the unique index that
- * a retype drops and re-adds is not shown. An empty list means nothing changes.
- */
-export function describePlan(plan: SchemaChangePlan): string[] {
-  return plan.steps.flatMap((step) => {
-    const line = describeStep(step);
-    return line === null ? [] : [line];
-  });
-}
-
-function describeStep(step: SchemaStep): string | null {
-  switch (step.kind) {
-    case 'dropColumn':
-      return `Drop column "${step.column}" (${describeDefinition(step.definition)}) and its data`;
-    case 'renameColumn':
-      return `Rename column "${step.column}" to "${step.to}"`;
-    case 'dropUnique':
-      return step.transient ? null : `Allow duplicate values in "${step.column}"`;
-    case 'dropRequired':
-      return `Make "${step.column}" optional`;
-    case 'retypeColumn': {
-      const check = step.conversion === 'always' ? '' : ' (every existing value must convert)';
-      return `Change "${step.column}" from ${step.from} to ${step.to}${check}`;
-    }
-    case 'addColumn':
-      return `Add column "${step.column}" (${describeDefinition(step.definition)})`;
-    case 'setRequired':
-      return `Make "${step.column}" required`;
-    case 'addUnique':
-      return step.transient ? null : `Make "${step.column}" unique`;
-    case 'addIndex':
-      return `Add an index on "${step.column}"`;
-    case 'dropIndex':
-      return `Drop the index on "${step.column}"`;
-    case 'setDefault':
-      return step.value === undefined || step.value === null
-        ? `Remove the default of "${step.column}"`
-        : `Set the default of "${step.column}" to ${JSON.stringify(step.value)}`;
-    case 'setReference':
-      return step.references
-        ? `Make "${step.column}" reference ${step.references.table} (on delete ${step.references.onDelete})`
-        : `Remove the reference of "${step.column}"`;
-    default:
-      return null;
-  }
-}
+export { describePlan } from './schema-plan-describe.js';
