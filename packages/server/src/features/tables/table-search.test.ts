@@ -161,6 +161,26 @@ describe.each(testDialects)('searchable text columns on %s', (dialect) => {
     await dev.client.from('notes').delete().eq('id', added.id);
   });
 
+  it('builds the index again from the rows of an imported account', async () => {
+    const exported = await fetch(`${server.url}/api/account/export`, { headers: dev.headers });
+    expect(exported.status).toBe(200);
+    const target = await startAuthServer(dialect);
+    try {
+      const mover = await startDeveloper(target, users.bob);
+      const imported = await fetch(`${target.url}/api/account/import`, {
+        method: 'POST',
+        headers: { ...mover.headers, 'content-type': 'application/gzip' },
+        body: new Uint8Array(await exported.arrayBuffer()),
+      });
+      expect(imported.status).toBe(201);
+      const { data, error } = await mover.client.from('notes').select('id, body').textSearch('body', 'fat & cat');
+      expect(error).toBeNull();
+      expect(data?.map((row) => row.body)).toEqual([BODIES[0], BODIES[1]]);
+    } finally {
+      await target.close();
+    }
+  });
+
   it('is a schema change: previewed, recorded, renamed with its column, dropped and brought back by a revert', async () => {
     const name = () => searchIndexName(dialect, ids.notes as number, 'body');
     const preview = await api('POST', `/api/tables/${ids.plain}/schema/preview`, {
