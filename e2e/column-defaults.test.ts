@@ -77,7 +77,7 @@ describe.skipIf(skip)('column defaults and dates in Chromium', () => {
     await context.close();
   });
 
-  it('looks finished at 375 px and in the dark', async () => {
+  it('shows the create form and the Add Record dialog at 375 px and in the dark, saving screenshots to review', async () => {
     await forEachLook(session, linus, async (page, suffix) => {
       const dialog = await openCreateForm(page);
       await dialog.getByLabel('Column 2 name').fill('status');

@@ -75,6 +75,34 @@ describe.skipIf(skip)('SQL functions in Chromium', () => {
     expect(call.status).toBe(200);
     expect(await call.json()).toEqual([{ body: 'Call Bob' }]);
 
+    // A write function: a parameter with a default, the statement shown as a write while it is typed.
+    await page.getByRole('button', { name: 'Create SQL Function' }).first().click();
+    const writer = page.getByRole('dialog', { name: 'Create SQL Function' });
+    await writer.getByLabel('Name', { exact: true }).fill('star_up');
+    await writer.getByLabel('Who may call it').selectOption('public');
+    await writer.getByRole('button', { name: 'Add parameter' }).click();
+    await writer.getByLabel('Parameters 1 name').fill('note');
+    await writer.getByLabel('Parameters 1 type').selectOption('number');
+    await writer.getByRole('button', { name: 'Add parameter' }).click();
+    await writer.getByLabel('Parameters 2 name').fill('by');
+    await writer.getByLabel('Parameters 2 type').selectOption('number');
+    await writer.getByLabel('Parameters 2 default').fill('1');
+    await writer.getByLabel('Of', { exact: true }).selectOption('table:notes');
+    await writer.getByRole('textbox', { name: 'SQL statement' }).click();
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.type('UPDATE notes SET stars = stars + :by WHERE id = :note RETURNING *');
+    await visible(writer.getByText('Writes', { exact: true }));
+    await shot(page, 'sql-functions-write-desktop');
+    await writer.getByRole('button', { name: 'Create SQL Function' }).click();
+    await toast(page, 'SQL function saved');
+    await visible(page.getByText('star_up(note number, by number = 1) → setof notes'));
+    const bumped = await fetch(`${session.server.url}/rest/v1/rpc/star_up?select=stars`, {
+      method: 'POST',
+      headers: { apikey: app.anonKey, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ note: 1 }),
+    });
+    expect(await bumped.json()).toEqual([{ stars: 4 }]);
+
     await page.getByRole('button', { name: 'Edit starred' }).click();
     const edit = page.getByRole('dialog', { name: 'Edit starred' });
     await visible(edit);
@@ -91,11 +119,13 @@ describe.skipIf(skip)('SQL functions in Chromium', () => {
     await page.getByRole('button', { name: 'Delete starred' }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
     await toast(page, 'SQL function deleted');
+    await page.getByRole('button', { name: 'Delete star_up' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
     await visible(page.getByText('No SQL functions yet'));
     await context.close();
   });
 
-  it('looks finished at 375 px and in the dark theme', async () => {
+  it('shows the empty list and the create dialog at 375 px and in the dark theme, saving screenshots to review', async () => {
     await forEachLook(session, ada, async (look, suffix) => {
       await look.goto(`${session.server.url}/sql-functions`);
       await visible(look.getByRole('heading', { level: 1, name: 'SQL Functions' }));

@@ -61,7 +61,7 @@ describe.skipIf(skip)('the Undo button in Chromium', () => {
     await context.close();
   });
 
-  it('looks finished at 375 px and in the dark', async () => {
+  it('offers Undo after a revert, not before, at 375 px and in the dark, saving screenshots to review', async () => {
     await forEachLook(session, grace, async (page, suffix) => {
       await page.goto(`/history/${tableId}`);
       const timeline = page.getByRole('region', { name: 'Timeline' });

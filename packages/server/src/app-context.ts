@@ -2,8 +2,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
 import type { Apps } from './features/apps/apps-config.js';
-import type { AuthPools } from './features/auth/auth-gateway.js';
-import type { TokenService } from './features/auth/tokens.service.js';
+import type { AuthPools } from './features/auth/gateway/auth-gateway.js';
+import type { TokenService } from './features/auth/sessions/tokens.service.js';
+import type { BackupDeps } from './features/backups/backup-deps.js';
 import type { StripeBilling } from './features/billing/billing.service.js';
 import type { UsageMeter } from './features/billing/usage-meter.js';
 import type { MeterSteps } from './features/billing/usage-metering.js';
@@ -56,6 +57,8 @@ export interface AppContext {
   instance: InstanceSettingsService;
   /** storage is file storage's blob store, signer and bucket cache (features/storage). */
   storage: Storage;
+  /** backups are what the instance's backups and restores run on, shared by their routes and jobs. */
+  backups: BackupDeps;
   /** apps are the instance's part of every app and the lookup of apps by ref and key (features/apps). */
   apps: Apps;
   /** auth are the user pools' auth services: the console accounts' and each app's end users'. */

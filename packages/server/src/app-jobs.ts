@@ -9,7 +9,6 @@ import { LOG_RETENTION_RHYTHM, runLogRetention } from './features/logs/log-reten
 import { MONITORING_RHYTHMS, runMonitoringRetention } from './features/monitoring/monitoring-jobs.js';
 import { SCHEMA_PRESENCE_RHYTHM } from './features/projects/schema-room.js';
 import { REALTIME_RHYTHMS } from './features/realtime/realtime-hub.js';
-import { storageArchivePart } from './features/storage/storage-archive.js';
 import { expireResumableUploads, forgetDeletedAccounts } from './features/storage/storage-cleanup.js';
 import { every, type Job } from './lib/jobs/job.js';
 
@@ -108,7 +107,7 @@ export function backgroundJobs(ctx: AppContext): Job[] {
       start: () => forgetDeletedAccounts(ctx.storage, failed('storage of deleted accounts')),
     },
     // Scheduled backups, the watch of restores on other nodes, and the clean-up after one that died.
-    { name: 'backups', start: () => startBackupJobs(ctx, [storageArchivePart(ctx.storage)]) },
+    { name: 'backups', start: () => startBackupJobs(ctx.backups, ctx.tokens) },
     // The database health's window of recent probe timings.
     every(
       'database health probes',

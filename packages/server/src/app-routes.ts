@@ -3,7 +3,7 @@ import { accountRoutes } from './features/account/account.routes.js';
 import { achievementsRoutes } from './features/achievements/achievements.routes.js';
 import { activityRoutes } from './features/activity/activity.routes.js';
 import { appsRoutes } from './features/apps/apps.routes.js';
-import { authRoutes } from './features/auth/auth.routes.js';
+import { authRoutes } from './features/auth/routes/auth.routes.js';
 import { backupsRoutes } from './features/backups/backups.routes.js';
 import { billingRoutes } from './features/billing/billing.routes.js';
 import { configRoutes } from './features/config/config.routes.js';
@@ -30,7 +30,6 @@ import { sqlRoutes } from './features/sql/sql.routes.js';
 import { sqlFunctionsRoutes } from './features/sql-functions/sql-functions.routes.js';
 import { statsRoutes } from './features/stats/stats.routes.js';
 import { storageRoutes } from './features/storage/storage.routes.js';
-import { storageArchivePart } from './features/storage/storage-archive.js';
 import { storageObjectRoutes } from './features/storage/storage-objects.routes.js';
 import { resumableRoutes } from './features/storage/storage-resumable.js';
 import { tableRecordsRoutes } from './features/tables/table-records.routes.js';
@@ -76,7 +75,7 @@ export function routeTable(ctx: AppContext, { csrf }: { csrf: CsrfTokens }): Rou
     ...billingRoutes(ctx),
     ...functionsRoutes(ctx),
     ...sqlFunctionsRoutes(ctx),
-    ...backupsRoutes(ctx, [storageArchivePart(ctx.storage)]),
+    ...backupsRoutes(ctx),
     ...portabilityRoutes(ctx),
     ...functionInvokeRoutes(ctx),
     ...restRoutes(ctx),

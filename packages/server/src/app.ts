@@ -18,11 +18,12 @@ import { createAuth } from './features/apps/app-user-pool.js';
 import { appOwnerOf, matchAppKey } from './features/apps/apps.service.js';
 import { createApps } from './features/apps/apps-config.js';
 import { secretSealerOf } from './features/auth/auth-deps.js';
-import { secondFactorOf } from './features/auth/second-factor.js';
-import { endUserSessionLivenessOf, sessionLivenessOf } from './features/auth/session-liveness.js';
-import { findSessionByCookieHash } from './features/auth/sessions.store.js';
-import { tokenIssuerOf } from './features/auth/token-issuer.js';
-import { createTokenService } from './features/auth/tokens.service.js';
+import { endUserSessionLivenessOf, sessionLivenessOf } from './features/auth/sessions/session-liveness.js';
+import { findSessionByCookieHash } from './features/auth/sessions/sessions.store.js';
+import { tokenIssuerOf } from './features/auth/sessions/token-issuer.js';
+import { createTokenService } from './features/auth/sessions/tokens.service.js';
+import { secondFactorOf } from './features/auth/users/second-factor.js';
+import { createBackupDeps } from './features/backups/backup-deps.js';
 import { installRestoreGuard } from './features/backups/restore-guard.js';
 import { stripeClientOf } from './features/billing/stripe-client.js';
 import { createUsageMeter } from './features/billing/usage-meter.js';
@@ -43,6 +44,7 @@ import { createKeyRateLimiter } from './features/public-api/public-api-rate-limi
 import { createRealtimeHub } from './features/realtime/realtime-hub.js';
 import { createVault, rewrapDataKeys } from './features/secrets/secrets-vault.js';
 import { resealConnectionSecrets } from './features/sql/connection-secrets.js';
+import { storageArchivePart } from './features/storage/storage-archive.js';
 import { createStorage } from './features/storage/storage-context.js';
 import {
   apiHeadersFor,
@@ -162,7 +164,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     await app.close();
     throw error;
   }
-  // The nodes of one database issue tokens as one URL (features/auth/token-issuer.ts).
+  // The nodes of one database issue tokens as one URL (features/auth/sessions/token-issuer.ts).
   const issuer = await tokenIssuerOf(db.kysely, config);
   if (issuer.changed) app.log.warn(issuer.changed);
   const tokens = await createTokenService(db.kysely, { issuer: issuer.issuer });
@@ -239,6 +241,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   });
   const callers = createCallers({ resolver, isAdmin: (accountId) => accountFacts.isAdmin(accountId) });
   const instance = instanceSettingsOf(db);
+  const storage = createStorage(db, config);
   const auth = await createAuth({ db, config, tokens, log: app.log, logs, vault, instance }, apps);
   app.addHook('onClose', () => auth.console.mailer.close());
   const ctx: AppContext = {
@@ -268,7 +271,9 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     realtime: createRealtimeHub(db, callers, config.realtime, (error) =>
       app.log.warn({ err: error }, 'realtime: a change could not be delivered'),
     ),
-    storage: createStorage(db, config),
+    storage,
+    // Stored files are a part of an instance backup (features/storage/storage-archive.ts).
+    backups: createBackupDeps({ db, config, log: app.log, logs }, [storageArchivePart(storage)]),
     apps,
     auth,
   };

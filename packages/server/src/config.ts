@@ -16,7 +16,7 @@ export interface Config {
   siteUrl: string;
   /**
    * SITE_URL was set: it names the issuer of this node's tokens. Unset, the nodes of one database issue them as the
-   * URL the instance first started with (features/auth/token-issuer.ts), so they accept each other's.
+   * URL the instance first started with (features/auth/sessions/token-issuer.ts), so they accept each other's.
    */
   siteUrlConfigured: boolean;
   smtpUrl: string | null;
@@ -25,7 +25,7 @@ export interface Config {
   logLevel: string;
   /**
    * Per 5 minutes: wrong passwords allowed per IP over all emails, and sign-up, recover and verify attempts per IP
-   * and per email (features/auth/auth-rate-limits.ts).
+   * and per email (features/auth/protocol/auth-rate-limits.ts).
    */
   authRateLimit: number;
   /** Public record API requests allowed per minute per API key (or signed-in account). */

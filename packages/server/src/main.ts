@@ -7,7 +7,7 @@ import { setFlagsFromString } from 'node:v8';
 import { type Config, loadConfig } from './config.js';
 import { type Db, migrateToLatest, openDatabase } from './db/database.js';
 import { recountRowCount } from './db/row-counts.js';
-import { createTokenService } from './features/auth/tokens.service.js';
+import { createTokenService } from './features/auth/sessions/tokens.service.js';
 import type { ArchivePart } from './features/backups/backup-deps.js';
 
 const USAGE = `Usage: basalt [command] [options]
@@ -161,19 +161,19 @@ async function main(argv: string[]): Promise<number> {
       return withDatabase(config, async (db) => restoreFromCli(db, config, positionals[1], await cliParts(db, config)));
     }
     case 'create-admin': {
-      const { createAdminFromCli } = await import('./features/auth/admin-cli.js');
+      const { createAdminFromCli } = await import('./features/auth/routes/admin-cli.js');
       return withDatabase(config, (db) => createAdminFromCli(db, config, values));
     }
     case 'accounts': {
-      const { listAccountsFromCli } = await import('./features/auth/accounts-cli.js');
+      const { listAccountsFromCli } = await import('./features/auth/routes/accounts-cli.js');
       return withDatabase(config, (db) => listAccountsFromCli(db));
     }
     case 'reset-password': {
-      const { resetPasswordFromCli } = await import('./features/auth/accounts-cli.js');
+      const { resetPasswordFromCli } = await import('./features/auth/routes/accounts-cli.js');
       return withDatabase(config, (db) => resetPasswordFromCli(db, values));
     }
     case 'signups': {
-      const { signupsFromCli } = await import('./features/auth/accounts-cli.js');
+      const { signupsFromCli } = await import('./features/auth/routes/accounts-cli.js');
       return withDatabase(config, (db) => signupsFromCli(db, positionals[1]));
     }
     default:

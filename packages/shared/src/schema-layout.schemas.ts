@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PROJECT_LIMITS, projectRoleSchema } from './projects.schemas.js';
+import { ON_DELETE_ACTIONS } from './tables.schemas.js';
 
 // A project's schema layout and the messages of the Schema
 // Editor's room on /ws. A layout is {elements, version, lastModified}; an element is a table with
@@ -22,6 +23,22 @@ export const layoutFieldSchema = z.object({
     .max(40, 'Field type cannot exceed 40 characters')
     .refine(noNul, 'Field type cannot contain NUL characters'),
   primary: z.boolean({ error: 'primary must be true or false' }).optional(),
+  /** The element (by name) whose rows the field points at: an arrow on the canvas, a reference column once made. */
+  references: z
+    .object(
+      {
+        table: z
+          .string({ error: 'A reference names a table' })
+          .min(1, 'A reference names a table')
+          .max(100, 'A reference names a table of at most 100 characters')
+          .refine(noNul, 'A reference cannot contain NUL characters'),
+        onDelete: z
+          .enum(ON_DELETE_ACTIONS, { error: 'On delete must be one of: restrict, cascade, set null' })
+          .optional(),
+      },
+      { error: 'references must be an object: {table, onDelete}' },
+    )
+    .optional(),
 });
 /** LayoutField is one field of an element. */
 export type LayoutField = z.infer<typeof layoutFieldSchema>;

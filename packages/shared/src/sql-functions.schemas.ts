@@ -25,6 +25,32 @@ const name = (what: string) =>
 
 const typed = (what: string) => z.object({ name: name(what), type: columnTypeSchema }).strict();
 
+// A JSON value, without zod's recursive json type (react-hook-form's paths would recurse through it forever).
+const defaultValue = z.union([
+  z.string(),
+  z.number(),
+  z.boolean(),
+  z.null(),
+  z.array(z.unknown()),
+  z.record(z.string(), z.unknown()),
+]);
+
+/**
+ * sqlFunctionParamSchema is a parameter: a name, a column type and, optionally, a default (a JSON value of that
+ * type, checked by the server) that a call may then leave out, like `p integer DEFAULT 10`.
+ */
+export const sqlFunctionParamSchema = z
+  .object({
+    name: name('A parameter name'),
+    type: columnTypeSchema,
+    default: defaultValue.optional(),
+  })
+  .strict();
+
+/** SQL_FUNCTION_MODES: a function that only reads (callable with GET), or one that writes (POST only). */
+export const SQL_FUNCTION_MODES = ['read', 'write'] as const;
+export type SqlFunctionMode = (typeof SQL_FUNCTION_MODES)[number];
+
 const uniqueNames = (items: Array<{ name: string }>) => new Set(items.map((i) => i.name)).size === items.length;
 
 /** CALL_RULES say who of the app's callers may call a function; the owner and the service key always may. */
@@ -74,7 +100,7 @@ export const sqlFunctionInputSchema = z
     name: name('The function name'),
     description: z.string().max(SQL_FUNCTION_LIMITS.descriptionMax).nullable().optional(),
     params: z
-      .array(typed('A parameter name'))
+      .array(sqlFunctionParamSchema)
       .max(SQL_FUNCTION_LIMITS.paramsMax, `A function takes at most ${SQL_FUNCTION_LIMITS.paramsMax} parameters`)
       .refine(uniqueNames, 'Parameter names must be unique')
       .refine((ps) => ps.every((p) => p.name !== AUTH_UID), `${AUTH_UID} is given by Basalt: name it otherwise`)
@@ -94,6 +120,8 @@ export type SqlFunctionInput = z.output<typeof sqlFunctionInputSchema>;
 export type SqlFunctionReturns = z.output<typeof sqlFunctionReturnsSchema>;
 /** TypedName is a parameter or a result column. */
 export type TypedName = z.output<ReturnType<typeof typed>>;
+/** SqlFunctionParam is a parameter, with its default when it has one. */
+export type SqlFunctionParam = z.output<typeof sqlFunctionParamSchema>;
 
 /** sqlFunctionSchema is a stored function as the API answers it. */
 export const sqlFunctionSchema = z.object({
@@ -101,9 +129,11 @@ export const sqlFunctionSchema = z.object({
   accountId: z.string(),
   name: z.string(),
   description: z.string().nullable(),
-  params: z.array(z.object({ name: z.string(), type: columnTypeSchema })),
+  params: z.array(z.object({ name: z.string(), type: columnTypeSchema, default: defaultValue.optional() })),
   returns: sqlFunctionReturnsSchema,
   body: z.string(),
+  /** Whether its statement reads (SELECT) or writes (INSERT, UPDATE or DELETE), from the statement itself. */
+  mode: z.enum(SQL_FUNCTION_MODES),
   callRule: z.enum(CALL_RULES),
   createdAt: z.string(),
   updatedAt: z.string(),

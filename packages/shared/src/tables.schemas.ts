@@ -117,6 +117,11 @@ export type OnDeleteAction = (typeof ON_DELETE_ACTIONS)[number];
 export interface ColumnReference {
   table: string;
   onDelete: OnDeleteAction;
+  /**
+   * The referenced table's column the console shows a referenced row by (absent: its first text column). Only
+   * a display choice: a label naming no column of that table (dropped since) falls back the same way.
+   */
+  label?: string;
 }
 
 /**
@@ -241,6 +246,11 @@ export const columnReferenceSchema = z.object(
     onDelete: z
       .enum(ON_DELETE_ACTIONS, { error: 'On delete must be one of: restrict, cascade, set null' })
       .default('restrict'),
+    label: z
+      .string({ error: 'A label names a column of the referenced table' })
+      .max(TABLE_LIMITS.columnNameMax, 'A label names a column of the referenced table')
+      .regex(IDENTIFIER_PATTERN, 'A label names a column of the referenced table')
+      .optional(),
   },
   { error: 'References must be an object: {table, onDelete}' },
 );

@@ -50,6 +50,11 @@ const shellPages: RouteObject[] = [
     handle: { title: 'Edit Table' } satisfies RouteHandle,
     lazy: lazyPage(async () => (await import('@/features/tables/TableSchemaEditPage')).TableSchemaEditPage),
   },
+  {
+    path: 'tables/:id/rows/:rowId',
+    handle: { title: 'Row' } satisfies RouteHandle,
+    lazy: lazyPage(async () => (await import('@/features/records/RecordPage')).RecordPage),
+  },
   ...['history', 'history/:tableId'].map(
     (path): RouteObject => ({
       path,

@@ -7,8 +7,14 @@ import { NativeSelect } from '@/components/ui/native-select';
 // and one select per operation with the chosen rule said in a sentence below it. Tables' rules (TableAccessTab)
 // and buckets' rules (the Storage page) are both this, with their own operations and words.
 
+const RULE_LABELS: Record<Exclude<AccessRule, 'own'>, string> = {
+  nobody: 'Only you',
+  authenticated: 'Signed-in users',
+  public: 'Anyone, even signed out',
+};
+
 /** AccessSummary says a set of rules in one sentence, read out when it changes. */
-export function AccessSummary({ text }: { text: string }) {
+function AccessSummary({ text }: { text: string }) {
   return (
     <p
       className="flex items-start gap-2 rounded-lg border bg-muted/40 p-3 text-sm"
@@ -21,46 +27,56 @@ export function AccessSummary({ text }: { text: string }) {
   );
 }
 
-/** AccessRuleFields are one select per operation, each with its rule in plain words (from `describe`). */
-export function AccessRuleFields<Op extends string>({
+/**
+ * AccessRuleWords are one kind of rules in words: the operations, their labels, what `own` means there, one rule said
+ * in a sentence (`describe`) and all of them in one (`summarize`). Each feature declares its own once.
+ */
+export interface AccessRuleWords<Op extends string, Value extends Record<Op, AccessRule>> {
+  operations: readonly Op[];
+  operationLabels: Record<Op, string>;
+  /** ownLabel names the `own` rule ("Own rows only", "Own folder only"); the other rules read the same everywhere. */
+  ownLabel: string;
+  describe: (operation: Op, rule: AccessRule) => string;
+  summarize: (value: Value) => string;
+}
+
+/** AccessRulesEditor is the whole editor of a set of rules: the summary, then one select per operation. */
+export function AccessRulesEditor<Op extends string, Value extends Record<Op, AccessRule>>({
   idPrefix,
-  operations,
-  operationLabels,
-  ruleLabels,
-  describe,
+  words,
   value,
   onChange,
 }: {
   idPrefix: string;
-  operations: readonly Op[];
-  operationLabels: Record<Op, string>;
-  ruleLabels: Record<AccessRule, string>;
-  describe: (operation: Op, rule: AccessRule) => string;
-  value: Record<Op, AccessRule>;
+  words: AccessRuleWords<Op, Value>;
+  value: Value;
   onChange: (operation: Op, rule: AccessRule) => void;
 }) {
   return (
-    <div className="grid gap-4 sm:grid-cols-2">
-      {operations.map((operation) => (
-        <FormField
-          key={operation}
-          id={`${idPrefix}-${operation}`}
-          label={operationLabels[operation]}
-          hint={<p className="text-xs text-muted-foreground">{describe(operation, value[operation])}.</p>}
-        >
-          <NativeSelect
+    <>
+      <AccessSummary text={words.summarize(value)} />
+      <div className="grid gap-4 sm:grid-cols-2">
+        {words.operations.map((operation) => (
+          <FormField
+            key={operation}
             id={`${idPrefix}-${operation}`}
-            value={value[operation]}
-            onChange={(e) => onChange(operation, e.target.value as AccessRule)}
+            label={words.operationLabels[operation]}
+            hint={<p className="text-xs text-muted-foreground">{words.describe(operation, value[operation])}.</p>}
           >
-            {ACCESS_RULES.map((rule) => (
-              <option key={rule} value={rule}>
-                {ruleLabels[rule]}
-              </option>
-            ))}
-          </NativeSelect>
-        </FormField>
-      ))}
-    </div>
+            <NativeSelect
+              id={`${idPrefix}-${operation}`}
+              value={value[operation]}
+              onChange={(e) => onChange(operation, e.target.value as AccessRule)}
+            >
+              {ACCESS_RULES.map((rule) => (
+                <option key={rule} value={rule}>
+                  {rule === 'own' ? words.ownLabel : RULE_LABELS[rule]}
+                </option>
+              ))}
+            </NativeSelect>
+          </FormField>
+        ))}
+      </div>
+    </>
   );
 }

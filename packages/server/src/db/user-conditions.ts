@@ -54,6 +54,21 @@ export interface RelatedCondition {
   where?: Condition;
 }
 
+/**
+ * keysEqualSql is `inner = outer` between two tables' key columns (an id, or a reference column holding one), as
+ * the inner table's index serves it: an id compared with a reference goes through the dialect's idOfNumberSql.
+ */
+export function keysEqualSql(
+  dialect: SqlDialect,
+  inner: string,
+  innerColumn: string,
+  outer: string,
+  outerColumn: string,
+): string {
+  if (innerColumn === 'id' && outerColumn !== 'id') return `${inner} = ${dialect.userTables.idOfNumberSql(outer)}`;
+  return `${inner} = ${outer}`;
+}
+
 /** crossesTables tells whether a condition reads another table (its count cannot follow this table's writes). */
 export function crossesTables(condition: Condition): boolean {
   switch (condition.kind) {
@@ -164,7 +179,16 @@ export function writeCondition(
       const alias = quoteIdentifier(condition.alias);
       const outer = scope ?? quotedTable(shape.id);
       out.raw(`EXISTS (SELECT 1 FROM ${quotedTable(condition.table.id)} AS ${alias} WHERE `);
-      out.raw(`${alias}.${quotedColumn(condition.innerColumn)} = ${outer}.${quotedColumn(condition.outerColumn)}`);
+      const { innerColumn, outerColumn } = condition;
+      out.raw(
+        keysEqualSql(
+          dialect,
+          `${alias}.${quotedColumn(innerColumn)}`,
+          innerColumn,
+          `${outer}.${quotedColumn(outerColumn)}`,
+          outerColumn,
+        ),
+      );
       if (condition.where) {
         out.raw(' AND (');
         writeCondition(out, dialect, condition.table, condition.where, alias);
@@ -249,12 +273,12 @@ export function writeCondition(
 }
 
 // `(SELECT a."name" FROM "t_2" AS a WHERE a."id" = "t_1"."author_id" AND (rule))`: one row at most (by id).
-function writeOrderVia(out: SqlText, dialect: SqlDialect, shape: UserTableShape, column: string, via: OrderVia) {
+function writeOrderVia(out: SqlText, dialect: SqlDialect, outer: string, column: string, via: OrderVia) {
   const type = columnTypeIn(via.table, column);
   if (type === null || isJsonType(type)) throw new Error(`writeOrder: cannot order by ${JSON.stringify(column)}`);
   const alias = quoteIdentifier(via.alias);
   out.raw(`(SELECT ${alias}.${quotedColumn(column)} FROM ${quotedTable(via.table.id)} AS ${alias} WHERE `);
-  out.raw(`${alias}."id" = ${quotedTable(shape.id)}.${quotedColumn(via.reference)}`);
+  out.raw(keysEqualSql(dialect, `${alias}."id"`, 'id', `${outer}.${quotedColumn(via.reference)}`, via.reference));
   if (via.where) {
     out.raw(' AND (');
     writeCondition(out, dialect, via.table, via.where, alias);
@@ -265,13 +289,20 @@ function writeOrderVia(out: SqlText, dialect: SqlDialect, shape: UserTableShape,
 
 /**
  * writeOrder appends ORDER BY terms with explicit NULLS FIRST/LAST.
- * JSON values (json and array columns, `->` paths) sort in jsonb's order on both engines.
+ * JSON values (json and array columns, `->` paths) sort in jsonb's order on both engines. `scope` is the (quoted)
+ * name the table's rows go by, when not the table's own (a related order's subquery refers to it).
  */
-export function writeOrder(out: SqlText, dialect: SqlDialect, shape: UserTableShape, order: OrderTerm[]): void {
+export function writeOrder(
+  out: SqlText,
+  dialect: SqlDialect,
+  shape: UserTableShape,
+  order: OrderTerm[],
+  scope?: string,
+): void {
   order.forEach((term, i) => {
     const nulls = term.nulls ?? (term.direction === 'asc' ? 'last' : 'first');
     if (i > 0) out.raw(', ');
-    if (term.via) writeOrderVia(out, dialect, shape, term.column, term.via);
+    if (term.via) writeOrderVia(out, dialect, scope ?? quotedTable(shape.id), term.column, term.via);
     else {
       const type = operandType(shape, term.column, term.path);
       if (type === null) throw new Error(`writeOrder: unknown column ${JSON.stringify(term.column)}`);

@@ -1,7 +1,7 @@
 import { decodeJwt } from 'jose';
-import { findAccountById } from '../features/auth/accounts.store.js';
 import { type AuthDeps, createAuthDeps } from '../features/auth/auth-deps.js';
-import { startSignedInSession } from '../features/auth/sign-in.service.js';
+import { startSignedInSession } from '../features/auth/signin/sign-in.service.js';
+import { findAccountById } from '../features/auth/users/accounts.store.js';
 import { createCheckpoint } from '../features/history/checkpoints.service.js';
 import { createApiKey } from '../features/keys/keys.service.js';
 import { createRecords } from '../features/records/records.service.js';

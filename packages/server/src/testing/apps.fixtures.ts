@@ -78,6 +78,30 @@ export async function createAppTable(
   return res.body.id;
 }
 
+/** defineSqlFunctions defines SQL functions of the developer's (POST /api/functions/sql); any refusal fails. */
+export async function defineSqlFunctions(
+  server: TestServer,
+  developer: Developer,
+  fns: Array<{ name: string } & Record<string, unknown>>,
+): Promise<void> {
+  for (const fn of fns) {
+    const res = await server.request('POST', '/api/functions/sql', { headers: developer.headers, json: fn });
+    if (res.status !== 201) throw new Error(`defining ${fn.name} failed: ${res.status} ${res.text}`);
+  }
+}
+
+/** ADD_THEM is a SQL function anyone may call: add_them(a, b) → a + b. */
+export const ADD_THEM = {
+  name: 'add_them',
+  params: [
+    { name: 'a', type: 'number' },
+    { name: 'b', type: 'number' },
+  ],
+  returns: { kind: 'scalar', type: 'number' },
+  body: 'SELECT :a + :b',
+  callRule: 'public',
+};
+
 /** OWN_ROWS are access rules under which each end user has only their own rows (owner column `owner`). */
 export const OWN_ROWS = { select: 'own', insert: 'own', update: 'own', delete: 'own', ownerColumn: 'owner' };
 

@@ -2,7 +2,7 @@ import { importJWK, type JWK, SignJWT } from 'jose';
 import { expect } from 'vitest';
 import type { Config } from '../config.js';
 import type { DialectName } from '../db/dialect/dialect.js';
-import { listSigningKeys } from '../features/auth/signing-keys.store.js';
+import { listSigningKeys } from '../features/auth/sessions/signing-keys.store.js';
 import { startTestServer, type TestResponse, type TestServer } from './test-server.js';
 
 // Test fixtures for every suite that needs signed-in users: named users, sign-up, cookie login, and

@@ -1,6 +1,6 @@
 import type { AccountsTable, AppUsersTable } from '../db/schema/auth-tables.js';
 import { appUserRowOf } from '../features/apps/app-user-pool.js';
-import { accountRowOf } from '../features/auth/accounts.service.js';
+import { accountRowOf } from '../features/auth/users/accounts.service.js';
 
 // Rows written straight into the system tables, for the suites that need many of them at once (signing each up
 // would hash as many passwords): the rows production makes, a test naming only the columns it is about.

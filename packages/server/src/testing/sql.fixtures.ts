@@ -1,4 +1,4 @@
-import { findAccount } from '../features/auth/accounts.service.js';
+import { findAccount } from '../features/auth/users/accounts.service.js';
 import { addMember } from '../features/projects/project-members.service.js';
 import { createProject } from '../features/projects/projects.service.js';
 import { accountActor, type ProjectRole } from '../lib/actor/actor.js';

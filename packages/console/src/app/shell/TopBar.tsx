@@ -1,5 +1,4 @@
-import { SITE_NAME, type TableResponse, tableListSchema } from '@basalt/shared';
-import { useQuery } from '@tanstack/react-query';
+import { SITE_NAME, type TableResponse } from '@basalt/shared';
 import { Menu, Plus, Search } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
@@ -7,8 +6,7 @@ import { BrandMark } from '@/components/brand-mark';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { ToastRoom } from '@/components/ui/toaster';
-import { tableKeys } from '@/features/tables/tables.keys';
-import { jsonQuery } from '@/lib/api';
+import { useApiTablesQuery } from '@/features/tables/tables.queries';
 import { AccountMenu } from './AccountMenu';
 import { NotificationsMenu } from './NotificationsMenu';
 import { findNavItem, NAV_GROUPS } from './nav-items';
@@ -27,8 +25,7 @@ function PageSearch() {
   const [text, setText] = useState('');
   // The account's tables are read once the search is used, not on every page of the console.
   const [used, setUsed] = useState(false);
-  const tables =
-    useQuery({ queryKey: tableKeys.apiList, queryFn: jsonQuery(tableListSchema), enabled: used }).data ?? [];
+  const tables = useApiTablesQuery({ enabled: used }).data ?? [];
   return (
     // biome-ignore lint/a11y/useSemanticElements: <search> is still unknown to some browsers and test DOMs.
     <form

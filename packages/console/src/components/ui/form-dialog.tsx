@@ -87,3 +87,11 @@ export function DialogForm({
     </form>
   );
 }
+
+/**
+ * EditorForm is the DialogForm of a dialog that creates or edits one definition (a function, an SQL function): its
+ * fields scroll inside the dialog, and its submit button says "Saving..." while the call runs.
+ */
+export function EditorForm(props: Omit<ComponentProps<typeof DialogForm>, 'pendingLabel' | 'className'>) {
+  return <DialogForm className="min-h-0" pendingLabel="Saving..." {...props} />;
+}

@@ -12,6 +12,7 @@ import { useAppQuery } from '@/features/app/app.queries';
 import { useTablesQuery } from '@/features/tables/tables.queries';
 import { guideSnippets, guideTable } from './app-guide';
 import { CodeSample } from './CodeSample';
+import { EmbedExamples } from './EmbedExamples';
 
 function Step({
   n,
@@ -169,6 +170,7 @@ export function DocumentationPage() {
         <CodeSample label="insert example" title="Add" code={code.insert} />
         <CodeSample label="update example" title="Change" code={code.update} />
         <CodeSample label="delete example" title="Delete" code={code.remove} />
+        <EmbedExamples tables={list} url={app.data.url} />
       </Step>
       <Step
         n={5}

@@ -2,9 +2,11 @@ import { BookOpen, FileCode2 } from 'lucide-react';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { LinkButton } from '@/components/ui/link-button';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { useTablesQuery } from '@/features/tables/tables.queries';
 import { useApiOrigin } from '@/lib/config';
 import { CodeSample } from './CodeSample';
 import { jsonText } from './code-literals';
+import { EmbedExamples } from './EmbedExamples';
 import { apiErrorBody, STATUS_CODES } from './status-codes';
 
 // The API page's Documentation tab: bearer authentication with an API key, the
@@ -18,6 +20,7 @@ const ERROR_EXAMPLE = jsonText(
 /** DocumentationTab explains how to authenticate, what the status codes mean and where the full reference is. */
 export function DocumentationTab() {
   const origin = useApiOrigin();
+  const tables = useTablesQuery().data ?? [];
   return (
     <div className="grid grid-cols-1 gap-6">
       <Card>
@@ -85,6 +88,7 @@ export function DocumentationTab() {
           </LinkButton>
         </CardContent>
       </Card>
+      <EmbedExamples tables={tables} url={origin} />
     </div>
   );
 }

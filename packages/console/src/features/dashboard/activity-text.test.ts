@@ -14,6 +14,7 @@ describe('describeActivity', () => {
   it.each([
     [entry('CREATE', 'tables', { name: 'orders' }), 'Table created: orders'],
     [entry('DELETE', 'tables', { name: 'orders' }), 'Table deleted: orders'],
+    [entry('UPDATE', 'sql_functions', { name: 'sell' }), 'SQL function updated: sell'],
     [entry('REGISTER', 'users', { username: 'ada' }), 'New user registered'],
     [entry('LOGIN', 'auth'), 'User logged in'],
     [entry('LOGOUT', 'auth'), 'User logged out'],

@@ -48,6 +48,10 @@ export function describeActivity(entry: ActivityEntry): string {
   if (action === 'REGISTER') return 'New user registered';
   if (action === 'LOGIN') return 'User logged in';
   if (action === 'LOGOUT') return 'User logged out';
+  if (resource === 'sql_functions') {
+    const name = detail(entry, 'name');
+    return name ? `SQL function ${past}: ${name}` : `SQL function ${past}`;
+  }
   if (resource === 'apiKeys') {
     const name = detail(entry, 'name');
     return name ? `API key ${past}: ${name}` : `API key ${past}`;

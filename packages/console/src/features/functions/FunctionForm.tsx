@@ -9,10 +9,11 @@ import {
 import { javascript } from '@codemirror/lang-javascript';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm } from 'react-hook-form';
-import { CodeEditor } from '@/components/code-editor';
-import { DialogForm } from '@/components/ui/form-dialog';
+import { CodeField } from '@/components/code-field';
+import { EditorForm } from '@/components/ui/form-dialog';
 import { FormField, fieldAria } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
+import { InputField } from '@/components/ui/input-field';
 import { Label } from '@/components/ui/label';
 import { Switch } from '@/components/ui/switch';
 
@@ -84,37 +85,28 @@ export function FunctionForm({
   });
   const { errors } = form.formState;
   return (
-    <DialogForm
-      className="min-h-0"
-      onSubmit={form.handleSubmit(onSubmit)}
-      onCancel={onCancel}
-      submitLabel={submitLabel}
-      pendingLabel="Saving..."
-      pending={pending}
-    >
+    <EditorForm onSubmit={form.handleSubmit(onSubmit)} onCancel={onCancel} submitLabel={submitLabel} pending={pending}>
       <div className="grid gap-4 sm:grid-cols-2">
-        <FormField id="function-name" label="Name" error={errors.name?.message}>
-          <Input
-            {...fieldAria('function-name', errors.name?.message)}
-            placeholder="my-function"
-            autoComplete="off"
-            {...form.register('name', {
-              // A new function's route follows its name until the person edits the route: two functions made
-              // one after the other do not both claim /api/edge/my-function.
-              onChange: (e) => {
-                if (!fn && !form.getFieldState('route').isDirty) form.setValue('route', routeOf(e.target.value));
-              },
-            })}
-          />
-        </FormField>
-        <FormField id="function-route" label="Route" error={errors.route?.message}>
-          <Input
-            {...fieldAria('function-route', errors.route?.message)}
-            className="font-mono text-[13px]"
-            autoComplete="off"
-            {...form.register('route')}
-          />
-        </FormField>
+        <InputField
+          id="function-name"
+          label="Name"
+          error={errors.name?.message}
+          placeholder="my-function"
+          {...form.register('name', {
+            // A new function's route follows its name until the person edits the route: two functions made
+            // one after the other do not both claim /api/edge/my-function.
+            onChange: (e) => {
+              if (!fn && !form.getFieldState('route').isDirty) form.setValue('route', routeOf(e.target.value));
+            },
+          })}
+        />
+        <InputField
+          id="function-route"
+          label="Route"
+          error={errors.route?.message}
+          className="font-mono text-[13px]"
+          {...form.register('route')}
+        />
       </div>
       <div className="grid gap-3 sm:grid-cols-2">
         <Controller
@@ -144,23 +136,16 @@ export function FunctionForm({
           )}
         />
       </div>
-      <FormField id="function-code" label="Code" error={errors.code?.message}>
-        <Controller
-          control={form.control}
-          name="code"
-          render={({ field }) => (
-            <CodeEditor
-              id="function-code"
-              ariaLabel="Function code"
-              language={TYPESCRIPT}
-              value={field.value}
-              onChange={field.onChange}
-              invalid={Boolean(errors.code)}
-              className="h-72 sm:h-80"
-            />
-          )}
-        />
-      </FormField>
-    </DialogForm>
+      <CodeField
+        control={form.control}
+        name="code"
+        id="function-code"
+        label="Code"
+        ariaLabel="Function code"
+        language={TYPESCRIPT}
+        error={errors.code?.message}
+        className="h-72 sm:h-80"
+      />
+    </EditorForm>
   );
 }

@@ -1,10 +1,9 @@
-import { describeAccess, restorePreviewSchema } from '@basalt/shared';
-import { useQuery } from '@tanstack/react-query';
+import { describeAccess } from '@basalt/shared';
 import { ShieldAlert } from 'lucide-react';
 import { useId } from 'react';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Label } from '@/components/ui/label';
-import { jsonQuery } from '@/lib/api';
+import { useRestorePreviewQuery } from './history.queries';
 
 // What a restore does to the table's access rules (issue 35): a restore reverts rule changes with the rest, and
 // the app's users suddenly seeing nothing must not come as a surprise. The server's preview says what the rules
@@ -24,7 +23,7 @@ export function RestoreAccessNotice({
   onKeepChange: (keep: boolean) => void;
 }) {
   const boxId = useId();
-  const preview = useQuery({ queryKey: [previewPath], queryFn: jsonQuery(restorePreviewSchema), staleTime: 0 });
+  const preview = useRestorePreviewQuery(previewPath);
   if (preview.isPending) return <p className="text-sm text-muted-foreground">Checking the access rules...</p>;
   if (preview.isError) {
     return <p className="text-sm text-muted-foreground">Could not check what the restore does to the access rules.</p>;

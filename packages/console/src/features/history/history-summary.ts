@@ -9,6 +9,9 @@ const CHANGE_LABELS: Record<string, string> = {
   RECORD_CREATE: 'Record created',
   RECORD_UPDATE: 'Record updated',
   RECORD_DELETE: 'Record deleted',
+  FUNCTION_CREATE: 'SQL function created',
+  FUNCTION_UPDATE: 'SQL function changed',
+  FUNCTION_DELETE: 'SQL function deleted',
 };
 
 /** changeLabel names a change type: "Record updated". */

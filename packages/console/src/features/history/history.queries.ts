@@ -5,6 +5,7 @@ import {
   checkpointSchema,
   createCheckpointSchema,
   historyPageSchema,
+  restorePreviewSchema,
   restoreResultSchema,
   revertResultSchema,
 } from '@basalt/shared';
@@ -219,4 +220,9 @@ export function useRestoreCheckpointMutation() {
     },
     onError: failureToast('Error restoring checkpoint'),
   });
+}
+
+/** useRestorePreviewQuery reads what a restore would do (its access rules among it), fresh each time it opens. */
+export function useRestorePreviewQuery(previewPath: string) {
+  return useQuery({ queryKey: [previewPath], queryFn: jsonQuery(restorePreviewSchema), staleTime: 0 });
 }

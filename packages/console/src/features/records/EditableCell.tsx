@@ -1,10 +1,13 @@
 import type { ColumnDefinition } from '@basalt/shared';
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { Input } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';
 import { TableCell } from '@/components/ui/table';
 import { cn } from '@/lib/cn';
+import { ReferencePicker } from './ReferencePicker';
 import { buildUpdatePayload, formatCellValue, toFormValue, validateRecordValues } from './record-values';
+import type { ReferenceTarget } from './reference-labels';
 
 // One cell of the grid, edited in place: a double click (or Enter on the focused cell) opens an input for the
 // column's type; Enter or leaving the input saves the value, Escape puts it back. The value is checked with the
@@ -96,6 +99,23 @@ function CellEditor({
   );
 }
 
+/** CellReference is a reference cell's target and the label of the row it holds (undefined: not known). */
+export interface CellReference {
+  target: ReferenceTarget;
+  label: string | undefined;
+}
+
+// A referenced row reads as its label, then its id.
+function ReferenceValue({ value, label }: { value: unknown; label: string | undefined }) {
+  if (typeof value !== 'number') return null;
+  return (
+    <span className="inline-flex max-w-full items-baseline gap-1.5">
+      {label !== undefined && label !== '' && <span className="truncate">{label}</span>}
+      <span className="font-mono text-xs text-muted-foreground">#{value}</span>
+    </span>
+  );
+}
+
 /** RecordCell shows one value of a record; with onSave it edits in place when double-clicked. */
 export function RecordCell({
   name,
@@ -104,6 +124,8 @@ export function RecordCell({
   editing,
   onEditingChange,
   onSave,
+  reference,
+  rowHref,
 }: {
   name: string;
   definition: ColumnDefinition;
@@ -112,8 +134,16 @@ export function RecordCell({
   onEditingChange: (editing: boolean) => void;
   /** Absent for cells that are not edited in place (id, or a role that may not write). */
   onSave?: (next: unknown) => Promise<unknown>;
+  /** A reference column's target: the cell shows the label and edits with the picker. */
+  reference?: CellReference;
+  /** The row's page, which the id cell links to. */
+  rowHref?: string;
 }) {
-  const text = formatCellValue(value, definition.type);
+  const text = reference
+    ? [reference.label, typeof value === 'number' ? `#${value}` : ''].filter(Boolean).join(' ')
+    : formatCellValue(value, definition.type);
+  const shown = reference ? <ReferenceValue value={value} label={reference.label} /> : text;
+  const table = reference?.target.table;
   const structured = definition.type === 'json' || definition.type === 'array';
   const className = cn(
     'max-w-64 truncate',
@@ -123,7 +153,37 @@ export function RecordCell({
   if (!onSave) {
     return (
       <TableCell title={text.length > 40 ? text : undefined} className={className}>
-        {text}
+        {rowHref ? (
+          <Link to={rowHref} className="hover:text-foreground hover:underline" aria-label={`Open record ${text}`}>
+            {shown}
+          </Link>
+        ) : (
+          shown
+        )}
+      </TableCell>
+    );
+  }
+  if (editing && table) {
+    return (
+      <TableCell className="max-w-none py-1 align-top">
+        <ReferencePicker
+          column={name}
+          table={table}
+          labelColumn={reference?.target.labelColumn ?? null}
+          value={typeof value === 'number' ? value : null}
+          nullable={!definition.required}
+          onCancel={() => onEditingChange(false)}
+          onPick={(id) => {
+            if (id === value) return onEditingChange(false);
+            // A refused save keeps the picker open; the mutation's toast says why.
+            void onSave(id).then(
+              () => onEditingChange(false),
+              () => {},
+            );
+          }}
+        >
+          <div className="flex h-8 items-center rounded-md border border-ring px-2 text-sm">{shown}</div>
+        </ReferencePicker>
       </TableCell>
     );
   }
@@ -156,7 +216,7 @@ export function RecordCell({
         }
       }}
     >
-      {text}
+      {shown}
     </TableCell>
   );
 }

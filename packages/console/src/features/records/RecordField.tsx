@@ -28,6 +28,7 @@ export function RecordField({
   registration,
   defaultValue,
   error,
+  beside,
 }: {
   name: string;
   definition: ColumnDefinition;
@@ -35,6 +36,8 @@ export function RecordField({
   /** defaultValue is the starting text; passed to the element too, so a select starts on it everywhere. */
   defaultValue: string;
   error?: string;
+  /** Shown beside the input: a reference column's Pick button. */
+  beside?: ReactNode;
 }) {
   const id = `record-field-${name}`;
   const common = {
@@ -93,7 +96,14 @@ export function RecordField({
         </Label>
         <Badge variant="secondary">{definition.type}</Badge>
       </div>
-      {control}
+      {beside ? (
+        <div className="flex items-center gap-2">
+          <div className="min-w-0 flex-1">{control}</div>
+          {beside}
+        </div>
+      ) : (
+        control
+      )}
       {definition.default !== undefined && definition.default !== null && (
         <p className="text-xs text-muted-foreground">
           Left empty: <span className="font-mono">{defaultLabel(definition.default, definition.type)}</span>

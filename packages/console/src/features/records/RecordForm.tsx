@@ -3,7 +3,9 @@ import { useState } from 'react';
 import { type FieldErrors, type Resolver, useForm } from 'react-hook-form';
 import { DialogForm } from '@/components/ui/form-dialog';
 import { RecordField } from './RecordField';
+import { ReferenceFieldPicker } from './ReferenceFieldPicker';
 import { editableColumns, initialFormValues, type RecordFormValues, validateRecordValues } from './record-values';
+import type { ReferenceTarget } from './reference-labels';
 
 /** recordResolver validates the form with validateRecordValues (the server's own messages). */
 function recordResolver(schema: TableSchema): Resolver<RecordFormValues> {
@@ -39,6 +41,7 @@ export function RecordForm({
   isPending,
   onSubmit,
   onCancel,
+  references = [],
 }: {
   schema: TableSchema;
   record?: Record<string, unknown>;
@@ -47,6 +50,8 @@ export function RecordForm({
   isPending: boolean;
   onSubmit: (values: RecordFormValues) => void;
   onCancel: () => void;
+  /** The table's reference columns: each gets a Pick button over the table it references. */
+  references?: readonly ReferenceTarget[];
 }) {
   const [defaults] = useState(() => initialFormValues(schema, record));
   const [formSchema] = useState(() => formSchemaOf(schema, record === undefined));
@@ -66,16 +71,33 @@ export function RecordForm({
           This table has only its id column. Add columns in the schema editor to store values in its records.
         </p>
       ) : (
-        columns.map(([name, definition]) => (
-          <RecordField
-            key={name}
-            name={name}
-            definition={definition}
-            registration={form.register(name)}
-            defaultValue={defaults[name] ?? ''}
-            error={form.formState.errors[name]?.message}
-          />
-        ))
+        columns.map(([name, definition]) => {
+          const target = references.find((t) => t.column === name && t.table);
+          const current = Number(form.getValues(name));
+          return (
+            <RecordField
+              key={name}
+              name={name}
+              definition={definition}
+              registration={form.register(name)}
+              defaultValue={defaults[name] ?? ''}
+              error={form.formState.errors[name]?.message}
+              beside={
+                target && (
+                  <ReferenceFieldPicker
+                    name={name}
+                    target={target}
+                    value={Number.isInteger(current) && current > 0 ? current : null}
+                    nullable={!definition.required}
+                    onPick={(id) =>
+                      form.setValue(name, id === null ? '' : String(id), { shouldDirty: true, shouldValidate: true })
+                    }
+                  />
+                )
+              }
+            />
+          );
+        })
       )}
     </DialogForm>
   );

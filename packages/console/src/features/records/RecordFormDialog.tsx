@@ -3,6 +3,7 @@ import { FormDialog } from '@/components/ui/form-dialog';
 import { RecordForm } from './RecordForm';
 import { buildCreatePayload, buildUpdatePayload } from './record-values';
 import { useCreateRecordMutation, useUpdateRecordMutation } from './records.queries';
+import { useReferenceTargets } from './reference-labels.queries';
 
 /** RecordDialogState says which record form is open: a new record, a record to edit, or none. */
 export type RecordDialogState = { mode: 'create' } | { mode: 'edit'; record: RecordRow } | null;
@@ -20,6 +21,7 @@ export function RecordFormDialog({
   const creation = useCreateRecordMutation(table);
   const update = useUpdateRecordMutation(table);
   const editing = state?.mode === 'edit' ? state.record : null;
+  const references = useReferenceTargets(table.schema);
   return (
     <FormDialog
       open={state !== null}
@@ -41,6 +43,7 @@ export function RecordFormDialog({
           pendingLabel={editing ? 'Saving...' : 'Adding...'}
           isPending={creation.isPending || update.isPending}
           onCancel={onClose}
+          references={references}
           onSubmit={(values) => {
             if (editing) {
               update.mutate(

@@ -6,8 +6,9 @@ import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { cn } from '@/lib/cn';
-import { RecordCell } from './EditableCell';
+import { type CellReference, RecordCell } from './EditableCell';
 import type { RecordsSort } from './records.api';
+import type { ReferenceLabels, ReferenceTarget } from './reference-labels';
 
 // The Actions column stays in view while a wide table scrolls sideways.
 const STICKY_ACTIONS = 'sticky right-0 bg-card shadow-[-1px_0_0_var(--color-border)]';
@@ -73,6 +74,22 @@ export interface GridSelection {
   onSelect: (ids: number[], checked: boolean) => void;
 }
 
+/** GridReferences are the reference columns of the grid's table and the labels of the page's referenced rows. */
+export interface GridReferences {
+  targets: readonly ReferenceTarget[];
+  labels: ReferenceLabels;
+}
+
+function cellReference(
+  references: GridReferences | undefined,
+  column: string,
+  value: unknown,
+): CellReference | undefined {
+  const target = references?.targets.find((t) => t.column === column);
+  if (!target) return undefined;
+  return { target, label: typeof value === 'number' ? references?.labels.get(column)?.get(value) : undefined };
+}
+
 /**
  * RecordsGrid shows one page of records: a check box per row (with a selection), a column per schema field (id
  * first) and the row actions. With onSort the headers sort the table on the server (by that column, then by id);
@@ -88,6 +105,8 @@ export function RecordsGrid({
   onSaveCell,
   onEdit,
   onDelete,
+  references,
+  rowHref,
 }: {
   schema: TableSchema;
   rows: readonly RecordRow[];
@@ -98,6 +117,10 @@ export function RecordsGrid({
   onSaveCell?: (record: RecordRow, column: string, value: unknown) => Promise<unknown>;
   onEdit?: (record: RecordRow) => void;
   onDelete?: (record: RecordRow) => void;
+  /** Reference columns show their rows' labels and are edited with the picker. */
+  references?: GridReferences;
+  /** The address of a row's page, which its id links to. */
+  rowHref?: (record: RecordRow) => string;
 }) {
   const columns = Object.entries(schema);
   const scrollBox = useRef<HTMLDivElement>(null);
@@ -165,6 +188,8 @@ export function RecordsGrid({
                     editing={editing?.id === row.id && editing.column === name}
                     onEditingChange={(open) => setEditing(open ? { id: row.id, column: name } : null)}
                     onSave={onSaveCell && name !== 'id' ? (value) => onSaveCell(row, name, value) : undefined}
+                    reference={cellReference(references, name, row[name])}
+                    rowHref={name === 'id' ? rowHref?.(row) : undefined}
                   />
                 ))}
                 <TableCell className={cn('py-1.5 text-right group-hover:bg-muted', STICKY_ACTIONS)}>

@@ -11,8 +11,10 @@ import { errorMessage } from '@/lib/api-errors';
 import { cn } from '@/lib/cn';
 import { RecordsGrid } from './RecordsGrid';
 import { RecordsToolbar } from './RecordsToolbar';
+import { rowPath } from './ReferencedByList';
 import { useDeleteRecordsMutation, useRecordsPageQuery, useUpdateRecordMutation } from './records.queries';
 import { toServerFilters } from './records-filters';
+import { useReferenceLabels, useReferenceTargets } from './reference-labels.queries';
 import { lastPageOf, PAGE_SIZES, rowRangeText, useClampToLastPage, useRecordsPaging } from './useRecordsPaging';
 
 function LoadingRows() {
@@ -47,6 +49,8 @@ export function RecordsTab({
   const serverFilters = useMemo(() => toServerFilters(paging.filters, table.schema), [paging.filters, table.schema]);
   const records = useRecordsPageQuery(table, paging.page, paging.pageSize, paging.sort, serverFilters);
   useClampToLastPage(paging, records.data?.total);
+  const referenceTargets = useReferenceTargets(table.schema);
+  const referenceLabels = useReferenceLabels(referenceTargets, records.data?.rows ?? []);
   const canWrite = onEdit !== undefined;
   const update = useUpdateRecordMutation(table);
   const bulkDelete = useDeleteRecordsMutation(table);
@@ -128,6 +132,8 @@ export function RecordsTab({
             }
             onEdit={onEdit}
             onDelete={onDelete}
+            references={{ targets: referenceTargets, labels: referenceLabels }}
+            rowHref={(record) => rowPath(table.id, record.id)}
           />
         </div>
         <Pager

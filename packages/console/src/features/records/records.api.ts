@@ -115,6 +115,11 @@ export async function updateRecord(table: TableRef, id: number, payload: RecordP
   return row.data;
 }
 
+/** fetchRecord reads one record by id (404 when the table has no such record). */
+export async function fetchRecord(table: TableRef, id: number, signal?: AbortSignal): Promise<RecordRow> {
+  return apiJson(recordRowSchema, 'GET', `/api/tables/${table.id}/records/${id}`, undefined, { signal });
+}
+
 /** deleteRecord deletes one record. */
 export async function deleteRecord(table: TableRef, id: number): Promise<void> {
   await apiRequest('DELETE', `/api/tables/${table.id}/records/${id}`);

@@ -1,5 +1,4 @@
-import { type ImportCandidates, importCandidatesSchema } from '@basalt/shared';
-import { useQuery } from '@tanstack/react-query';
+import type { ImportCandidates } from '@basalt/shared';
 import { Download } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Button } from '@/components/ui/button';
@@ -14,9 +13,8 @@ import {
 } from '@/components/ui/dialog';
 import { Label } from '@/components/ui/label';
 import { Spinner } from '@/components/ui/spinner';
-import { jsonQuery } from '@/lib/api';
 import { errorMessage } from '@/lib/api-errors';
-import { useImportTablesMutation } from './schema-design.queries';
+import { useImportCandidatesQuery, useImportTablesMutation } from './schema-design.queries';
 
 // "Import existing tables": the tables an import could draw, from the server. Linked tables the canvas does not
 // show are always drawn; the person's own tables are offered with a box each (checked), as importing one links it
@@ -80,12 +78,7 @@ function Candidates({
 /** ImportTablesDialog is the "Import existing tables" button and its dialog. */
 export function ImportTablesDialog({ projectId, disabled }: { projectId: string; disabled: boolean }) {
   const [open, setOpen] = useState(false);
-  const candidates = useQuery({
-    queryKey: [`/api/projects/${projectId}/schema/import`],
-    queryFn: jsonQuery(importCandidatesSchema),
-    enabled: open,
-    staleTime: 0,
-  });
+  const candidates = useImportCandidatesQuery(projectId, open);
   const [chosen, setChosen] = useState<ReadonlySet<number>>(new Set());
   // Every own table starts chosen once the candidates are in.
   useEffect(() => {

@@ -2,7 +2,10 @@ import type { LayoutElement, PresenceUser } from '@basalt/shared';
 import {
   applyNodeChanges,
   Background,
+  type Connection,
   Controls,
+  type Edge,
+  MarkerType,
   MiniMap,
   type NodeChange,
   ReactFlow,
@@ -11,7 +14,7 @@ import {
 import '@xyflow/react/dist/style.css';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTheme } from '@/lib/theme-provider';
-import { deleteTable, updateTable } from './layout-edits';
+import { deleteTable, referenceEdges, setFieldReference, updateTable } from './layout-edits';
 import { type TableFlowNode, TableNode } from './TableNode';
 
 // The canvas of table elements (@xyflow/react). Nodes are kept in state so that xyflow's measurements stay;
@@ -44,6 +47,37 @@ function Canvas({ elements, canEdit, self, users, onEdit, onSelect }: SchemaCanv
     return map;
   }, [users, self]);
 
+  // One arrow per reference, from the field to the table it points at, leaving and entering on the sides that face
+  // each other (a table to the left of the one it references points left); a tree loops on the right.
+  const edges = useMemo((): Edge[] => {
+    const at = new Map(nodes.map((node) => [node.id, node.position.x]));
+    return referenceEdges(elements).map((edge) => {
+      const leftward = edge.source !== edge.target && (at.get(edge.source) ?? 0) > (at.get(edge.target) ?? 0);
+      return {
+        ...edge,
+        sourceHandle: leftward ? `${edge.sourceHandle}-left` : edge.sourceHandle,
+        targetHandle: leftward || edge.source === edge.target ? 'table-right' : 'table',
+        type: 'smoothstep',
+        markerEnd: { type: MarkerType.ArrowClosed, width: 18, height: 18 },
+        style: { strokeWidth: 1.5 },
+        className: 'reference-edge',
+        selectable: false,
+      };
+    });
+  }, [elements, nodes]);
+  const tableNames = useMemo(() => elements.map((e) => e.name.trim()), [elements]);
+
+  // Dragging from a number field's dot to a table makes the field reference that table.
+  const onConnect = useCallback(
+    ({ source, sourceHandle, target }: Connection) => {
+      const fieldId = sourceHandle?.replace(/^field-/, '').replace(/-left$/, '');
+      const table = elements.find((e) => e.id === target)?.name.trim();
+      if (!canEdit || !fieldId || !table) return;
+      onEdit((all) => updateTable(all, source, (element) => setFieldReference(element, fieldId, table)));
+    },
+    [canEdit, elements, onEdit],
+  );
+
   useEffect(() => {
     setNodes((previous) => {
       const byId = new Map(previous.map((node) => [node.id, node]));
@@ -64,11 +98,12 @@ function Canvas({ elements, canEdit, self, users, onEdit, onSelect }: SchemaCanv
             selectedBy: selectedBy.get(element.id) ?? [],
             onChange: (next) => onEdit((all) => updateTable(all, element.id, () => next)),
             onDelete: () => onEdit((all) => deleteTable(all, element.id)),
+            tableNames,
           },
         };
       });
     });
-  }, [elements, canEdit, selectedBy, onEdit]);
+  }, [elements, canEdit, selectedBy, onEdit, tableNames]);
 
   const onNodesChange = useCallback(
     (changes: NodeChange<TableFlowNode>[]) => {
@@ -104,8 +139,10 @@ function Canvas({ elements, canEdit, self, users, onEdit, onSelect }: SchemaCanv
   return (
     <ReactFlow
       nodes={nodes}
+      edges={edges}
       nodeTypes={nodeTypes}
       onNodesChange={onNodesChange}
+      onConnect={onConnect}
       colorMode={resolvedTheme === 'dark' ? 'dark' : 'light'}
       fitView
       fitViewOptions={{ maxZoom: 1 }}

@@ -87,3 +87,61 @@ export function withFieldIds(elements: readonly LayoutElement[]): LayoutElement[
     e.fields.every((f) => f.id) ? e : { ...e, fields: e.fields.map((f) => (f.id ? f : { ...f, id: newId() })) },
   );
 }
+
+/** NUMBER_FIELD_TYPES are the design types that become number columns, the only ones that may reference a table. */
+export const NUMBER_FIELD_TYPES: ReadonlySet<string> = new Set([
+  'integer',
+  'int',
+  'bigint',
+  'smallint',
+  'serial',
+  'float',
+  'double',
+  'decimal',
+  'numeric',
+  'real',
+  'number',
+]);
+
+/** canReference tells whether a field may reference a table: a number field that is not the primary key. */
+export function canReference(field: LayoutField): boolean {
+  return !field.primary && NUMBER_FIELD_TYPES.has(field.type.trim().toLowerCase());
+}
+
+/** setFieldReference makes a field reference the element named `table`, or no table (null). */
+export function setFieldReference(element: LayoutElement, fieldId: string, table: string | null): LayoutElement {
+  return {
+    ...element,
+    fields: element.fields.map((f) => {
+      if (f.id !== fieldId) return f;
+      const { references: _old, ...rest } = f;
+      return table === null ? rest : { ...rest, references: { table, onDelete: f.references?.onDelete ?? 'restrict' } };
+    }),
+  };
+}
+
+/** ReferenceEdge is one arrow of the canvas: from a field of one element to the element it references. */
+export interface ReferenceEdge {
+  id: string;
+  source: string;
+  sourceHandle: string;
+  target: string;
+}
+
+/** fieldHandle names the point of a field that its arrow starts from. */
+export const fieldHandle = (fieldId: string) => `field-${fieldId}`;
+
+/**
+ * referenceEdges are the arrows of a layout: one per field that references an element the layout has (matched by
+ * name, ignoring case and spaces around it, as tables are made). A reference to no element draws nothing.
+ */
+export function referenceEdges(elements: readonly LayoutElement[]): ReferenceEdge[] {
+  const byName = new Map(elements.map((e) => [e.name.trim().toLowerCase(), e.id]));
+  return elements.flatMap((element) =>
+    element.fields.flatMap((field) => {
+      const target = field.references && byName.get(field.references.table.trim().toLowerCase());
+      if (!target || !field.id) return [];
+      return [{ id: `ref-${element.id}-${field.id}`, source: element.id, sourceHandle: fieldHandle(field.id), target }];
+    }),
+  );
+}

@@ -1,8 +1,9 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { importCandidatesSchema } from '@basalt/shared';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { projectKeys } from '@/features/projects/projects.keys';
 import { refreshAfterDesignApply } from '@/features/query-refresh';
-import { apiJson } from '@/lib/api';
+import { apiJson, jsonQuery } from '@/lib/api';
 import { errorMessage } from '@/lib/api-errors';
 import { showToast } from '@/lib/toast';
 
@@ -82,5 +83,15 @@ export function useImportTablesMutation(projectId: string, onDone: () => void) {
       onDone();
     },
     onError: failure('Failed to import tables'),
+  });
+}
+
+/** useImportCandidatesQuery lists the tables that could join the project's canvas, read fresh while the dialog is open. */
+export function useImportCandidatesQuery(projectId: string, open: boolean) {
+  return useQuery({
+    queryKey: [`/api/projects/${projectId}/schema/import`],
+    queryFn: jsonQuery(importCandidatesSchema),
+    enabled: open,
+    staleTime: 0,
   });
 }

@@ -7,37 +7,28 @@ import {
 } from '@basalt/shared';
 import { PostgreSQL, sql } from '@codemirror/lang-sql';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Plus, X } from 'lucide-react';
 import { useState } from 'react';
-import {
-  type Control,
-  Controller,
-  type FieldPath,
-  type UseFormRegister,
-  useFieldArray,
-  useForm,
-} from 'react-hook-form';
-import type { z } from 'zod';
-import { CodeEditor } from '@/components/code-editor';
-import { Button } from '@/components/ui/button';
-import { DialogForm } from '@/components/ui/form-dialog';
-import { FormField, fieldAria } from '@/components/ui/form-field';
-import { Input } from '@/components/ui/input';
+import { Controller, type FieldPath, useForm } from 'react-hook-form';
+import { CodeField } from '@/components/code-field';
+import { Badge } from '@/components/ui/badge';
+import { EditorForm } from '@/components/ui/form-dialog';
+import { FormField } from '@/components/ui/form-field';
+import { InputField, SelectField } from '@/components/ui/input-field';
 import { NativeSelect } from '@/components/ui/native-select';
 import { useTablesQuery } from '@/features/tables/tables.queries';
 import { ApiError } from '@/lib/api-errors';
+import { type FormValues, TypedNames } from './SqlFunctionFields';
+import { paramsForApi, paramsForForm, statementMode } from './sql-function-form-values';
 
-// A SQL function's definition, validated with the server's own schema: name, who may call it, typed parameters,
-// what it returns (a scalar, one row or rows, of declared columns or of a table) and its one SELECT. The server's
-// refusal of the statement (a table of another account, a write…) lands under the statement.
+// A SQL function's definition, validated with the server's own schema: name, who may call it, typed parameters
+// (each with an optional default), what it returns (a scalar, one row or rows, of declared columns or of a table)
+// and its one statement: a SELECT (reads), or an INSERT, UPDATE or DELETE with RETURNING (writes, shown as it is
+// typed). The server's refusal of the statement (a table of another account…) lands under the statement.
 
 // One language value for every editor: a new one would reconfigure the editor on each render.
 const SQL = sql({ dialect: PostgreSQL });
 
 const EXAMPLE = 'SELECT * FROM my_table WHERE id = :id';
-
-/** FormValues are the form's fields before the schema's defaults apply. */
-type FormValues = z.input<typeof sqlFunctionInputSchema>;
 
 const RULE_LABELS: Record<(typeof CALL_RULES)[number], string> = {
   nobody: 'Only you and the service key',
@@ -57,68 +48,13 @@ function defaultsOf(fn: SqlFunction | null): FormValues {
     };
   }
   const { name, description, params, returns, body, callRule } = fn;
-  return { name, description, params, returns, body, callRule };
+  return { name, description, params: paramsForForm(params), returns, body, callRule };
 }
 
-function TypedNames({
-  control,
-  register,
-  name,
-  label,
-}: {
-  control: Control<FormValues, unknown, SqlFunctionInput>;
-  register: UseFormRegister<FormValues>;
-  name: 'params' | 'returns.columns';
-  label: string;
-}) {
-  const list = useFieldArray({ control, name: name as 'params' });
-  return (
-    <fieldset className="grid gap-2">
-      <legend className="mb-1 text-sm font-medium">{label}</legend>
-      {list.fields.map((field, i) => (
-        <div key={field.id} className="flex items-center gap-2">
-          <Input
-            aria-label={`${label} ${i + 1} name`}
-            placeholder="name"
-            autoComplete="off"
-            className="font-mono text-[13px]"
-            {...register(`${name}.${i}.name` as FieldPath<FormValues> as 'params.0.name')}
-          />
-          <NativeSelect
-            aria-label={`${label} ${i + 1} type`}
-            containerClassName="w-36 shrink-0"
-            {...register(`${name}.${i}.type` as FieldPath<FormValues> as 'params.0.type')}
-          >
-            {COLUMN_TYPES.map((type) => (
-              <option key={type} value={type}>
-                {type}
-              </option>
-            ))}
-          </NativeSelect>
-          <Button
-            type="button"
-            variant="ghost"
-            size="icon"
-            aria-label={`Remove ${label.toLowerCase()} ${i + 1}`}
-            onClick={() => list.remove(i)}
-          >
-            <X />
-          </Button>
-        </div>
-      ))}
-      <Button
-        type="button"
-        variant="outline"
-        size="sm"
-        className="w-fit"
-        onClick={() => list.append({ name: '', type: 'text' })}
-      >
-        <Plus />
-        Add {label.toLowerCase().replace(/s$/, '')}
-      </Button>
-    </fieldset>
-  );
-}
+const MODES = {
+  read: { label: 'Reads', hint: 'Called with GET or POST.' },
+  write: { label: 'Writes', hint: 'Called with POST only; each record it writes is in History like any write.' },
+};
 
 /** SqlFunctionForm edits a function; `fn` null defines a new one. */
 export function SqlFunctionForm({
@@ -162,37 +98,45 @@ export function SqlFunctionForm({
     }
   };
   const returnsError = errors.returns?.message ?? errors.returns?.root?.message ?? errors.returns?.table?.message;
+  const mode = MODES[statementMode(form.watch('body'))];
 
   return (
-    <DialogForm
-      className="min-h-0"
-      onSubmit={form.handleSubmit((values) => onSubmit(values, refused))}
+    <EditorForm
+      onSubmit={form.handleSubmit((values) => onSubmit({ ...values, params: paramsForApi(values.params) }, refused))}
       onCancel={onCancel}
       submitLabel={submitLabel}
-      pendingLabel="Saving..."
       pending={pending}
     >
       <div className="grid gap-4 sm:grid-cols-2">
-        <FormField id="sql-function-name" label="Name" error={errors.name?.message}>
-          <Input
-            {...fieldAria('sql-function-name', errors.name?.message)}
-            className="font-mono text-[13px]"
-            placeholder="books_by_author"
-            autoComplete="off"
-            {...form.register('name')}
-          />
-        </FormField>
-        <FormField id="sql-function-rule" label="Who may call it" error={errors.callRule?.message}>
-          <NativeSelect id="sql-function-rule" {...form.register('callRule')}>
-            {CALL_RULES.map((rule) => (
-              <option key={rule} value={rule}>
-                {RULE_LABELS[rule]}
-              </option>
-            ))}
-          </NativeSelect>
-        </FormField>
+        <InputField
+          id="sql-function-name"
+          label="Name"
+          error={errors.name?.message}
+          className="font-mono text-[13px]"
+          placeholder="books_by_author"
+          {...form.register('name')}
+        />
+        <SelectField
+          id="sql-function-rule"
+          label="Who may call it"
+          error={errors.callRule?.message}
+          {...form.register('callRule')}
+        >
+          {CALL_RULES.map((rule) => (
+            <option key={rule} value={rule}>
+              {RULE_LABELS[rule]}
+            </option>
+          ))}
+        </SelectField>
       </div>
-      <TypedNames control={form.control} register={form.register} name="params" label="Parameters" />
+      <TypedNames
+        control={form.control}
+        register={form.register}
+        name="params"
+        label="Parameters"
+        withDefault
+        errorOf={(i) => errors.params?.[i]?.default?.message}
+      />
       <div className="grid gap-4 sm:grid-cols-2">
         <FormField id="sql-function-returns" label="Returns" error={returnsError}>
           <NativeSelect
@@ -241,34 +185,24 @@ export function SqlFunctionForm({
       {kind !== 'scalar' && from === 'columns' && (
         <TypedNames control={form.control} register={form.register} name="returns.columns" label="Columns" />
       )}
-      <FormField
+      <CodeField
+        control={form.control}
+        name="body"
         id="sql-function-body"
         label="Statement"
+        ariaLabel="SQL statement"
+        language={SQL}
         error={errors.body?.message}
+        labelAction={<Badge variant={mode.label === 'Writes' ? 'warning' : 'secondary'}>{mode.label}</Badge>}
         hint={
           <p className="text-xs text-muted-foreground">
-            One SELECT over your tables. Write parameters as <code>:name</code>; <code>:auth_uid</code> is the calling
-            user's id.
+            One SELECT, or one INSERT, UPDATE or DELETE with RETURNING, over your tables. Write parameters as{' '}
+            <code>:name</code>; <code>:auth_uid</code> is the calling user's id. {mode.hint}
           </p>
         }
-      >
-        <Controller
-          control={form.control}
-          name="body"
-          render={({ field }) => (
-            <CodeEditor
-              id="sql-function-body"
-              ariaLabel="SQL statement"
-              language={SQL}
-              value={field.value}
-              onChange={field.onChange}
-              invalid={Boolean(errors.body)}
-              wrap
-              className="h-40"
-            />
-          )}
-        />
-      </FormField>
-    </DialogForm>
+        wrap
+        className="h-40"
+      />
+    </EditorForm>
   );
 }

@@ -16,7 +16,7 @@ import {
 } from './sql-functions.queries';
 
 // /sql-functions: the account's SQL functions, which its app calls with supabase.rpc(name, args) (docs/rpc.md):
-// a list with each signature, and Create, Edit and Delete.
+// a list with each signature (defaults shown), whether it reads or writes, and Create, Edit and Delete.
 
 const RULES: Record<SqlFunction['callRule'], string> = {
   nobody: 'owner only',
@@ -25,7 +25,9 @@ const RULES: Record<SqlFunction['callRule'], string> = {
 };
 
 function signatureOf(fn: SqlFunction): string {
-  const params = fn.params.map((p) => `${p.name} ${p.type}`).join(', ');
+  const params = fn.params
+    .map((p) => `${p.name} ${p.type}${p.default === undefined ? '' : ` = ${JSON.stringify(p.default)}`}`)
+    .join(', ');
   const { kind, type, table, columns } = fn.returns;
   const row = table ?? `(${(columns ?? []).map((c) => c.name).join(', ')})`;
   const returns = kind === 'scalar' ? type : kind === 'row' ? row : `setof ${row}`;
@@ -40,6 +42,7 @@ function FunctionRow({ fn, onEdit, onDelete }: { fn: SqlFunction; onEdit: () => 
         <p className="truncate font-mono text-xs text-muted-foreground">{fn.body}</p>
       </div>
       <div className="flex shrink-0 items-center gap-2">
+        <Badge variant={fn.mode === 'write' ? 'warning' : 'outline'}>{fn.mode === 'write' ? 'writes' : 'reads'}</Badge>
         <Badge variant="secondary">{RULES[fn.callRule]}</Badge>
         <Button variant="ghost" size="icon" aria-label={`Edit ${fn.name}`} onClick={onEdit}>
           <Pencil />
@@ -78,7 +81,7 @@ export function SqlFunctionsPage() {
       <EmptyState
         icon={SquareFunction}
         title="No SQL functions yet"
-        description="A SQL function is a named SELECT over your tables that your app calls with rpc()."
+        description="A SQL function is a named statement over your tables (a SELECT, or one write) that your app calls with rpc()."
         action={
           <Button size="sm" onClick={() => setEditing('new')}>
             Create SQL Function
@@ -100,7 +103,7 @@ export function SqlFunctionsPage() {
     <div className="grid gap-6">
       <PageHeader
         title="SQL Functions"
-        description="Named SELECTs over your tables, called from your app with supabase.rpc(name, args)."
+        description="Named statements over your tables, called from your app with supabase.rpc(name, args)."
         actions={
           <Button onClick={() => setEditing('new')}>
             <Plus />
@@ -124,7 +127,7 @@ export function SqlFunctionsPage() {
           onCancel={() => setEditing(null)}
           onSubmit={(input, refused) =>
             save.mutate(
-              { previous: current?.name ?? null, input },
+              { previous: current?.id ?? null, input },
               { onSuccess: () => setEditing(null), onError: refused },
             )
           }
@@ -133,7 +136,7 @@ export function SqlFunctionsPage() {
       <ConfirmDialog
         open={deleting !== null}
         title={`Delete ${deleting?.name ?? 'function'}?`}
-        description="Calls of it answer 404 from now on. This cannot be undone."
+        description="Calls of it answer 404 from now on. History keeps its definition: reverting the deletion brings it back."
         onConfirm={() => deleting && remove.mutate(deleting)}
         onClose={() => setDeleting(null)}
       />

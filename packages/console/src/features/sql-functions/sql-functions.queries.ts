@@ -6,7 +6,8 @@ import { errorMessage } from '@/lib/api-errors';
 import { showToast } from '@/lib/toast';
 import { sqlFunctionKeys } from './sql-functions.keys';
 
-// SQL functions: GET/POST /api/functions/sql, PUT/DELETE /api/functions/sql/{name} (docs/rpc.md).
+// SQL functions: GET/POST /api/functions/sql, PUT/DELETE /api/functions/sql/{id} (docs/rpc.md; by id, since
+// overloads share a name).
 
 const FALLBACK = 'Something went wrong. Please try again.';
 
@@ -18,14 +19,14 @@ export function useSqlFunctionsQuery() {
   return useQuery({ queryKey: sqlFunctionKeys.list, queryFn: jsonQuery(z.array(sqlFunctionSchema)) });
 }
 
-/** useSaveSqlFunctionMutation defines a function, or replaces the one named `previous`. */
+/** useSaveSqlFunctionMutation defines a function, or replaces the one of id `previous`. */
 export function useSaveSqlFunctionMutation() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ previous, input }: { previous: string | null; input: SqlFunctionInput }) =>
+    mutationFn: ({ previous, input }: { previous: number | null; input: SqlFunctionInput }) =>
       previous === null
         ? apiJson(sqlFunctionSchema, 'POST', '/api/functions/sql', input)
-        : apiJson(sqlFunctionSchema, 'PUT', `/api/functions/sql/${encodeURIComponent(previous)}`, input),
+        : apiJson(sqlFunctionSchema, 'PUT', `/api/functions/sql/${previous}`, input),
     retry: false,
     onSuccess: (fn) => {
       void queryClient.invalidateQueries({ queryKey: sqlFunctionKeys.list });
@@ -40,7 +41,7 @@ export function useDeleteSqlFunctionMutation() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (fn: SqlFunction) => {
-      await apiRequest('DELETE', `/api/functions/sql/${encodeURIComponent(fn.name)}`);
+      await apiRequest('DELETE', `/api/functions/sql/${fn.id}`);
     },
     onSuccess: (_data, fn) => {
       queryClient.setQueryData<SqlFunction[]>(sqlFunctionKeys.list, (list) => list?.filter((f) => f.id !== fn.id));

@@ -4,8 +4,7 @@ import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { DialogForm, FormDialog } from '@/components/ui/form-dialog';
 import { FormField, fieldAria } from '@/components/ui/form-field';
-import { Input } from '@/components/ui/input';
-import { NativeSelect } from '@/components/ui/native-select';
+import { InputField, SelectField } from '@/components/ui/input-field';
 import { Textarea } from '@/components/ui/textarea';
 import { useUploadSqlFileMutation } from './sql.queries';
 
@@ -69,25 +68,28 @@ export function UploadSqlFileDialog({
           );
         })}
       >
-        <FormField id="upload-project" label="Project" error={errors.projectId?.message}>
-          <NativeSelect {...fieldAria('upload-project', errors.projectId?.message)} {...form.register('projectId')}>
-            <option value="">Select a project</option>
-            {projects.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.name}
-              </option>
-            ))}
-          </NativeSelect>
-        </FormField>
-        <FormField id="upload-file" label="SQL file" error={errors.file?.message}>
-          <Input
-            {...fieldAria('upload-file', errors.file?.message)}
-            type="file"
-            accept=".sql,application/sql,text/plain"
-            className="pt-1.5"
-            {...form.register('file')}
-          />
-        </FormField>
+        <SelectField
+          id="upload-project"
+          label="Project"
+          error={errors.projectId?.message}
+          {...form.register('projectId')}
+        >
+          <option value="">Select a project</option>
+          {projects.map((p) => (
+            <option key={p.id} value={p.id}>
+              {p.name}
+            </option>
+          ))}
+        </SelectField>
+        <InputField
+          id="upload-file"
+          label="SQL file"
+          error={errors.file?.message}
+          type="file"
+          accept=".sql,application/sql,text/plain"
+          className="pt-1.5"
+          {...form.register('file')}
+        />
         <FormField id="upload-description" label="Description" error={errors.description?.message}>
           <Textarea
             {...fieldAria('upload-description', errors.description?.message)}

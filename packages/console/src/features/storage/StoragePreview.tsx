@@ -1,8 +1,7 @@
-import { useQuery } from '@tanstack/react-query';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { LoadErrorState } from '@/components/ui/empty-state';
 import { Spinner } from '@/components/ui/spinner';
-import { signedUrlOf } from './storage.queries';
+import { usePreviewQuery } from './storage.queries';
 
 // A file's preview, read through a short signed URL (the browser fetches it like any link): images, PDF, audio and
 // video in the browser's own viewers, text and JSON as text (the first 64 KB).
@@ -21,17 +20,7 @@ export function previewKind(type: string): 'image' | 'pdf' | 'text' | 'audio' | 
 
 function PreviewBody({ bucket, path, type }: { bucket: string; path: string; type: string }) {
   const kind = previewKind(type);
-  const preview = useQuery({
-    queryKey: ['storage', 'preview', bucket, path],
-    queryFn: async () => {
-      const url = await signedUrlOf(bucket, path, 600);
-      if (kind !== 'text') return { url, text: null };
-      const res = await fetch(url, { headers: { range: `bytes=0-${TEXT_LIMIT - 1}` } });
-      if (!res.ok && res.status !== 206) throw new Error(`The file could not be read (${res.status})`);
-      return { url, text: await res.text() };
-    },
-    staleTime: 60_000,
-  });
+  const preview = usePreviewQuery(bucket, path, kind === 'text' ? TEXT_LIMIT : null);
   if (preview.isError) {
     return (
       <LoadErrorState title="Failed to load the preview" error={preview.error} onRetry={() => void preview.refetch()} />

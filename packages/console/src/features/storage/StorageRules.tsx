@@ -1,13 +1,12 @@
 import { ShieldCheck } from 'lucide-react';
 import { useState } from 'react';
-import { AccessRuleFields, AccessSummary } from '@/components/access-rules';
+import { AccessRulesEditor } from '@/components/access-rules';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { DialogForm, FormDialog } from '@/components/ui/form-dialog';
 import { useUpdateBucketAccessMutation } from './storage.queries';
 import {
-  BUCKET_OPERATION_LABELS,
-  BUCKET_RULE_LABELS,
+  BUCKET_RULE_WORDS,
   type BucketAccess,
   describeBucketAccess,
   describeBucketRule,
@@ -93,13 +92,9 @@ function RulesForm({ bucket, onClose }: { bucket: RulesBucket; onClose: () => vo
       pending={save.isPending}
       submitDisabled={!changed}
     >
-      <AccessSummary text={describeBucketAccess(draft)} />
-      <AccessRuleFields
+      <AccessRulesEditor
         idPrefix="bucket-access"
-        operations={STORAGE_OPERATIONS}
-        operationLabels={BUCKET_OPERATION_LABELS}
-        ruleLabels={BUCKET_RULE_LABELS}
-        describe={describeBucketRule}
+        words={BUCKET_RULE_WORDS}
         value={draft}
         onChange={(op, rule) => setDraft((current) => ({ ...current, [op]: rule }))}
       />

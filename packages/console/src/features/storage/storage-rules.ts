@@ -1,4 +1,5 @@
 import { ACCESS_RULES, type AccessRule } from '@basalt/shared';
+import type { AccessRuleWords } from '@/components/access-rules';
 
 // A bucket's access rules as the server keeps them (features/storage/storage-rules.ts on the server): per
 // operation, who of the app's callers may do it — the same four rules as tables'. Here they are said in plain
@@ -32,22 +33,6 @@ export function bucketAccessOf(raw: unknown): BucketAccess {
 
 /** sameBucketAccess tells whether two sets of rules are the same. */
 export const sameBucketAccess = (a: BucketAccess, b: BucketAccess) => STORAGE_OPERATIONS.every((op) => a[op] === b[op]);
-
-/** BUCKET_OPERATION_LABELS name each operation in the editor. */
-export const BUCKET_OPERATION_LABELS: Record<StorageOperation, string> = {
-  read: 'Read files',
-  insert: 'Upload files',
-  update: 'Replace files',
-  delete: 'Delete files',
-};
-
-/** BUCKET_RULE_LABELS name each rule in the editor. */
-export const BUCKET_RULE_LABELS: Record<AccessRule, string> = {
-  nobody: 'Only you',
-  authenticated: 'Signed-in users',
-  public: 'Anyone, even signed out',
-  own: 'Own folder only',
-};
 
 const VERB: Record<StorageOperation, string> = { read: 'read', insert: 'upload', update: 'replace', delete: 'delete' };
 
@@ -92,3 +77,12 @@ export function describeBucketAccess(access: BucketAccess): string {
 
 const joinWords = (words: string[]) =>
   words.length < 2 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} or ${words[words.length - 1]}`;
+
+/** BUCKET_RULE_WORDS are a bucket's rules in words, for the rules editor (components/access-rules.tsx). */
+export const BUCKET_RULE_WORDS: AccessRuleWords<StorageOperation, BucketAccess> = {
+  operations: STORAGE_OPERATIONS,
+  operationLabels: { read: 'Read files', insert: 'Upload files', update: 'Replace files', delete: 'Delete files' },
+  ownLabel: 'Own folder only',
+  describe: describeBucketRule,
+  summarize: describeBucketAccess,
+};

@@ -219,3 +219,21 @@ export function useRemoveMutation(bucket: string) {
 export async function signedUrlOf(bucket: string, path: string, seconds = 3600): Promise<string> {
   return unwrap(await getSupabase().storage.from(bucket).createSignedUrl(path, seconds)).signedUrl;
 }
+
+/**
+ * usePreviewQuery reads a file's preview through a short signed URL: the URL alone, or with `textBytes` the first
+ * that many bytes as text.
+ */
+export function usePreviewQuery(bucket: string, path: string, textBytes: number | null) {
+  return useQuery({
+    queryKey: ['storage', 'preview', bucket, path],
+    queryFn: async () => {
+      const url = await signedUrlOf(bucket, path, 600);
+      if (textBytes === null) return { url, text: null };
+      const res = await fetch(url, { headers: { range: `bytes=0-${textBytes - 1}` } });
+      if (!res.ok && res.status !== 206) throw new Error(`The file could not be read (${res.status})`);
+      return { url, text: await res.text() };
+    },
+    staleTime: 60_000,
+  });
+}

@@ -20,14 +20,17 @@ function ReferenceChoice({
   form,
   index,
   tableNames,
+  tableColumns,
 }: {
   form: UseFormReturn<TableDraft>;
   index: number;
   tableNames: readonly string[];
+  tableColumns: TableColumns;
 }) {
   const selfName = useWatch({ control: form.control, name: 'name' });
   const target = useWatch({ control: form.control, name: `columns.${index}.referencesTable` });
   const names = [...new Set([...tableNames, ...(selfName ? [selfName] : []), ...(target ? [target] : [])])].sort();
+  const labelChoices = useLabelChoices(form, index, target, tableColumns);
   return (
     <div className="col-span-full flex flex-wrap items-center gap-x-3 gap-y-2 text-sm" data-testid="column-reference">
       <div className="flex items-center gap-2 whitespace-nowrap text-muted-foreground">
@@ -63,8 +66,43 @@ function ReferenceChoice({
           </NativeSelect>
         </div>
       )}
+      {target && (
+        <div className="flex items-center gap-2 whitespace-nowrap text-muted-foreground">
+          <label htmlFor={`column-${index}-label`}>Shown by</label>
+          <NativeSelect
+            id={`column-${index}-label`}
+            aria-label={`Column ${index + 1} shown by`}
+            {...form.register(`columns.${index}.referencesLabel`)}
+          >
+            <option value="">First text column</option>
+            {labelChoices.map((name) => (
+              <option key={name} value={name}>
+                {name}
+              </option>
+            ))}
+          </NativeSelect>
+        </div>
+      )}
     </div>
   );
+}
+
+// The columns a reference may be shown by: the referenced table's (the form's own for a tree), and the label
+// already chosen, kept even when that table no longer has it.
+function useLabelChoices(
+  form: UseFormReturn<TableDraft>,
+  index: number,
+  target: string,
+  tableColumns: TableColumns,
+): string[] {
+  const selfName = useWatch({ control: form.control, name: 'name' });
+  const columns = useWatch({ control: form.control, name: 'columns' });
+  const chosen = columns?.[index]?.referencesLabel;
+  const own = target.toLowerCase() === (selfName ?? '').toLowerCase();
+  const names = own
+    ? (columns ?? []).map((c) => c.name).filter(Boolean)
+    : ['id', ...(tableColumns[target.toLowerCase()] ?? [])];
+  return [...new Set([...names, ...(chosen ? [chosen] : [])])];
 }
 
 /** COLUMN_TYPE_LABELS name the column types in the type pickers (`date` holds a date and time). */
@@ -118,11 +156,13 @@ function ColumnRow({
   index,
   onRemove,
   tableNames,
+  tableColumns,
 }: {
   form: UseFormReturn<TableDraft>;
   index: number;
   onRemove: (() => void) | null;
   tableNames: readonly string[];
+  tableColumns: TableColumns;
 }) {
   const column = useWatch({ control: form.control, name: `columns.${index}` });
   const error = form.formState.errors.columns?.[index]?.name?.message;
@@ -208,7 +248,9 @@ function ColumnRow({
           <span className="text-xs text-muted-foreground">A full-text index for the fts filters</span>
         </div>
       )}
-      {!locked && column?.type === 'number' && <ReferenceChoice form={form} index={index} tableNames={tableNames} />}
+      {!locked && column?.type === 'number' && (
+        <ReferenceChoice form={form} index={index} tableNames={tableNames} tableColumns={tableColumns} />
+      )}
     </li>
   );
 }
@@ -218,19 +260,30 @@ export function useTableNames(): string[] {
   return (useTablesQuery().data ?? []).map((t) => t.name);
 }
 
+/** TableColumns maps each table's name (lower-cased) to its column names: what a reference may be shown by. */
+export type TableColumns = Readonly<Record<string, readonly string[]>>;
+
+/** useTableColumns lists the account's tables' columns for the reference's "Shown by" (none while they load). */
+export function useTableColumns(): TableColumns {
+  const tables = useTablesQuery().data ?? [];
+  return Object.fromEntries(tables.map((t) => [t.name.toLowerCase(), Object.keys(t.schema).filter((c) => c !== 'id')]));
+}
+
 /**
- * ColumnsEditor edits a draft's columns: name, type, Required, Unique, Indexed and Default per row (References on
- * number columns, Searchable on text columns),
- * Add Column, and a remove
- * button on every row but the first (the id column, which every table has and no one removes).
+ * ColumnsEditor edits a draft's columns: name, type, Required, Unique, Indexed and Default per row (References, On
+ * delete and Shown by on number columns, Searchable on text columns), Add Column, and a remove button on every row
+ * but the first (the id column, which every table has and no one removes).
  */
 export function ColumnsEditor({
   form,
   tableNames = [],
+  tableColumns = {},
 }: {
   form: UseFormReturn<TableDraft>;
   /** The account's tables, which a number column may reference. */
   tableNames?: readonly string[];
+  /** Their columns, which a reference may be shown by. */
+  tableColumns?: TableColumns;
 }) {
   const columns = useFieldArray({ control: form.control, name: 'columns' });
   const rootError = form.formState.errors.columns?.root?.message ?? form.formState.errors.columns?.message;
@@ -258,6 +311,7 @@ export function ColumnsEditor({
               index={index}
               onRemove={index === 0 || field.system ? null : () => columns.remove(index)}
               tableNames={tableNames}
+              tableColumns={tableColumns}
             />
           ))}
         </ul>

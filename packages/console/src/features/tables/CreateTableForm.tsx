@@ -5,7 +5,7 @@ import { DialogForm } from '@/components/ui/form-dialog';
 import { FormField, fieldAria } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { Textarea } from '@/components/ui/textarea';
-import { ColumnsEditor } from './ColumnsEditor';
+import { ColumnsEditor, type TableColumns } from './ColumnsEditor';
 import { emptyTableDraft, type TableDraft, tableDraftSchema, toCreateTableRequest } from './table-draft';
 
 /** CreateTableForm is the create-table form: name, optional description and the columns. */
@@ -14,9 +14,12 @@ export function CreateTableForm({
   onSubmit,
   onCancel,
   tableNames,
+  tableColumns,
 }: {
   isPending: boolean;
   tableNames?: readonly string[];
+  /** Their columns, for a reference's "Shown by". */
+  tableColumns?: TableColumns;
   onSubmit: (request: CreateTableRequest) => void;
   onCancel: () => void;
 }) {
@@ -53,7 +56,7 @@ export function CreateTableForm({
           {...form.register('description')}
         />
       </FormField>
-      <ColumnsEditor form={form} {...(tableNames ? { tableNames } : {})} />
+      <ColumnsEditor form={form} {...(tableNames ? { tableNames } : {})} {...(tableColumns ? { tableColumns } : {})} />
     </DialogForm>
   );
 }

@@ -1,6 +1,6 @@
 import { useNavigate } from 'react-router';
 import { FormDialog } from '@/components/ui/form-dialog';
-import { useTableNames } from './ColumnsEditor';
+import { useTableColumns, useTableNames } from './ColumnsEditor';
 import type { CreatedTableState } from './CreatedTableNotice';
 import { CreateTableForm } from './CreateTableForm';
 import { TablesPage } from './TablesPage';
@@ -16,6 +16,7 @@ export function CreateTablePage() {
   const creation = useCreateTableMutation();
   const close = () => navigate('/tables');
   const tableNames = useTableNames();
+  const tableColumns = useTableColumns();
   return (
     <>
       <TablesPage />
@@ -28,6 +29,7 @@ export function CreateTablePage() {
       >
         <CreateTableForm
           tableNames={tableNames}
+          tableColumns={tableColumns}
           isPending={creation.isPending}
           onCancel={close}
           onSubmit={(request) =>

@@ -12,7 +12,7 @@ import {
 } from '@basalt/shared';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { AccessRuleFields, AccessSummary } from '@/components/access-rules';
+import { AccessRulesEditor, type AccessRuleWords } from '@/components/access-rules';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
 import { FormField } from '@/components/ui/form-field';
@@ -20,18 +20,13 @@ import { NativeSelect } from '@/components/ui/native-select';
 import { ApiError } from '@/lib/api-errors';
 import { useUpdateTableAccessMutation } from './table-access.queries';
 
-const OPERATION_LABELS: Record<AccessOperation, string> = {
-  select: 'Read rows',
-  insert: 'Add rows',
-  update: 'Change rows',
-  delete: 'Delete rows',
-};
-
-const RULE_LABELS: Record<AccessRule, string> = {
-  nobody: 'Only you',
-  authenticated: 'Signed-in users',
-  public: 'Anyone, even signed out',
-  own: 'Own rows only',
+// A table's rules in words, for the rules editor (components/access-rules.tsx).
+const TABLE_RULE_WORDS: AccessRuleWords<AccessOperation, TableAccess> = {
+  operations: ACCESS_OPERATIONS,
+  operationLabels: { select: 'Read rows', insert: 'Add rows', update: 'Change rows', delete: 'Delete rows' },
+  ownLabel: 'Own rows only',
+  describe: describeRule,
+  summarize: describeAccess,
 };
 
 /**
@@ -69,16 +64,7 @@ export function TableAccessTab({ table }: { table: TableResponse }) {
         </CardDescription>
       </CardHeader>
       <CardContent className="grid gap-5">
-        <AccessSummary text={describeAccess(next)} />
-        <AccessRuleFields
-          idPrefix="access"
-          operations={ACCESS_OPERATIONS}
-          operationLabels={OPERATION_LABELS}
-          ruleLabels={RULE_LABELS}
-          describe={describeRule}
-          value={draft}
-          onChange={setRule}
-        />
+        <AccessRulesEditor idPrefix="access" words={TABLE_RULE_WORDS} value={next} onChange={setRule} />
         {own && (
           <FormField
             id="access-owner"

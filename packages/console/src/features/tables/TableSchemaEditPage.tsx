@@ -12,7 +12,7 @@ import { Input } from '@/components/ui/input';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Textarea } from '@/components/ui/textarea';
 import { errorMessage, errorStatus } from '@/lib/api-errors';
-import { ColumnsEditor, useTableNames } from './ColumnsEditor';
+import { ColumnsEditor, useTableColumns, useTableNames } from './ColumnsEditor';
 import { SchemaCheckNotice } from './SchemaCheckNotice';
 import { SchemaDiffPreview } from './SchemaDiffPreview';
 import { diffTableDraft } from './schema-diff';
@@ -42,6 +42,7 @@ function SchemaEditor({ table }: { table: TableResponse }) {
   }, [form]);
 
   const tableNames = useTableNames();
+  const tableColumns = useTableColumns();
   const save = form.handleSubmit((valid) => {
     const request = toTableChange(table, valid);
     setRefusal(null);
@@ -80,7 +81,7 @@ function SchemaEditor({ table }: { table: TableResponse }) {
               {...form.register('description')}
             />
           </FormField>
-          <ColumnsEditor form={form} tableNames={tableNames} />
+          <ColumnsEditor form={form} tableNames={tableNames} tableColumns={tableColumns} />
         </CardContent>
       </Card>
       <Card className="lg:sticky lg:top-20">

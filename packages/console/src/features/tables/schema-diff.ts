@@ -120,6 +120,14 @@ export function diffTableDraft(table: TableResponse, draft: TableDraft): SchemaD
           ? `Make "${after.name}" reference ${wanted} (on delete ${after.onDelete})`
           : `Remove the reference of "${after.name}"`,
       });
+    } else if (wanted !== '' && (after.referencesLabel ?? '') !== (before.references?.label ?? '')) {
+      // The server's words (schema-plan.ts describeStep).
+      lines.push({
+        kind: 'reference',
+        text: after.referencesLabel
+          ? `Show the rows "${after.name}" references by "${after.referencesLabel}"`
+          : `Show the rows "${after.name}" references by their first text column`,
+      });
     }
     // The server's words (schema-plan.ts describeStep): the default as JSON.
     const value = defaultFromText(after.type, after.defaultText ?? '');

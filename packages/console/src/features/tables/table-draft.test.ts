@@ -177,4 +177,15 @@ describe('reference columns in a draft', () => {
     expect(toTableChange(posts, unlinked)?.schema?.author_id?.references).toBeUndefined();
     expect(toTableChange(posts, unlinked)).not.toBeNull();
   });
+
+  it('sends the label a reference is shown by, and a change of the label alone', () => {
+    const draft = draftFromTable(posts);
+    expect(draft.columns[1]?.referencesLabel).toBe('');
+    const labelled = { ...draft, columns: draft.columns.map((c) => ({ ...c, referencesLabel: 'name' })) };
+    expect(toTableChange(posts, labelled)?.schema?.author_id?.references).toEqual({
+      table: 'authors',
+      onDelete: 'cascade',
+      label: 'name',
+    });
+  });
 });

@@ -39,6 +39,8 @@ export interface ColumnDraft {
   /** The table a number column references ('' for none), and what deleting a referenced row does. */
   referencesTable: string;
   onDelete: OnDeleteAction;
+  /** The referenced table's column its rows are shown by ('' or absent: its first text column). */
+  referencesLabel?: string;
   /** The column's default as typed ('' or absent: none); see defaultFromText. */
   defaultText?: string;
 }
@@ -66,6 +68,7 @@ const columnDraftSchema = z.object({
   search: z.boolean().optional(),
   referencesTable: z.string(),
   onDelete: z.enum(ON_DELETE_ACTIONS),
+  referencesLabel: z.string().optional(),
   defaultText: z.string().optional(),
 });
 
@@ -178,6 +181,7 @@ export function draftFromTable(table: TableResponse): TableDraft {
             search: definition.search ?? false,
             referencesTable: definition.references?.table ?? '',
             onDelete: definition.references?.onDelete ?? 'restrict',
+            referencesLabel: definition.references?.label ?? '',
             defaultText: defaultToText(definition.type, definition.default),
           },
   );
@@ -194,6 +198,7 @@ function definitionOf(c: ColumnDraft): ColumnDefinition {
   // Only a number column references; the choice is dropped when the type changes.
   if (c.type === 'number' && !c.system && c.referencesTable !== '') {
     definition.references = { table: c.referencesTable, onDelete: c.onDelete };
+    if (c.referencesLabel) definition.references.label = c.referencesLabel;
   }
   return definition;
 }
@@ -209,7 +214,8 @@ function schemaOf(columns: readonly ColumnDraft[]): TableSchema {
 
 const sameReference = (x: ColumnDefinition, y: ColumnDefinition) =>
   (x.references?.table ?? '') === (y.references?.table ?? '') &&
-  (x.references?.onDelete ?? '') === (y.references?.onDelete ?? '');
+  (x.references?.onDelete ?? '') === (y.references?.onDelete ?? '') &&
+  (x.references?.label ?? '') === (y.references?.label ?? '');
 
 const normalisedDescription = (text: string | null | undefined) => (text ?? '').trim() || null;
 

@@ -34,10 +34,11 @@ export function useTablesQuery() {
  * project settings' table picker). Every reader of this key goes through here with the one full schema: a reader
  * that cached a narrower shape under the same key broke the others.
  */
-export function useApiTablesQuery() {
+export function useApiTablesQuery({ enabled = true }: { enabled?: boolean } = {}) {
   return useQuery({
     queryKey: tableKeys.apiList,
     queryFn: jsonQuery(tableListSchema),
+    enabled,
     staleTime: TABLES_STALE_MS,
     retry: (failures, error) => !isClientError(error) && failures < 1,
   });

@@ -5,7 +5,7 @@
 
 /**
  * BusEvents maps each topic to its payload; features add their topics by declaration merging:
- * `declare module '../../db/bus/event-bus.js' { interface BusEvents { 'table.changed': { tableId: string } } }`.
+ * `declare module './event-bus.js' { interface BusEvents { 'table.changed': { tableId: string } } }`.
  * Payloads cross nodes as JSON, so they must be plain JSON values (no Date, Map, bigint or undefined members).
  */
 // biome-ignore lint/suspicious/noEmptyInterface: features fill it by declaration merging.

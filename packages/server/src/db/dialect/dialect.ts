@@ -232,6 +232,19 @@ export interface UserTableDialect {
   jsonPathSql(column: string, path: JsonPath): SqlExpression;
   /** jsonSortSql is what ORDER BY sorts a JSON operand by so that it follows jsonb's order. */
   jsonSortSql(column: SqlOperand): SqlOperand;
+  /**
+   * idOfNumberSql is a number operand (a reference column, quoted) as what an id column is compared with so that
+   * the id's index serves the comparison, NULL where the number is no id: PostgreSQL compares a bigint with a
+   * double as doubles, past the index.
+   */
+  idOfNumberSql(number: string): string;
+  /**
+   * relatedJson names the functions that carry related rows as JSON inside a list's own statement
+   * (features/records/record-related-sql.ts): `array` makes a row's values a JSON array, `aggregate` gathers rows'
+   * arrays (with an ORDER BY) into one, and `nested` keeps a subquery's JSON as JSON inside another (SQLite loses
+   * a value's JSON subtype at a subquery's edge; '' where nothing is needed).
+   */
+  relatedJson: { array: string; aggregate: string; nested: string };
   /** castSql converts a bound value to a column's SQL type (for batched updates). */
   castSql(value: StoredValue, sqlType: string): SqlFragment;
   /**

@@ -291,6 +291,9 @@ function postgresUserTables(): UserTableDialect {
       values: path.map((s) => s.key),
     }),
     jsonSortSql: (column) => column,
+    // Whole and within bigint's range, or NULL (no id): the cast neither rounds nor overflows.
+    idOfNumberSql: (n) => `CASE WHEN ${n} = trunc(${n}) AND abs(${n}) < 9.2e18 THEN CAST(${n} AS bigint) END`,
+    relatedJson: { array: 'json_build_array', aggregate: 'json_agg', nested: '' },
     castSql: (value, sqlType) => sql`CAST(${value} AS ${sql.raw(sqlType)})`,
     async changeRequired(db, change) {
       const table = quoteIdentifier(change.table);

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
-import { LowPriorityError, moduleUrl, runLowPriority } from '../../lib/background/low-priority.js';
+import { LowPriorityError, moduleUrl, runLowPriority } from '../backup/low-priority.js';
 import type { AnyKysely, BackupDialect, DatabaseBackup, Staging } from './backup-dialect.js';
 
 // Backups of the embedded SQLite file (docs/backups.md).
@@ -27,8 +27,8 @@ const ONE_STEP = 0x7fffffff;
 const SWAP_ATTEMPTS = 50;
 const SWAP_RETRY_MS = 100;
 
-// The copy, in a child process at the lowest priority (lib/background): a gigabyte's copy never takes the
-// server's CPU time when the machine is busy.
+// The copy, in a child process at the lowest priority (db/backup/low-priority.ts): a gigabyte's copy never takes
+// the server's CPU time when the machine is busy.
 const COPY = `
   const { default: Database } = await import(input.driverUrl);
   const source = new Database(input.from, { fileMustExist: true, readonly: input.readonly });

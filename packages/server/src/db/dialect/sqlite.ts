@@ -301,6 +301,10 @@ function sqliteUserTables(): UserTableDialect {
       values: path.map((s) => s.key),
     }),
     jsonSortSql: (column) => wrapOperand('basalt_json_sort_key(', column, ')'),
+    // An INTEGER PRIMARY KEY compared with a REAL is a rowid lookup already.
+    idOfNumberSql: (number) => number,
+    // REAL values are written with 17 significant digits: they read back as the same double.
+    relatedJson: { array: 'json_array', aggregate: 'json_group_array', nested: 'json' },
     castSql: (value, sqlType) => sql`CAST(${value} AS ${sql.raw(sqlType)})`,
     // SQLite cannot change a column's NOT NULL: the table is rebuilt under its own name.
     async changeRequired(db, change) {

@@ -7,7 +7,7 @@ import type { SqlDialect } from '../dialect/dialect.js';
  * with their sessions, refresh tokens and mail tokens. End users are not accounts: they live in tables of their
  * own, so the same email may be an account and a user of several apps. The session, refresh-token and
  * mail-token tables have exactly the columns of the accounts' own (auth_sessions, refresh_tokens,
- * one_time_tokens), so one set of auth services serves both (features/auth/user-pool.ts); in them `account_id`
+ * one_time_tokens), so one set of auth services serves both (features/auth/users/user-pool.ts); in them `account_id`
  * is the end user's id. Everything goes with the account (ON DELETE CASCADE).
  */
 export function appsMigration(dialect: SqlDialect): Migration {

@@ -1,6 +1,6 @@
+import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
-import { uuidFromHash } from '../../lib/crypto/tokens.js';
 
 // Users, sessions and mail tokens of both user pools (console accounts and apps' end users, features/auth/
 // user-pool.ts) get the rest of GoTrue's protocol: identities (email and OAuth/OIDC providers), MFA factors and
@@ -15,7 +15,15 @@ const POOLS = [
 
 // The email identity's id is the one Basalt derived before identities were stored (gotrue-user.ts did), so the
 // ids apps have seen stay the same.
-const emailIdentityId = (userId: string) => uuidFromHash(`email-identity:${userId}`);
+// A migration keeps its own copy of what it derives: a later change elsewhere must not change what it wrote.
+function emailIdentityId(userId: string): string {
+  // A UUID-shaped id from the hash (RFC 9562 version-8 layout).
+  const hex = createHash('sha256').update(`email-identity:${userId}`).digest('hex').slice(0, 32).split('');
+  hex[12] = '8';
+  hex[16] = ((Number.parseInt(hex[16] ?? '0', 16) & 0x3) | 0x8).toString(16);
+  const h = hex.join('');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
 
 const BATCH = 500;
 

@@ -95,6 +95,10 @@ export interface SqlFunctionsTable {
   body: string;
   /** Who of the app's callers may call it: nobody, authenticated or public. */
   call_rule: string;
+  /** The sorted parameter names, comma-separated: overloads of one name differ in it (migration 0041). */
+  signature: string;
+  /** read (a SELECT) or write (INSERT, UPDATE or DELETE), from the statement. */
+  mode: string;
   created_at: string;
   updated_at: string;
 }

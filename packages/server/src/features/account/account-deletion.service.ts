@@ -1,13 +1,14 @@
 import { deleteAccountSchema } from '@basalt/shared';
-import type { AppContext } from '../../app-context.js';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/database.js';
 import { userTableName } from '../../db/identifiers.js';
 import { dropUserTable } from '../../db/user-tables.js';
 import '../../db/bus/account-events.js';
 import { invalid } from '../../http/errors.js';
 import { parseInput } from '../../http/validation.js';
-import { type AccountRow, deleteAccount, usernameOf } from '../auth/accounts.service.js';
-import { cancelSubscriptionForDeletion } from '../billing/billing.service.js';
+import { type AccountRow, deleteAccount, usernameOf } from '../auth/users/accounts.service.js';
+import { cancelSubscriptionForDeletion, type StripeBilling } from '../billing/billing.service.js';
+import type { LogWriter } from '../logs/log-writer.js';
 import { deleteAccountMetrics } from '../monitoring/metrics.store.js';
 import { deleteLogsOfAccount, listApiKeyHashesOf, listTableIdsOf, lockAccountRow } from './account-deletion.store.js';
 
@@ -58,6 +59,15 @@ async function dropEverything(db: Db, accountId: string): Promise<{ tableIds: nu
   }
 }
 
+/** AccountDeletionDeps is what deleting an account uses of the server: Stripe, to cancel first, and the log. */
+export interface AccountDeletionDeps {
+  db: Db;
+  stripe: StripeBilling | null;
+  log: FastifyBaseLogger;
+  /** logs stores what it has queued before the account's entries are deleted. */
+  logs: LogWriter;
+}
+
 /** DeletedAccount says what went with the account. */
 export interface DeletedAccount {
   tablesDropped: number;
@@ -72,7 +82,11 @@ const confirmationMismatch = (username: string) =>
  * deleteOwnAccount deletes the account when `confirm` is its username (trimmed, exact case), else answers 400
  * and deletes nothing. Once it commits, every node forgets the account's tables, keys and sessions (the bus).
  */
-export async function deleteOwnAccount(ctx: AppContext, account: AccountRow, input: unknown): Promise<DeletedAccount> {
+export async function deleteOwnAccount(
+  ctx: AccountDeletionDeps,
+  account: AccountRow,
+  input: unknown,
+): Promise<DeletedAccount> {
   const { confirm } = parseInput(deleteAccountSchema, input);
   const username = usernameOf(account);
   if (confirm !== username) throw confirmationMismatch(username);
@@ -85,7 +99,7 @@ export async function deleteOwnAccount(ctx: AppContext, account: AccountRow, inp
  * app's users) in one transaction; an instance administrator's deletion of an account uses it too. Its Stripe
  * subscription is canceled first: when Stripe fails, nothing is deleted (502) and the deletion can be tried again.
  */
-export async function deleteAccountWithData(ctx: AppContext, accountId: string): Promise<DeletedAccount> {
+export async function deleteAccountWithData(ctx: AccountDeletionDeps, accountId: string): Promise<DeletedAccount> {
   const { db } = ctx;
   await cancelSubscriptionForDeletion(db, accountId, { stripe: ctx.stripe, log: ctx.log });
   await ctx.logs.flush();

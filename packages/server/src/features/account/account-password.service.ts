@@ -2,9 +2,9 @@ import { changePasswordSchema } from '@basalt/shared';
 import { ApiError, badRequest, invalid, tooManyRequests } from '../../http/errors.js';
 import { parseInput } from '../../http/validation.js';
 import { recordActivity } from '../activity/activity.service.js';
-import { type AccountRow, updateAccount } from '../auth/accounts.service.js';
 import type { AuthDeps, ClientInfo } from '../auth/auth-deps.js';
-import { hashPassword, verifyPassword } from '../auth/passwords.js';
+import { type AccountRow, updateAccount } from '../auth/users/accounts.service.js';
+import { hashPassword, verifyPassword } from '../auth/users/passwords.js';
 
 // POST /api/user/change-password. The new password
 // follows the sign-up policy (shared passwordSchema). Attempts count against AUTH_RATE_LIMIT per 5 minutes, per

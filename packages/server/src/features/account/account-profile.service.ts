@@ -3,6 +3,7 @@ import { ApiError, conflict } from '../../http/errors.js';
 import { publicSiteUrl } from '../../http/public-origin.js';
 import { parseInput } from '../../http/validation.js';
 import { recordActivity } from '../activity/activity.service.js';
+import type { AuthDeps } from '../auth/auth-deps.js';
 import {
   type AccountChanges,
   type AccountRow,
@@ -13,8 +14,7 @@ import {
   UniqueViolation,
   updateAccount,
   usernameOf,
-} from '../auth/accounts.service.js';
-import type { AuthDeps } from '../auth/auth-deps.js';
+} from '../auth/users/accounts.service.js';
 
 // The profile of Settings › Profile: username, email and the
 // marketing-emails switch. A new email goes through GoTrue's email_change: with mail configured, the address

@@ -1,10 +1,12 @@
-import type { AppContext } from '../../app-context.js';
+import type { Config } from '../../config.js';
+import type { Callers } from '../../http/caller.js';
 import { cookieOptions } from '../../http/cookies.js';
 import { SESSION_COOKIE } from '../../http/principal.js';
 import { answer, type Route } from '../../http/routes/route.js';
 import { clientOf } from '../auth/auth-deps.js';
-import { requireConsoleUser } from '../auth/auth-guards.js';
-import { deleteOwnAccount } from './account-deletion.service.js';
+import type { AuthPools } from '../auth/gateway/auth-gateway.js';
+import { requireConsoleUser } from '../auth/gateway/auth-guards.js';
+import { type AccountDeletionDeps, deleteOwnAccount } from './account-deletion.service.js';
 import { changePassword } from './account-password.service.js';
 import { toUserProfile, updateProfile } from './account-profile.service.js';
 
@@ -15,8 +17,15 @@ import { toUserProfile, updateProfile } from './account-profile.service.js';
 //   POST   /api/user/change-password  {currentPassword, newPassword} → {success, message, otherSessionsEnded}
 //   DELETE /api/user                  {confirm: <username>} → {success, message}; the session cookie is cleared
 
+/** AccountRouteDeps is what the account-settings routes use of the server. */
+export interface AccountRouteDeps extends AccountDeletionDeps {
+  config: Pick<Config, 'siteUrl'>;
+  auth: Pick<AuthPools, 'console'>;
+  callers: Callers;
+}
+
 /** accountRoutes are the account-settings endpoints, over the console's auth services. */
-export function accountRoutes(ctx: AppContext): Route[] {
+export function accountRoutes(ctx: AccountRouteDeps): Route[] {
   const deps = ctx.auth.console;
   const user = { family: 'console', admit: [ctx.callers.user] } as const;
   return [

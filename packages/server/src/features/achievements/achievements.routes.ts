@@ -1,4 +1,5 @@
-import type { AppContext } from '../../app-context.js';
+import type { Db } from '../../db/database.js';
+import type { Callers } from '../../http/caller.js';
 import { answer, type Route } from '../../http/routes/route.js';
 import { listAchievements } from './achievements.service.js';
 
@@ -6,7 +7,7 @@ import { listAchievements } from './achievements.service.js';
 // key or an end user's token).
 
 /** achievementsRoutes are the achievements routes. */
-export function achievementsRoutes({ db, callers }: AppContext): Route[] {
+export function achievementsRoutes({ db, callers }: { db: Db; callers: Callers }): Route[] {
   return [
     {
       family: 'console',

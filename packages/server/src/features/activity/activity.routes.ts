@@ -1,6 +1,7 @@
 import { ACTIVITY_PAGE_SIZE } from '@basalt/shared';
 import { z } from 'zod';
-import type { AppContext } from '../../app-context.js';
+import type { Db } from '../../db/database.js';
+import type { Callers } from '../../http/caller.js';
 import type { Route } from '../../http/routes/route.js';
 import { parseInput } from '../../http/validation.js';
 import { listActivity } from './activity.service.js';
@@ -16,7 +17,7 @@ const activityQuerySchema = z.object({
 });
 
 /** activityRoutes serve GET /api/activity: the caller's activity feed, newest first, paged. */
-export function activityRoutes({ db, callers }: AppContext): Route[] {
+export function activityRoutes({ db, callers }: { db: Db; callers: Callers }): Route[] {
   return [
     {
       method: 'GET',

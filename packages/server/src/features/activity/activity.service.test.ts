@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer } from '../../testing/auth.fixtures.js';
 import { type TestServer, testDialects } from '../../testing/test-server.js';
-import { createAccount } from '../auth/accounts.service.js';
+import { createAccount } from '../auth/users/accounts.service.js';
 import { listActivity, recordActivity } from './activity.service.js';
 
 describe.each(testDialects)('activity on %s', (dialect) => {

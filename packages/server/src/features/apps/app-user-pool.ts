@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { Updateable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { AppUsersTable } from '../../db/schema.js';
-import { type AccountRow, normalizeEmail, userColumnsOf, usernameColumns } from '../auth/accounts.service.js';
 import { type AuthBase, type AuthContext, type AuthDeps, createAuthDeps, poolDeps } from '../auth/auth-deps.js';
-import type { AuthPools } from '../auth/auth-gateway.js';
-import { serializeMetadata } from '../auth/metadata-limits.js';
-import { APP_TABLES, anonymousEmail, type NewUser, type UserPool, type UserStore } from '../auth/user-pool.js';
+import type { AuthPools } from '../auth/gateway/auth-gateway.js';
+import { type AccountRow, normalizeEmail, userColumnsOf, usernameColumns } from '../auth/users/accounts.service.js';
+import { serializeMetadata } from '../auth/users/metadata-limits.js';
+import { APP_TABLES, anonymousEmail, type NewUser, type UserPool, type UserStore } from '../auth/users/user-pool.js';
 import type { AppRecord } from './app-lookup.js';
 import { allowedRedirect, appPasswordPolicy } from './app-settings.js';
 import {
@@ -21,7 +21,7 @@ import {
 } from './app-users.store.js';
 import type { Apps } from './apps-config.js';
 
-// An app's end users as a user pool of the auth services (features/auth/user-pool.ts): /auth/v1 with an app's
+// An app's end users as a user pool of the auth services (features/auth/users/user-pool.ts): /auth/v1 with an app's
 // key signs up, signs in and manages that app's users with the very services console accounts use. Each app's
 // services are built on first use and rebuilt when its settings or keys change (`app.changed`).
 
@@ -108,7 +108,7 @@ export function appUserPool({ db, config }: Apps, app: AppRecord): UserPool<AppU
 type MaybePromise<T> = T | Promise<T>;
 
 /**
- * appAuthPools are the pools /auth/v1 serves (features/auth/auth-gateway.ts): the console's, and each app's,
+ * appAuthPools are the pools /auth/v1 serves (features/auth/gateway/auth-gateway.ts): the console's, and each app's,
  * found by one of its current keys or by its ref. An app's services are kept per process until `app.changed`.
  */
 export function appAuthPools(consoleDeps: AuthDeps<AccountRow>, apps: Apps): AuthPools {

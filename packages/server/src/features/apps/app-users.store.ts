@@ -1,7 +1,7 @@
 import type { Kysely, Selectable, Updateable } from 'kysely';
 import type { AppUsersTable, SystemDatabase } from '../../db/schema.js';
 import { userSearchCondition } from '../../lib/search/user-search.js';
-import { asUniqueViolation } from '../auth/accounts.store.js';
+import { asUniqueViolation } from '../auth/users/accounts.store.js';
 
 // The SQL of an app's end users (`app_users`). Every statement names the app: a user id or email of another app
 // is simply not found. Writes that clash with another user's email or username of the same app throw

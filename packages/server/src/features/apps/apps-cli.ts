@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database.js';
-import { findAccount, usernameOf } from '../auth/accounts.service.js';
-import { findAccountIdByUsernameKey } from '../auth/accounts.store.js';
+import { findAccount, usernameOf } from '../auth/users/accounts.service.js';
+import { findAccountIdByUsernameKey } from '../auth/users/accounts.store.js';
 import { appKeysOf } from './apps.service.js';
 import { type AppsConfig, createApps } from './apps-config.js';
 

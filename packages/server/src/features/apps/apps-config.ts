@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database.js';
 import type { SecretSealer } from '../auth/auth-deps.js';
-import type { TokenService } from '../auth/tokens.service.js';
+import type { TokenService } from '../auth/sessions/tokens.service.js';
 import { type AppLookup, createAppLookup } from './app-lookup.js';
 import type { SettingsDefaults } from './app-settings.js';
 

@@ -1,6 +1,7 @@
-import type { AppContext } from '../../app-context.js';
+import type { Callers } from '../../http/caller.js';
 import type { Route } from '../../http/routes/route.js';
 import { getApp, rollAppKeys, updateApp } from './apps.service.js';
+import type { Apps } from './apps-config.js';
 
 // The app of the signed-in account:
 //   GET   /api/app             {ref, url, anonKey, serviceKey, settings}
@@ -9,7 +10,7 @@ import { getApp, rollAppKeys, updateApp } from './apps.service.js';
 //                              accessTokenLifetime?}} → the app
 
 /** appsRoutes are the app's routes. */
-export function appsRoutes({ apps, callers }: AppContext): Route[] {
+export function appsRoutes({ apps, callers }: { apps: Apps; callers: Callers }): Route[] {
   const user = { family: 'console', admit: [callers.user] } as const;
   return [
     { ...user, method: 'GET', url: '/api/app', handler: (call) => getApp(apps, call.actor) },

@@ -4,7 +4,7 @@ import type { Db } from '../../db/database.js';
 import { invalid } from '../../http/errors.js';
 import { parseInput } from '../../http/validation.js';
 import type { Actor } from '../../lib/actor/actor.js';
-import { APP_TABLES, type UserStore } from '../auth/user-pool.js';
+import { APP_TABLES, type UserStore } from '../auth/users/user-pool.js';
 import { type AppKeyMatch, type AppRecord, toAppRecord } from './app-lookup.js';
 import { mergeStoredSettings, readStoredProviders, type StoredProvider } from './app-settings.js';
 import { appUserStore } from './app-user-pool.js';

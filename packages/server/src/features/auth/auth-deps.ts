@@ -11,13 +11,13 @@ import { createRateLimiter, type RateLimiter } from '../../lib/rate-limit/rate-l
 import type { InstanceSettingsService } from '../instance/instance-settings.js';
 import type { LogWriter } from '../logs/log-writer.js';
 import type { Vault } from '../secrets/secrets-vault.js';
-import type { AccountRow } from './accounts.service.js';
-import { type AuthRateLimits, createAuthRateLimits } from './auth-rate-limits.js';
-import { consoleUserPool } from './console-pool.js';
-import { createSessionService, type SessionService } from './sessions.service.js';
-import type { TokenService } from './tokens.service.js';
-import type { UserPool, UserRow } from './user-pool.js';
-import { createVerificationService, type VerificationService } from './verification.service.js';
+import { type AuthRateLimits, createAuthRateLimits } from './protocol/auth-rate-limits.js';
+import { createSessionService, type SessionService } from './sessions/sessions.service.js';
+import type { TokenService } from './sessions/tokens.service.js';
+import type { AccountRow } from './users/accounts.service.js';
+import { consoleUserPool } from './users/console-pool.js';
+import type { UserPool, UserRow } from './users/user-pool.js';
+import { createVerificationService, type VerificationService } from './verification/verification.service.js';
 
 /** SecretSealer seals and opens an account's secrets (TOTP secrets, OAuth client secrets) under its data key. */
 export interface SecretSealer {

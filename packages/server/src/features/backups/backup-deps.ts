@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
-import type { AppContext } from '../../app-context.js';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/database.js';
+import type { LogWriter } from '../logs/log-writer.js';
 
 /**
  * ArchivePart is what another feature adds to an instance backup: its own files, in a folder of the archive
@@ -45,24 +46,30 @@ export function processHolder(): string {
   return `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
 }
 
-const DEPS = Symbol('backup-deps');
-
-/** backupDepsOf is the instance's backup dependencies, made once per database. */
-export function backupDepsOf(ctx: AppContext, parts: ArchivePart[] = []): BackupDeps {
-  return ctx.db.state(DEPS, () => ({
-    db: ctx.db,
-    config: ctx.config,
+/**
+ * createBackupDeps makes the instance's backup dependencies, once per server (app.ts): its routes and its jobs share
+ * them, so that closing waits for a backup the API started. Reports go to the system log (source `jobs`), errors
+ * to stdout as well.
+ */
+export function createBackupDeps(
+  server: { db: Db; config: BackupDeps['config']; log: FastifyBaseLogger; logs: Pick<LogWriter, 'write'> },
+  parts: ArchivePart[] = [],
+): BackupDeps {
+  const { log, logs } = server;
+  return {
+    db: server.db,
+    config: server.config,
     holder: processHolder(),
     parts,
     running: new Set<Promise<unknown>>(),
     log: {
-      info: (message, context = {}) => ctx.logs.write({ level: 'info', source: 'jobs', message, context }),
+      info: (message, context = {}) => logs.write({ level: 'info', source: 'jobs', message, context }),
       error: (message, context = {}) => {
-        ctx.log.warn({ ...context }, message);
-        ctx.logs.write({ level: 'error', source: 'jobs', message, context });
+        log.warn({ ...context }, message);
+        logs.write({ level: 'error', source: 'jobs', message, context });
       },
     },
-  }));
+  };
 }
 
 /** track keeps a background operation in `running` until it settles. */

@@ -1,8 +1,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { AppContext } from '../../app-context.js';
 import { backupDirOf } from '../../config.js';
-import { type ArchivePart, type BackupDeps, backupDepsOf } from './backup-deps.js';
+import type { TokenService } from '../auth/sessions/tokens.service.js';
+import type { BackupDeps } from './backup-deps.js';
 import { acquireLease, liveLease } from './backup-lease.js';
 import { readArchiveManifest } from './backup-manifest.js';
 import { insertNewBackup, runBackup } from './backup-runner.js';
@@ -97,18 +97,17 @@ export async function runScheduledBackup(deps: BackupDeps, settings: ScheduleSet
  * startBackupJobs starts the backups' background work of this node (the schedule unless BACKUP_SCHEDULER=off)
  * and returns the function that stops it, waiting for a backup or restore under way.
  */
-export function startBackupJobs(ctx: AppContext, parts: ArchivePart[] = []): () => Promise<void> {
-  const deps = backupDepsOf(ctx, parts);
+export function startBackupJobs(deps: BackupDeps, tokens: Pick<TokenService, 'reload'>): () => Promise<void> {
   const report = (error: unknown) => deps.log.error(`Backup clean-up failed: ${String(error)}`);
   recoverInterrupted(deps, true).catch(report);
   const recovery = setInterval(() => recoverInterrupted(deps).catch(report), RECOVER_EVERY_MS);
   recovery.unref();
-  const stopWatch = startRestoreWatch(ctx.db);
+  const stopWatch = startRestoreWatch(deps.db);
   // A restored database may hold another instance's signing keys: every node signs and verifies with them.
-  const stopReload = ctx.db.bus.subscribe('instance.restored', () => {
-    ctx.tokens.reload().catch(report);
+  const stopReload = deps.db.bus.subscribe('instance.restored', () => {
+    tokens.reload().catch(report);
   });
-  const stopSchedule = ctx.config.backups.scheduler
+  const stopSchedule = deps.config.backups.scheduler
     ? startSchedule(deps, (runAt, settings) => {
         const work = runScheduledBackup(deps, settings, runAt);
         deps.running.add(work);

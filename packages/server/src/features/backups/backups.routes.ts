@@ -1,7 +1,7 @@
-import type { AppContext } from '../../app-context.js';
 import { archiveExpected, isArchiveType } from '../../http/archive-upload.js';
+import type { Callers } from '../../http/caller.js';
 import { answer, type Call, type Method, type Route } from '../../http/routes/route.js';
-import { type ArchivePart, backupDepsOf } from './backup-deps.js';
+import type { BackupDeps } from './backup-deps.js';
 import { getSchedule, putSchedule } from './backup-schedule.js';
 import { uploadBackup } from './backup-upload.js';
 import {
@@ -26,9 +26,9 @@ import {
 
 const idOf = (call: Call) => call.params.id ?? '';
 
-/** backupsRoutes are the backups' routes; `parts` are the other features' parts of an archive. */
-export function backupsRoutes(ctx: AppContext, parts: ArchivePart[] = []): Route[] {
-  const deps = backupDepsOf(ctx, parts);
+/** backupsRoutes are the backups' routes, on the instance's backup dependencies (made once, in app.ts). */
+export function backupsRoutes(ctx: { backups: BackupDeps; callers: Callers }): Route[] {
+  const deps = ctx.backups;
   // The service decides who may (administrators only, with the words of this feature).
   const route = (method: Method, url: string, handler: (call: Call) => Promise<unknown>): Route => ({
     method,

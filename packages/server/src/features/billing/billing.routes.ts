@@ -1,6 +1,14 @@
-import type { AppContext } from '../../app-context.js';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/database.js';
+import type { Callers } from '../../http/caller.js';
 import type { Call, Method, Route } from '../../http/routes/route.js';
-import { cancelSubscription, createCheckoutSession, getSubscription, listInvoices } from './billing.service.js';
+import {
+  cancelSubscription,
+  createCheckoutSession,
+  getSubscription,
+  listInvoices,
+  type StripeBilling,
+} from './billing.service.js';
 import { assignPlan, listBillingAccounts } from './billing-admin.service.js';
 import { listNotifications, readNotifications } from './notifications.service.js';
 import { handleStripeEvent, verifyStripeEvent } from './stripe-webhooks.service.js';
@@ -22,8 +30,16 @@ import { getUsage, getUsageHistory } from './usage.service.js';
 // Stripe's events are a few KB; anything much larger is not one.
 const WEBHOOK_BODY_LIMIT = 512 * 1024;
 
+/** BillingRouteDeps is what the billing routes use of the server. */
+export interface BillingRouteDeps {
+  db: Db;
+  config: Pick<Config, 'billing' | 'siteUrl'>;
+  stripe: StripeBilling | null;
+  callers: Callers;
+}
+
 /** billingRoutes are the billing and notification routes and Stripe's webhook. */
-export function billingRoutes(ctx: AppContext): Route[] {
+export function billingRoutes(ctx: BillingRouteDeps): Route[] {
   const { db, config, stripe } = ctx;
   const plans = config.billing.plans;
   const route = (method: Method, url: string, handler: (call: Call) => Promise<unknown> | unknown): Route => ({

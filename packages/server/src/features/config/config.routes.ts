@@ -1,9 +1,20 @@
 import { BASALT_VERSION, type ConsoleConfig, SITE_NAME } from '@basalt/shared';
-import type { AppContext } from '../../app-context.js';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/database.js';
 import { answer, type Route } from '../../http/routes/route.js';
+import type { TokenService } from '../auth/sessions/tokens.service.js';
+import type { InstanceSettingsService } from '../instance/instance-settings.js';
+
+/** ConfigRouteDeps is what GET /api/config reads of the server. */
+export interface ConfigRouteDeps {
+  db: Db;
+  config: Pick<Config, 'smtpUrl' | 'siteUrl' | 'siteUrlConfigured'>;
+  tokens: Pick<TokenService, 'anonKey'>;
+  instance: InstanceSettingsService;
+}
 
 /** configRoutes serve GET /api/config: what the console needs before anyone signs in. */
-export function configRoutes(ctx: AppContext): Route[] {
+export function configRoutes(ctx: ConfigRouteDeps): Route[] {
   return [
     {
       method: 'GET',

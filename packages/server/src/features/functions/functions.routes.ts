@@ -6,7 +6,8 @@ import {
   functionStatsQuerySchema,
   testEdgeFunctionSchema,
 } from '@basalt/shared';
-import type { AppContext } from '../../app-context.js';
+import type { Db } from '../../db/database.js';
+import type { Callers } from '../../http/caller.js';
 import { ApiError } from '../../http/errors.js';
 import { idOf } from '../../http/ids.js';
 import { answer, type Call, type Method, type Route } from '../../http/routes/route.js';
@@ -41,8 +42,15 @@ import { relayErrorBody } from './runtime/relay-errors.js';
 
 const HOUR_MS = 3_600_000;
 
+/** FunctionsRouteDeps is what the edge functions' console routes use of the server. */
+export interface FunctionsRouteDeps {
+  db: Db;
+  callers: Callers;
+  functions: RuntimeHandle;
+}
+
 /** functionsRoutes are the console's edge-function routes. */
-export function functionsRoutes(ctx: AppContext): Route[] {
+export function functionsRoutes(ctx: FunctionsRouteDeps): Route[] {
   const { db, functions: runtime } = ctx;
   const route = (method: Method, url: string, handler: (call: Call) => Promise<unknown>): Route => ({
     method,
@@ -77,7 +85,11 @@ export function functionsRoutes(ctx: AppContext): Route[] {
   ];
 }
 
-async function invocationsOf(ctx: AppContext, runtime: RuntimeHandle, call: Call): Promise<FunctionInvocation[]> {
+async function invocationsOf(
+  ctx: FunctionsRouteDeps,
+  runtime: RuntimeHandle,
+  call: Call,
+): Promise<FunctionInvocation[]> {
   const { limit } = parseInput(functionInvocationsQuerySchema, call.query);
   const fn = await findOwnFunction(ctx.db, call.actor, idOf(call));
   // What ended a moment ago is shown too.
@@ -96,7 +108,7 @@ async function invocationsOf(ctx: AppContext, runtime: RuntimeHandle, call: Call
   }));
 }
 
-async function statsOf(ctx: AppContext, runtime: RuntimeHandle, call: Call): Promise<FunctionStats> {
+async function statsOf(ctx: FunctionsRouteDeps, runtime: RuntimeHandle, call: Call): Promise<FunctionStats> {
   const { hours } = parseInput(functionStatsQuerySchema, call.query);
   const fn = await findOwnFunction(ctx.db, call.actor, idOf(call));
   await (await runtime.peek())?.recorder.flush();
@@ -115,7 +127,7 @@ async function statsOf(ctx: AppContext, runtime: RuntimeHandle, call: Call): Pro
 
 // One call to the deployed version, addressed like a call at its route (the function sees that URL as req.url).
 async function testCall(
-  ctx: AppContext,
+  ctx: FunctionsRouteDeps,
   runtime: RuntimeHandle,
   call: Call,
   via: { host: string; protocol: string },

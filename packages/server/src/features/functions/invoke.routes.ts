@@ -1,8 +1,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../app-context.js';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/database.js';
+import type { Callers } from '../../http/caller.js';
 import { sendApiError } from '../../http/error-handler.js';
 import { ApiError } from '../../http/errors.js';
 import type { Call, Method, Route } from '../../http/routes/route.js';
+import type { UsageMeter } from '../billing/usage-meter.js';
+import type { MeterSteps } from '../billing/usage-metering.js';
 import { functionDirectoryOf, type LiveFunction } from './function-directory.js';
 import { safeResponseHeaders, withoutConsoleCookies } from './function-origin.js';
 import { type DeployedFunction, runFunction } from './invoke.service.js';
@@ -59,8 +63,19 @@ function relayError(error: RelayError): ApiError {
   });
 }
 
+/** InvokeRouteDeps is what calling a function uses of the server. */
+export interface InvokeRouteDeps {
+  db: Db;
+  config: Pick<Config, 'functions'>;
+  callers: Callers;
+  functions: RuntimeHandle;
+  /** usage refuses a call of an account over its compute minutes; null with METERING=off. */
+  usage: Pick<UsageMeter, 'refusal'> | null;
+  meter: Pick<MeterSteps, 'functions'>;
+}
+
 /** functionInvokeRoutes are the two ways of calling a function. */
-export function functionInvokeRoutes(ctx: AppContext): Route[] {
+export function functionInvokeRoutes(ctx: InvokeRouteDeps): Route[] {
   const limits = ctx.config.functions;
   const runtime = ctx.functions;
   const directory = functionDirectoryOf(ctx.db);

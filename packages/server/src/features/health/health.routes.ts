@@ -1,7 +1,8 @@
 import { BASALT_VERSION, databaseCheckRequestSchema } from '@basalt/shared';
-import type { AppContext } from '../../app-context.js';
+import type { Callers } from '../../http/caller.js';
 import { answer, type Route } from '../../http/routes/route.js';
 import { parseInput } from '../../http/validation.js';
+import type { DatabaseHealthService } from './database-health.service.js';
 
 const NO_STORE = { 'Cache-Control': 'no-store' };
 
@@ -10,7 +11,7 @@ const NO_STORE = { 'Cache-Control': 'no-store' };
  * as the process serves requests) and, for signed-in users, the database health: GET /api/health/database and
  * POST /api/health/database/check {fullDiagnostic}.
  */
-export function healthRoutes({ callers, health }: AppContext): Route[] {
+export function healthRoutes({ callers, health }: { callers: Callers; health: DatabaseHealthService }): Route[] {
   return [
     {
       method: 'GET',

@@ -1,4 +1,5 @@
-import type { AppContext } from '../../app-context.js';
+import type { Db } from '../../db/database.js';
+import type { Callers } from '../../http/caller.js';
 import { idOf } from '../../http/ids.js';
 import { answer, type Call, type Route } from '../../http/routes/route.js';
 import { actorOn, tableIdIn } from '../project-access/project-access.js';
@@ -18,7 +19,7 @@ import {
 // Another account's table or checkpoint answers like an unknown one (404).
 
 // The actor on the table a body or query field names, when it names one.
-const onTableIn = (db: AppContext['db'], call: Call, value: unknown) => {
+const onTableIn = (db: Db, call: Call, value: unknown) => {
   const tableId = tableIdIn(value);
   return tableId === null ? call.actor : actorOn(db, call.actor, { tableId });
 };
@@ -27,7 +28,7 @@ const fieldOf = (value: unknown, name: string): unknown =>
   typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[name] : undefined;
 
 /** checkpointsRoutes are the console's checkpoint routes. */
-export function checkpointsRoutes({ db, callers }: AppContext): Route[] {
+export function checkpointsRoutes({ db, callers }: { db: Db; callers: Callers }): Route[] {
   const user = { family: 'console', admit: [callers.user] } as const;
   const onCheckpoint = (call: Call) => actorOn(db, call.actor, { checkpointId: idOf(call) });
   return [

@@ -1,6 +1,8 @@
-import type { AppContext } from '../../app-context.js';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import { addToHistoryCount } from '../../db/history-counts.js';
+import type { LogWriter } from '../logs/log-writer.js';
 import { type DeletedChange, deleteUnneededChanges, listExpiredChanges } from './history.store.js';
 
 // History retention (HISTORY_RETENTION_DAYS, default 90; 0 keeps every change for ever). A background job
@@ -60,8 +62,16 @@ function countsOf(deleted: DeletedChange[]): Array<{ key: DeletedChange; n: numb
   return [...byKey.values()];
 }
 
+/** HistoryRetentionDeps is what the history retention job uses of the server. */
+export interface HistoryRetentionDeps {
+  db: Db;
+  config: Pick<Config, 'historyRetentionDays'>;
+  log: FastifyBaseLogger;
+  logs: LogWriter;
+}
+
 /** runHistoryRetention prunes once (nothing when retention is 0) and logs the run as a `jobs` entry. */
-export async function runHistoryRetention(ctx: Pick<AppContext, 'db' | 'config' | 'log' | 'logs'>): Promise<void> {
+export async function runHistoryRetention(ctx: HistoryRetentionDeps): Promise<void> {
   const retentionDays = ctx.config.historyRetentionDays;
   if (!(retentionDays > 0)) return;
   const context = { job: 'history-retention', retentionDays };

@@ -12,6 +12,7 @@ import {
   restoreRecords,
   updateRecords,
 } from '../records/records.service.js';
+import { FUNCTION_REVERTS } from '../sql-functions/sql-functions-reverts.js';
 import { changeTable, deleteTable, lockTable, recreateTable, type TableDefinition } from '../tables/tables.service.js';
 import { parseState } from './history.service.js';
 import { type ChangeRow, findChangeById, maxRecordId } from './history.store.js';
@@ -251,6 +252,8 @@ const REVERTS: Record<string, (scope: RevertScope, change: ChangeRow, note: Chan
   SCHEMA_CREATE: revertSchemaCreate,
   SCHEMA_UPDATE: revertSchemaUpdate,
   SCHEMA_DELETE: revertSchemaDelete,
+  // SQL functions' definitions (features/sql-functions).
+  ...FUNCTION_REVERTS,
 };
 
 function revertOne(scope: RevertScope, change: ChangeRow): Promise<void> {

@@ -1,5 +1,6 @@
 import { historyQuerySchema, restoreOptionsSchema } from '@basalt/shared';
-import type { AppContext } from '../../app-context.js';
+import type { Db } from '../../db/database.js';
+import type { Callers } from '../../http/caller.js';
 import { idOf } from '../../http/ids.js';
 import type { Call, Route } from '../../http/routes/route.js';
 import { parseInput } from '../../http/validation.js';
@@ -16,7 +17,7 @@ import { restoreToChange, restoreToChangePreview, revertChange } from './history
 // Another account's change answers like an unknown one (404); a conflicting later change answers 409.
 
 /** historyRoutes are the change history of the caller's tables (a deleted table's too) and its actions. */
-export function historyRoutes({ db, callers }: AppContext): Route[] {
+export function historyRoutes({ db, callers }: { db: Db; callers: Callers }): Route[] {
   const user = { family: 'console', admit: [callers.user] } as const;
   const onChange = (call: Call) => actorOn(db, call.actor, { changeId: idOf(call) });
   return [

@@ -1,4 +1,5 @@
-import type { AppContext } from '../../app-context.js';
+import type { Db } from '../../db/database.js';
+import type { Callers } from '../../http/caller.js';
 import { idOf } from '../../http/ids.js';
 import { answer, type Route } from '../../http/routes/route.js';
 import { applyInsight } from './insight-apply.js';
@@ -10,7 +11,7 @@ import { listInsights, markImplemented } from './insights.service.js';
 //   POST /api/insights/:id/apply          does what it suggests (an index) → {insight, table}
 
 /** insightsRoutes are the performance insights routes. */
-export function insightsRoutes({ db, callers }: AppContext): Route[] {
+export function insightsRoutes({ db, callers }: { db: Db; callers: Callers }): Route[] {
   const user = { family: 'console', admit: [callers.user] } as const;
   return [
     {

@@ -1,13 +1,20 @@
-import type { AppContext } from '../../app-context.js';
+import type { Callers } from '../../http/caller.js';
 import { forbidden } from '../../http/errors.js';
 import type { Route } from '../../http/routes/route.js';
+import type { InstanceSettingsService } from './instance-settings.js';
 
 // The instance's settings, administrators only (docs/operations.md):
 //   GET   /api/admin/instance   {signupsAllowed, termsUrl}
 //   PATCH /api/admin/instance   {signupsAllowed?, termsUrl?} → the settings
 
 /** instanceRoutes are the instance settings' routes. */
-export function instanceRoutes({ callers, instance }: AppContext): Route[] {
+export function instanceRoutes({
+  callers,
+  instance,
+}: {
+  callers: Callers;
+  instance: InstanceSettingsService;
+}): Route[] {
   return [
     {
       method: 'GET',

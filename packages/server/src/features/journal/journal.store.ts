@@ -12,7 +12,10 @@ export type ChangeType =
   | 'SCHEMA_DELETE'
   | 'RECORD_CREATE'
   | 'RECORD_UPDATE'
-  | 'RECORD_DELETE';
+  | 'RECORD_DELETE'
+  | 'FUNCTION_CREATE'
+  | 'FUNCTION_UPDATE'
+  | 'FUNCTION_DELETE';
 
 /** ChangeInput is one change to record; states are JSON values (null where there is none). */
 export interface ChangeInput {

@@ -1,4 +1,5 @@
-import type { AppContext } from '../../app-context.js';
+import type { Db } from '../../db/database.js';
+import type { Callers } from '../../http/caller.js';
 import { idOf } from '../../http/ids.js';
 import { answer, type Route } from '../../http/routes/route.js';
 import { createApiKey, deleteApiKey, listApiKeys } from './keys.service.js';
@@ -9,7 +10,7 @@ import { createApiKey, deleteApiKey, listApiKeys } from './keys.service.js';
 //   DELETE /api/keys/:id   → {success, message}; the key stops working (404 for another account's key)
 
 /** keysRoutes are the console's API-key routes. */
-export function keysRoutes({ db, callers }: AppContext): Route[] {
+export function keysRoutes({ db, callers }: { db: Db; callers: Callers }): Route[] {
   const user = { family: 'console', admit: [callers.user] } as const;
   return [
     { ...user, method: 'GET', url: '/api/keys', handler: (call) => listApiKeys(db, call.actor) },

@@ -1,5 +1,7 @@
-import type { AppContext } from '../../app-context.js';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../../config.js';
 import type { Db } from '../../db/database.js';
+import type { LogWriter } from './log-writer.js';
 import { deleteOldLogs, findLogPosition } from './logs.store.js';
 
 // Log retention: system_logs keeps entries for LOG_RETENTION_DAYS and at most LOG_RETENTION_MAX_ROWS of them
@@ -58,11 +60,16 @@ export async function enforceLogRetention(db: Db, policy: RetentionPolicy, now =
   return { deletedByAge, deletedByCount, durationMs: Math.round((performance.now() - started) * 10) / 10 };
 }
 
+/** LogRetentionDeps is what the log retention job uses of the server. */
+export interface LogRetentionDeps {
+  db: Db;
+  config: Pick<Config, 'logRetentionDays' | 'logRetentionMaxRows'>;
+  log: FastifyBaseLogger;
+  logs: LogWriter;
+}
+
 /** runLogRetention enforces the instance's policy now and logs the run (source `jobs`); null when it failed. */
-export async function runLogRetention(
-  ctx: Pick<AppContext, 'db' | 'config' | 'log' | 'logs'>,
-  now?: Date,
-): Promise<RetentionResult | null> {
+export async function runLogRetention(ctx: LogRetentionDeps, now?: Date): Promise<RetentionResult | null> {
   const policy: RetentionPolicy = { maxAgeDays: ctx.config.logRetentionDays, maxRows: ctx.config.logRetentionMaxRows };
   const context = { job: 'log-retention', maxAgeDays: policy.maxAgeDays, maxRows: policy.maxRows };
   try {

@@ -1,5 +1,6 @@
 import { logsPageQuerySchema, logsViewerQuerySchema } from '@basalt/shared';
-import type { AppContext } from '../../app-context.js';
+import type { Db } from '../../db/database.js';
+import type { Callers } from '../../http/caller.js';
 import { answer, type Route } from '../../http/routes/route.js';
 import { parseInput } from '../../http/validation.js';
 import { listLogsPage, listRecentLogs } from './logs.service.js';
@@ -8,7 +9,7 @@ import { listLogsPage, listRecentLogs } from './logs.service.js';
  * logsRoutes serve GET /api/logs: without `page`, the settings viewer's newest entries as an array; with `page`
  * (and `limit`), one page of the System Logs page.
  */
-export function logsRoutes({ db, callers }: AppContext): Route[] {
+export function logsRoutes({ db, callers }: { db: Db; callers: Callers }): Route[] {
   return [
     {
       method: 'GET',

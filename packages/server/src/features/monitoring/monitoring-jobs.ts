@@ -1,6 +1,6 @@
 import { METRIC_BUCKETS } from '@basalt/shared/monitoring';
-import type { AppContext } from '../../app-context.js';
-import { HEALTH_RHYTHM } from './health-history.js';
+import type { Db } from '../../db/database.js';
+import { HEALTH_RHYTHM, type HealthRecorder } from './health-history.js';
 import { deleteMetricsBefore } from './metrics.store.js';
 import { BEAT_EVERY_MS } from './prometheus.js';
 
@@ -17,7 +17,7 @@ export const MONITORING_RHYTHMS = {
 
 /** runMonitoringRetention forgets minute metrics after 24 hours, hour metrics after 90 days, snapshots after 30. */
 export async function runMonitoringRetention(
-  ctx: Pick<AppContext, 'db' | 'healthHistory'>,
+  ctx: { db: Db; healthHistory: HealthRecorder },
   now = Date.now(),
 ): Promise<void> {
   await deleteMetricsBefore(ctx.db, '1m', now - METRIC_BUCKETS['1m'].keptMs);

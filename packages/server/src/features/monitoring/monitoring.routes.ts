@@ -1,21 +1,32 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { healthHistoryQuerySchema, metricsQuerySchema } from '@basalt/shared/monitoring';
-import type { AppContext } from '../../app-context.js';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/database.js';
+import type { Callers } from '../../http/caller.js';
 import { ApiError, notFound } from '../../http/errors.js';
 import { answer, type Call, type Route } from '../../http/routes/route.js';
 import { parseInput } from '../../http/validation.js';
 import { readHealthHistory } from './health-history.js';
 import { metricsReport } from './metrics.service.js';
+import type { Monitoring } from './metrics-writer.js';
 
 const NO_STORE = { 'Cache-Control': 'no-store' };
 const digest = (text: string) => createHash('sha256').update(text).digest();
+
+/** MonitoringRouteDeps is what the monitoring routes use of the server. */
+export interface MonitoringRouteDeps {
+  callers: Callers;
+  db: Db;
+  config: Pick<Config, 'metricsToken'>;
+  monitoring: Monitoring;
+}
 
 /**
  * monitoringRoutes: an account's request metrics (GET /api/metrics), the instance's for its administrators
  * (GET /api/metrics/instance), the database's health history (GET /api/health/database/history), and the
  * operator's Prometheus endpoint (GET /metrics, a bearer token: METRICS_TOKEN; without one it does not exist).
  */
-export function monitoringRoutes({ callers, db, config, monitoring }: AppContext): Route[] {
+export function monitoringRoutes({ callers, db, config, monitoring }: MonitoringRouteDeps): Route[] {
   const expected = config.metricsToken === null ? null : digest(config.metricsToken);
   // Compared as digests: equal lengths, and a constant time whatever the caller sent.
   const tokenMatches = (call: Call) => {

@@ -1,4 +1,6 @@
-import type { AppContext } from '../../app-context.js';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/database.js';
+import type { Callers } from '../../http/caller.js';
 import { answer, type Route } from '../../http/routes/route.js';
 import { describeSqlFunctions } from '../sql-functions/sql-functions.service.js';
 import { listTables } from '../tables/tables.service.js';
@@ -10,7 +12,10 @@ import { buildTypeScriptTypes } from './typescript-types.js';
 // key may read it; it is never cached by a browser or proxy, since it is one account's and changes with every table.
 
 /** openapiRoutes serve the actor's OpenAPI document. */
-export function openapiRoutes(ctx: AppContext, table: () => readonly Route[]): Route[] {
+export function openapiRoutes(
+  ctx: { db: Db; config: Pick<Config, 'siteUrl'>; callers: Callers },
+  table: () => readonly Route[],
+): Route[] {
   return [
     {
       method: 'GET',

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import type { Db } from '../../db/database.js';
 import { accountActor } from '../../lib/actor/actor.js';
-import { findAccountIdByUsernameKey } from '../auth/accounts.store.js';
-import type { CliOutput } from '../auth/admin-cli.js';
+import type { CliOutput } from '../auth/routes/admin-cli.js';
+import { findAccountIdByUsernameKey } from '../auth/users/accounts.store.js';
 import { describeSqlFunctions } from '../sql-functions/sql-functions.service.js';
 import { listTables } from '../tables/tables.service.js';
 import { buildTypeScriptTypes } from './typescript-types.js';

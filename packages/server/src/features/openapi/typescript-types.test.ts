@@ -4,7 +4,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAppTable, type Developer, startDeveloper } from '../../testing/apps.fixtures.js';
+import {
+  ADD_THEM,
+  createAppTable,
+  type Developer,
+  defineSqlFunctions,
+  startDeveloper,
+} from '../../testing/apps.fixtures.js';
 import { startAuthServer, users } from '../../testing/auth.fixtures.js';
 import type { TestServer } from '../../testing/test-server.js';
 import { genTypesFromCli } from './types-cli.js';
@@ -56,27 +62,15 @@ describe('generated TypeScript types', () => {
       schema: { title: { type: 'text' }, author_id: ref('authors'), meta: { type: 'json' } },
     });
     await createAppTable(server, dev, { name: 'comments', schema: { body: { type: 'text' }, post_id: ref('posts') } });
-    const fns = [
-      {
-        name: 'add_them',
-        params: [
-          { name: 'a', type: 'number' },
-          { name: 'b', type: 'number' },
-        ],
-        returns: { kind: 'scalar', type: 'number' },
-        body: 'SELECT :a + :b',
-      },
+    await defineSqlFunctions(server, dev, [
+      ADD_THEM,
       {
         name: 'titled',
         params: [{ name: 'title', type: 'text' }],
         returns: { kind: 'rows', table: 'posts' },
         body: 'SELECT * FROM posts WHERE title = :title',
       },
-    ];
-    for (const fn of fns) {
-      const res = await server.request('POST', '/api/functions/sql', { headers: dev.headers, json: fn });
-      if (res.status !== 201) throw new Error(`defining ${fn.name} failed: ${res.text}`);
-    }
+    ]);
     dir = await mkdtemp(path.join(serverRoot, '.types-test-'));
   });
   afterAll(async () => {

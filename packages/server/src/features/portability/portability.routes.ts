@@ -1,5 +1,7 @@
-import type { AppContext } from '../../app-context.js';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/database.js';
 import { archiveExpected, isArchiveType } from '../../http/archive-upload.js';
+import type { Callers } from '../../http/caller.js';
 import { answer, type Route } from '../../http/routes/route.js';
 import { parseInput } from '../../http/validation.js';
 import { exportAccount, exportQuerySchema } from './account-export.js';
@@ -10,7 +12,11 @@ import { importAccount, importQuerySchema } from './account-import.js';
 //   POST /api/account/import?dryRun=true|false     such an archive as the body (application/gzip) → the report
 
 /** portabilityRoutes are the account's export and import. */
-export function portabilityRoutes(ctx: AppContext): Route[] {
+export function portabilityRoutes(ctx: {
+  db: Db;
+  config: Pick<Config, 'dataDir' | 'backups'>;
+  callers: Callers;
+}): Route[] {
   return [
     {
       method: 'GET',

@@ -1,4 +1,5 @@
-import type { AppContext } from '../../app-context.js';
+import type { Db } from '../../db/database.js';
+import type { Callers } from '../../http/caller.js';
 import { parseId } from '../../http/ids.js';
 import { answer, type Call, type Method, type Route } from '../../http/routes/route.js';
 import { addMember, listMembers, removeMember, updateMember } from './project-members.service.js';
@@ -47,7 +48,7 @@ const transferTargetOf = (body: unknown) =>
     : '';
 
 /** projectsRoutes are the console's project, member, table link and layout routes. */
-export function projectsRoutes({ db, callers }: AppContext): Route[] {
+export function projectsRoutes({ db, callers }: { db: Db; callers: Callers }): Route[] {
   const route = (method: Method, url: string, handler: (call: Call) => Promise<unknown>): Route => ({
     method,
     url,

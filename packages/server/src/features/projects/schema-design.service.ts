@@ -101,9 +101,50 @@ function columnsOf(element: LayoutElement): { schema: TableSchema; refusals: str
     if (seen.has(name.toLowerCase())) refusals.push(`Field "${name}" appears twice`);
     seen.add(name.toLowerCase());
     schema[name] = { type, required: Boolean(field.primary), unique: Boolean(field.primary) };
+    if (field.references) {
+      const references = { table: field.references.table.trim(), onDelete: field.references.onDelete ?? 'restrict' };
+      if (type !== 'number') {
+        refusals.push(
+          `Field "${name}" references "${references.table}", but only a number field can reference a table`,
+        );
+      } else {
+        schema[name] = { ...schema[name], references };
+      }
+    }
   }
   return { schema, refusals };
 }
+
+// A reference names a table of the design or one the caller already has (or its own element: a tree).
+function referenceRefusals(schema: TableSchema, known: (name: string) => boolean): string[] {
+  return Object.entries(schema).flatMap(([column, definition]) =>
+    definition.references && !known(definition.references.table)
+      ? [
+          `Field "${column}" references "${definition.references.table}", which is neither a table of this design nor one of yours`,
+        ]
+      : [],
+  );
+}
+
+// The design's columns laid over a table's: new columns added, types changed, references added; none dropped.
+function mergedSchema(current: TableSchema, design: TableSchema): TableSchema {
+  const next: TableSchema = { ...current };
+  for (const [column, definition] of Object.entries(design)) {
+    const existing = next[column];
+    if (!existing) next[column] = definition;
+    else {
+      next[column] = {
+        ...existing,
+        type: definition.type,
+        ...(definition.references ? { references: { ...existing.references, ...definition.references } } : {}),
+      };
+    }
+  }
+  return next;
+}
+
+const describeColumn = (column: string, definition: TableSchema[string]) =>
+  `Add column ${column} (${definition.type}${definition.references ? `, references ${definition.references.table}` : ''})`;
 
 async function targetsOf(db: Db, actor: Actor, projectId: string): Promise<Map<string, Target>> {
   const targets = new Map<string, Target>();
@@ -124,22 +165,23 @@ async function targetsOf(db: Db, actor: Actor, projectId: string): Promise<Map<s
   return targets;
 }
 
-async function stepOf(db: Db, element: LayoutElement, target: Target | undefined): Promise<DesignStep> {
+async function stepOf(
+  db: Db,
+  element: LayoutElement,
+  target: Target | undefined,
+  known: (name: string) => boolean,
+): Promise<DesignStep> {
   const name = element.name.trim();
   const { schema, refusals } = columnsOf(element);
+  refusals.push(...referenceRefusals(schema, known));
   const step: DesignStep = { elementId: element.id, name, action: 'create', tableId: null, changes: [], refusals };
   if (!target) {
     const valid = createTableSchema.safeParse({ name, schema });
     if (!valid.success) step.refusals.push(...valid.error.issues.map((issue) => issue.message));
-    step.changes = [`Create table ${name}`, ...Object.entries(schema).map(([c, d]) => `Add column ${c} (${d.type})`)];
+    step.changes = [`Create table ${name}`, ...Object.entries(schema).map(([c, d]) => describeColumn(c, d))];
   } else {
     step.tableId = target.id;
-    const next: TableSchema = { ...target.schema };
-    for (const [column, definition] of Object.entries(schema)) {
-      const existing = next[column];
-      if (!existing) next[column] = definition;
-      else if (existing.type !== definition.type) next[column] = { ...existing, type: definition.type };
-    }
+    const next = mergedSchema(target.schema, schema);
     try {
       const preview = await previewTableChange(db, target.actor, target.id, { schema: schemaWithIdColumn(next) });
       step.changes = preview.changes;
@@ -164,10 +206,12 @@ export async function planDesign(db: Db, actor: Actor, projectId: string): Promi
   await memberProject(db, actor, projectId, 'schema.write');
   const layout = await layoutOf(db, projectId);
   const targets = await targetsOf(db, actor, projectId);
+  const designed = new Set(layout.elements.map((e) => e.name.trim().toLowerCase()));
+  const known = (name: string) => designed.has(name.toLowerCase()) || targets.has(name.toLowerCase());
   const steps: DesignStep[] = [];
   const names = new Set<string>();
   for (const element of layout.elements) {
-    const step = await stepOf(db, element, targets.get(element.name.trim().toLowerCase()));
+    const step = await stepOf(db, element, targets.get(element.name.trim().toLowerCase()), known);
     if (names.has(step.name.toLowerCase())) {
       step.refusals.push(`Another table of the design is also named "${step.name}"`);
       step.action = 'refused';
@@ -192,29 +236,53 @@ export async function applyDesign(db: Db, actor: Actor, projectId: string): Prom
   return db.transaction(async (scope) => {
     const targets = await targetsOf(scope, actor, projectId);
     const done: DesignStep[] = [];
+    // A reference to a table the design has not made yet waits for the second pass (a cycle has no order).
+    const made = new Set(targets.keys());
+    const later: Array<{ id: number; actor: Actor; schema: TableSchema; references: TableSchema }> = [];
     for (const step of plan.steps) {
       const element = byId.get(step.elementId);
       if (!element || step.action === 'unchanged') {
         done.push(step);
         continue;
       }
-      const { schema } = columnsOf(element);
-      const target = targets.get(step.name.toLowerCase());
+      const self = step.name.toLowerCase();
+      const { now, waiting } = splitReferences(columnsOf(element).schema, (n) => made.has(n) || n === self);
+      const target = targets.get(self);
       if (target) {
-        const next: TableSchema = { ...target.schema };
-        for (const [column, definition] of Object.entries(schema)) {
-          const existing = next[column];
-          next[column] = existing ? { ...existing, type: definition.type } : definition;
-        }
-        await changeTable(scope, target.actor, target.id, { schema: next, renames: {} });
+        const schema = mergedSchema(target.schema, now);
+        await changeTable(scope, target.actor, target.id, { schema, renames: {} });
+        if (Object.keys(waiting).length > 0)
+          later.push({ id: target.id, actor: target.actor, schema, references: waiting });
         done.push(step);
       } else {
-        const created = await createTable(scope, actor, { name: step.name, schema: schemaWithIdColumn(schema) });
+        const created = await createTable(scope, actor, { name: step.name, schema: schemaWithIdColumn(now) });
         await insertTableLink(scope.kysely, projectId, created.id, new Date().toISOString());
+        made.add(self);
+        if (Object.keys(waiting).length > 0) later.push({ id: created.id, actor, schema: now, references: waiting });
         done.push({ ...step, tableId: created.id });
       }
+    }
+    for (const table of later) {
+      await changeTable(scope, table.actor, table.id, {
+        schema: mergedSchema(table.schema, table.references),
+        renames: {},
+      });
     }
     scope.publish('project.members', { projectId, accountId: null });
     return { steps: done, ready: true };
   });
+}
+
+// The columns of a design element whose references can be made now, and those whose table comes later.
+function splitReferences(schema: TableSchema, exists: (lowerName: string) => boolean) {
+  const now: TableSchema = {};
+  const waiting: TableSchema = {};
+  for (const [column, definition] of Object.entries(schema)) {
+    const { references, ...rest } = definition;
+    if (references && !exists(references.table.toLowerCase())) {
+      now[column] = rest;
+      waiting[column] = definition;
+    } else now[column] = definition;
+  }
+  return { now, waiting };
 }

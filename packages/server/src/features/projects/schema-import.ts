@@ -59,6 +59,9 @@ export async function importTables(db: Db, actor: Actor, projectId: string, body
         name: column,
         type: column === 'id' ? 'integer' : definition.type,
         ...(column === 'id' ? { primary: true } : {}),
+        ...(definition.references
+          ? { references: { table: definition.references.table, onDelete: definition.references.onDelete } }
+          : {}),
       })),
     });
   }

@@ -1,7 +1,8 @@
-import type { AppContext } from '../../app-context.js';
+import type { Db } from '../../db/database.js';
+import type { Callers } from '../../http/caller.js';
 import { ApiError } from '../../http/errors.js';
 import type { AdmissionStep, Call, Route } from '../../http/routes/route.js';
-import { findAccount, usernameOf } from '../auth/accounts.service.js';
+import { findAccount, usernameOf } from '../auth/users/accounts.service.js';
 import type { SchemaRooms } from './schema-room.js';
 
 // The Schema Editor's WebSocket: GET /ws, upgraded. Who connects comes from the console's session cookie or from
@@ -29,7 +30,7 @@ const ownOriginForCookies: AdmissionStep = (call) => {
 };
 
 /** schemaRoomRoutes are /ws: this node's Schema Editor rooms. */
-export function schemaRoomRoutes(ctx: AppContext): Route[] {
+export function schemaRoomRoutes(ctx: { db: Db; rooms: SchemaRooms; callers: Callers }): Route[] {
   const { rooms } = ctx;
   return [
     {

@@ -1,8 +1,10 @@
 import { isReservedTableName } from '@basalt/shared';
-import type { AppContext } from '../../app-context.js';
+import type { Db } from '../../db/database.js';
+import type { Callers } from '../../http/caller.js';
 import { ApiError, tooManyRequests } from '../../http/errors.js';
 import { type AdmissionStep, answer, type Call, type Route, type RouteDocs } from '../../http/routes/route.js';
 import type { Actor } from '../../lib/actor/actor.js';
+import type { MeterSteps } from '../billing/usage-metering.js';
 import {
   createPublicRecord,
   deletePublicRecord,
@@ -57,8 +59,16 @@ const docsOf = {
 } satisfies Record<string, RouteDocs>;
 const id = (call: Call) => call.params.id ?? '';
 
+/** PublicApiRouteDeps is what the public record API's routes use of the server. */
+export interface PublicApiRouteDeps {
+  db: Db;
+  callers: Callers;
+  keyLimiter: KeyRateLimiter;
+  meter: Pick<MeterSteps, 'data'>;
+}
+
 /** publicApiRoutes are the public record API's routes, under /api/table/:name and /api/:name. */
-export function publicApiRoutes(ctx: AppContext): Route[] {
+export function publicApiRoutes(ctx: PublicApiRouteDeps): Route[] {
   const { db } = ctx;
   const limit = keyRateLimit(ctx.keyLimiter);
   const routes: Route[] = [];

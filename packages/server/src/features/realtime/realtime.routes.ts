@@ -1,11 +1,16 @@
-import type { AppContext } from '../../app-context.js';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Callers } from '../../http/caller.js';
 import { ApiError } from '../../http/errors.js';
 import { type AdmissionStep, answer, type Route } from '../../http/routes/route.js';
+import type { TokenVerifier } from '../../lib/crypto/token-verifier.js';
 import { matchAppKey } from '../apps/apps.service.js';
+import type { Apps } from '../apps/apps-config.js';
+import type { MeterSteps } from '../billing/usage-metering.js';
 import { restCaller, restKeyStep } from '../rest/rest-gateway.js';
 import { parseBatch, parseSingle, sendBroadcasts } from './realtime-broadcast.js';
 import { serveConnection } from './realtime-connection.js';
 import type { Vsn } from './realtime-frames.js';
+import type { RealtimeHub } from './realtime-hub.js';
 
 // The Supabase Realtime API (docs/realtime.md):
 //   GET  /realtime/v1/websocket?apikey=…&vsn=2.0.0                 the Phoenix socket (upgraded)
@@ -27,8 +32,18 @@ const vsnStep: AdmissionStep = (call) => {
 const bytesOf = (data: Buffer | ArrayBuffer | Buffer[]): Buffer =>
   Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
 
+/** RealtimeRouteDeps is what /realtime/v1's routes use of the server. */
+export interface RealtimeRouteDeps {
+  realtime: RealtimeHub;
+  callers: Callers;
+  tokens: TokenVerifier;
+  apps: Apps;
+  meter: Pick<MeterSteps, 'functions'>;
+  log: FastifyBaseLogger;
+}
+
 /** realtimeRoutes are /realtime/v1: the socket and the HTTP broadcasts. */
-export function realtimeRoutes(ctx: AppContext): Route[] {
+export function realtimeRoutes(ctx: RealtimeRouteDeps): Route[] {
   const hub = ctx.realtime;
   const keyStep = restKeyStep(ctx.tokens, (key) => matchAppKey(ctx.apps, key));
   const report = (error: unknown) => ctx.log.warn({ err: error }, 'realtime: a message could not be handled');

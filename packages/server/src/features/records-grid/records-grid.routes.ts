@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import type { AppContext } from '../../app-context.js';
+import type { Db } from '../../db/database.js';
 import type { OrderTerm } from '../../db/user-conditions.js';
+import type { Callers } from '../../http/caller.js';
 import { answer, type Route } from '../../http/routes/route.js';
 import { parseInput } from '../../http/validation.js';
 import { parseFilters } from '../public-api/public-api.query.js';
@@ -69,7 +70,7 @@ function pageRead(order: OrderTerm[], limit: number, offset: number, total: numb
 }
 
 /** recordsGridRoutes are the grid's list, bulk delete and CSV export under /api/tables/:id/records. */
-export function recordsGridRoutes({ db, callers }: AppContext): Route[] {
+export function recordsGridRoutes({ db, callers }: { db: Db; callers: Callers }): Route[] {
   const user = { family: 'console', admit: [callers.user] } as const;
   return [
     {

@@ -24,9 +24,11 @@ export interface ReadOptions {
   offset?: number;
 }
 
-// A read's database error in the records service's words. It takes the read's promise, not a function making it:
-// no closure per read.
-async function read<T>(db: Db, table: TableDefinition, reading: Promise<T>): Promise<T> {
+/**
+ * readTranslated runs a read and gives its database error in the records service's words. It takes the read's
+ * promise, not a function making it: no closure per read.
+ */
+export async function readTranslated<T>(db: Db, table: TableDefinition, reading: Promise<T>): Promise<T> {
   try {
     return await reading;
   } catch (error) {
@@ -43,12 +45,7 @@ export async function listRecords(
 ): Promise<RecordRow[]> {
   assertCan(actor, 'read', table);
   const { limit = null, offset = 0 } = options;
-  if (
-    (limit !== null && !(Number.isSafeInteger(limit) && limit >= 0)) ||
-    !(Number.isSafeInteger(offset) && offset >= 0)
-  ) {
-    throw invalidFilter('Limit and offset must be whole numbers, zero or more', 'PGRST103');
-  }
+  checkPaging(limit, offset);
   const checked = options.where ? checkCondition(db.dialect, table, options.where) : undefined;
   const order = options.order ? checkOrder(table, options.order, actor) : undefined;
   // The access rules are part of the statement (record-rules.ts): rows they hide are never read.
@@ -57,15 +54,29 @@ export async function listRecords(
   // One id selects at most one row, whatever the order: a point read (a get, PostgREST's `id=eq.5`).
   const id = offset === 0 && limit !== 0 ? pointId(checked) : null;
   if (id !== null) {
-    const one = await read(db, table, selectRowById(db.readRows, db.dialect, table, id, ruleCondition(rule)));
+    const one = await readTranslated(db, table, selectRowById(db.readRows, db.dialect, table, id, ruleCondition(rule)));
     return one.map((raw) => toRecordRow(db.dialect.name, table, raw));
   }
   // Filters and orders are noted for the performance insights (read-shapes.ts); the rules' own are not.
   const noted = !db.inTransaction && (checked !== undefined || order !== undefined) && notesReads(db);
   const started = noted ? performance.now() : 0;
-  const rows = await read(db, table, selectRows(db.readRows, db.dialect, table, { where, order, limit, offset }));
+  const rows = await readTranslated(
+    db,
+    table,
+    selectRows(db.readRows, db.dialect, table, { where, order, limit, offset }),
+  );
   if (noted) noteList(db, table, checked, order, performance.now() - started);
   return rows.map((raw) => toRecordRow(db.dialect.name, table, raw));
+}
+
+/** checkPaging refuses a limit or offset that is not a whole number, zero or more (PGRST103). */
+export function checkPaging(limit: number | null, offset: number): void {
+  if (
+    (limit !== null && !(Number.isSafeInteger(limit) && limit >= 0)) ||
+    !(Number.isSafeInteger(offset) && offset >= 0)
+  ) {
+    throw invalidFilter('Limit and offset must be whole numbers, zero or more', 'PGRST103');
+  }
 }
 
 /** pointId is the id a checked condition selects on its own (`id = 5`), or null for any other condition. */
@@ -93,10 +104,10 @@ export async function countRecords(
   assertCan(actor, 'read', table);
   const checked = where ? checkCondition(db.dialect, table, where) : undefined;
   const ruled = withRules(checked, rowRuleOf(actor, table, 'select'));
-  if (kind !== 'exact' || db.inTransaction) return read(db, table, COUNTERS[kind](db, table, ruled));
-  if (!notesReads(db)) return read(db, table, exactCount(db, table, ruled));
+  if (kind !== 'exact' || db.inTransaction) return readTranslated(db, table, COUNTERS[kind](db, table, ruled));
+  if (!notesReads(db)) return readTranslated(db, table, exactCount(db, table, ruled));
   const started = performance.now();
-  const count = await read(db, table, exactCount(db, table, ruled));
+  const count = await readTranslated(db, table, exactCount(db, table, ruled));
   noteCount(db, table, performance.now() - started);
   return count;
 }

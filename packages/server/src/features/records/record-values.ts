@@ -4,7 +4,7 @@ import type { CellValue, InputSource } from '../../db/column-types/column-type.j
 import { dateType } from '../../db/column-types/date.js';
 import { columnTypeOf } from '../../db/column-types/registry.js';
 import type { DialectName } from '../../db/dialect/dialect.js';
-import type { TableDefinition } from '../../db/user-tables.js';
+import type { TableDefinition, UserTableShape } from '../../db/user-tables.js';
 import { invalidValue, notNullViolation, unknownColumn } from './record-errors.js';
 import type { RawRow, StoredRow } from './records.store.js';
 
@@ -48,6 +48,30 @@ export function toRecordRow(dialect: DialectName, table: TableDefinition, raw: R
   row.created_at = dateValue(raw.created_at, dialect);
   row.updated_at = dateValue(raw.updated_at, dialect);
   return row as RecordRow;
+}
+
+/**
+ * toRecordColumns turns some columns of a stored row (`columns`, in the table's column order, and their values at
+ * the same places, as a related read's JSON carried them) into API values exactly as toRecordRow does.
+ */
+export function toRecordColumns(
+  dialect: DialectName,
+  table: UserTableShape,
+  columns: readonly string[],
+  values: readonly unknown[],
+): Record<string, CellValue> {
+  const row: Record<string, CellValue> = {};
+  for (let i = 0; i < columns.length; i++) {
+    const column = columns[i] as string;
+    const raw = values[i];
+    if (column === 'id') row.id = Number(raw);
+    else if (column === 'created_at' || column === 'updated_at') row[column] = dateValue(raw, dialect);
+    else {
+      const type = (table.schema[column] as ColumnDefinition).type;
+      row[column] = type === 'date' ? dateValue(raw, dialect) : columnTypeOf(type).fromStorage(raw, dialect);
+    }
+  }
+  return row;
 }
 
 function isPlainObject(value: unknown): value is RecordInput {

@@ -3,6 +3,7 @@ import {
   createAppTable,
   type Developer,
   type EndUserClient,
+  OWN_ROWS,
   signUpEndUser,
   startDeveloper,
 } from '../../testing/apps.fixtures.js';
@@ -11,8 +12,6 @@ import { type TestServer, testDialects } from '../../testing/test-server.js';
 
 // Top-level aggregates (PostgREST 12: `count()`, `col.sum()`, avg, min, max, grouped by the other selected
 // columns) and CSV (`.csv()`), through the unmodified supabase-js on both engines, under an end user's rules.
-
-const OWN_ROWS = { select: 'own', insert: 'own', update: 'own', delete: 'own', ownerColumn: 'owner' };
 
 // [category, amount, note, owner: 0 ann, 1 bob]
 const ORDERS: Array<[string, number | null, string, number]> = [

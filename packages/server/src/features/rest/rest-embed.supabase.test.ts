@@ -4,6 +4,7 @@ import {
   createAppTable,
   type Developer,
   type EndUserClient,
+  OWN_ROWS,
   signUpEndUser,
   startDeveloper,
 } from '../../testing/apps.fixtures.js';
@@ -15,8 +16,6 @@ import { type TestServer, testDialects } from '../../testing/test-server.js';
 // category tree. The developer sees every row; two end users and the anon key see what the rules let them.
 
 const PUBLIC = { select: 'public', insert: 'nobody', update: 'nobody', delete: 'nobody' };
-const OWN_ROWS = { select: 'own', insert: 'own', update: 'own', delete: 'own', ownerColumn: 'owner' };
-
 const AUTHORS = ['Ada', 'Brian', 'Claude'];
 // [title, author (index into AUTHORS), editor]
 const POSTS: Array<[string, number, number | null]> = [

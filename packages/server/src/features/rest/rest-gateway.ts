@@ -3,7 +3,7 @@ import type { Principal } from '../../http/principal.js';
 import type { AdmissionStep, Call } from '../../http/routes/route.js';
 import { type Actor, accountActor, appActor } from '../../lib/actor/actor.js';
 import type { TokenVerifier } from '../../lib/crypto/token-verifier.js';
-import { isInstanceKey } from '../auth/auth-gateway.js';
+import { isInstanceKey } from '../auth/gateway/auth-gateway.js';
 import { RestQueryError } from './rest-query.errors.js';
 
 // Who may call /rest/v1: two admission steps. The gateway wants an `apikey` (header or query parameter):

@@ -1,11 +1,12 @@
 import type { Db } from '../../db/database.js';
 import { columnTypeIn } from '../../db/user-tables.js';
 import type { Actor } from '../../lib/actor/actor.js';
-import { countRecords, listRecords, type RecordRow } from '../records/records.service.js';
+import { listRecordsWithRelated, type RelatedValue } from '../records/record-related-reads.js';
+import { countRecords, listRecords, type ReadOptions, type RecordRow } from '../records/records.service.js';
 import type { TableDefinition } from '../tables/table-definition.js';
 import { hasAggregates, readAggregates } from './rest-aggregate.js';
 import { csvBody } from './rest-csv.js';
-import { hasEmbeds, planEmbeds } from './rest-embed.js';
+import { type EmbedPlan, hasEmbeds, planEmbeds } from './rest-embed.js';
 import { filtersCondition, orderTerms } from './rest-filters.js';
 import { hasRelatedOrder, relatedOrderTerms } from './rest-order.js';
 import { undefinedColumn } from './rest-query.errors.js';
@@ -25,7 +26,7 @@ import { checkSelect, type EmbedValueOf, projectRows } from './rest-select.js';
 // (HEAD with a count needs only the count): exact, planned or estimated, mostly without a scan
 // (records/record-counts.ts). A singular read fetches at most two rows and
 // counts only to name the number in its 406. Embedded resources (rest-embed.ts) add to the list query's
-// condition and are read after it, for the rows it returned.
+// condition and are read by the same statement, as related reads of each row.
 
 /** checkColumns refuses, before any query, a selected or ordered column the table does not have (42703). */
 function checkColumns(table: TableDefinition, query: RestQuery): void {
@@ -35,6 +36,14 @@ function checkColumns(table: TableDefinition, query: RestQuery): void {
     if (term.relation === undefined && typeOf(term.field.column) === null)
       throw undefinedColumn(table.name, term.field.column);
   }
+}
+
+// The list's rows, with every embed's values when there are embeds with a value, in one statement either way.
+function listOf(db: Db, actor: Actor, table: TableDefinition, embeds: EmbedPlan | null) {
+  return async (options: ReadOptions): Promise<{ rows: RecordRow[]; related: RelatedValue[][] | null }> => {
+    if (embeds && embeds.related.length > 0) return listRecordsWithRelated(db, actor, table, options, embeds.related);
+    return { rows: await listRecords(db, actor, table, options), related: null };
+  };
 }
 
 const rowsAfter = (total: number, offset: number, limit: number | null) =>
@@ -58,11 +67,14 @@ export async function readRows(
   const counting = query.prefer.count !== null;
   const kind = query.prefer.count ?? 'exact';
 
+  // A HEAD reads no rows, so no embeds either.
+  const list = listOf(db, actor, table, head ? null : embeds);
   let rows: RecordRow[] = [];
+  let related: RelatedValue[][] | null = null;
   let returned: number;
   let total: number | null = null;
   if (singular) {
-    rows = await listRecords(db, actor, table, { where, order, offset, limit: Math.min(limit ?? 2, 2) });
+    ({ rows, related } = await list({ where, order, offset, limit: Math.min(limit ?? 2, 2) }));
     returned = rows.length;
     if (returned > 1 || counting) {
       total = await countRecords(db, actor, table, where, kind);
@@ -73,9 +85,9 @@ export async function readRows(
     total = await countRecords(db, actor, table, where, kind);
     returned = rowsAfter(total, offset, limit);
   } else {
-    const list = listRecords(db, actor, table, { where, order, offset, limit });
-    if (counting) [rows, total] = await Promise.all([list, countRecords(db, actor, table, where, kind)]);
-    else rows = await list;
+    const listed = list({ where, order, offset, limit });
+    if (counting) [{ rows, related }, total] = await Promise.all([listed, countRecords(db, actor, table, where, kind)]);
+    else ({ rows, related } = await listed);
     returned = rows.length;
   }
 
@@ -89,7 +101,11 @@ export async function readRows(
     { count: query.prefer.count },
   );
   if (head) return { status, headers };
-  const embedded: EmbedValueOf | undefined = embeds ? await embeds.values(rows) : undefined;
+  const embedded: EmbedValueOf | undefined = embeds?.aggregated
+    ? await embeds.values(rows)
+    : embeds && related
+      ? embeds.valueOf(rows, related)
+      : undefined;
   const projected = projectRows(rows, query.select, embedded);
   if (query.format === 'csv') return { status, headers, body: csvBody(table, query.select, projected) };
   return { status, headers, body: bodyOf(query.format, projected) };

@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  ADD_THEM,
   appClient,
   createAppTable,
   type Developer,
+  defineSqlFunctions,
   type EndUserClient,
+  OWN_ROWS,
   signUpEndUser,
   startDeveloper,
 } from '../../testing/apps.fixtures.js';
@@ -13,8 +16,6 @@ import { type TestServer, testDialects } from '../../testing/test-server.js';
 // rpc with the unmodified supabase-js: SQL functions defined through /api/functions/sql and called at
 // /rest/v1/rpc/<name> — scalars, one row, sets with select/filters/order/limit/count, GET calls, the call rules,
 // :auth_uid — and the bad input of both the definition and the call.
-
-const OWN_ROWS = { select: 'own', insert: 'own', update: 'own', delete: 'own', ownerColumn: 'owner' };
 
 describe.each(testDialects)('rpc with supabase-js on %s', (dialect) => {
   let server: TestServer;
@@ -42,17 +43,8 @@ describe.each(testDialects)('rpc with supabase-js on %s', (dialect) => {
       { title: 'Ulysses', pages: 730, owner: ann.id },
     ]);
     expect(error).toBeNull();
-    const fns = [
-      {
-        name: 'add_them',
-        params: [
-          { name: 'a', type: 'number' },
-          { name: 'b', type: 'number' },
-        ],
-        returns: { kind: 'scalar', type: 'number' },
-        body: 'SELECT :a + :b',
-        callRule: 'public',
-      },
+    await defineSqlFunctions(server, dev, [
+      ADD_THEM,
       {
         name: 'long_books',
         params: [{ name: 'min_pages', type: 'number' }],
@@ -101,11 +93,7 @@ describe.each(testDialects)('rpc with supabase-js on %s', (dialect) => {
         body: 'SELECT :payload',
         callRule: 'public',
       },
-    ];
-    for (const fn of fns) {
-      const res = await define(dev, fn);
-      expect(res.status, `${fn.name}: ${res.text}`).toBe(201);
-    }
+    ]);
   });
 
   afterAll(async () => {
@@ -217,6 +205,7 @@ describe.each(testDialects)('rpc with supabase-js on %s', (dialect) => {
       'SELECT count(*) FROM pg_catalog.pg_tables',
       'SELECT count(*) FROM public.books',
       'DELETE FROM books',
+      'DELETE FROM vault RETURNING id',
       'WITH gone AS (DELETE FROM books RETURNING id) SELECT count(*) FROM gone',
       'SELECT 1; SELECT 2',
       "SELECT length(current_setting('server_version'))",
@@ -238,7 +227,18 @@ describe.each(testDialects)('rpc with supabase-js on %s', (dialect) => {
     expect((await define(dev, { name: 'nested', ...scalar, body: nested })).status).toBe(201);
     expect((await dev.client.rpc('nested')).data).toBe(3);
     const cases: Array<[Record<string, unknown>, number]> = [
-      [{ name: 'add_them', ...scalar, body: 'SELECT 1' }, 409],
+      [
+        {
+          name: 'add_them',
+          ...scalar,
+          params: [
+            { name: 'b', type: 'number' },
+            { name: 'a', type: 'text' },
+          ],
+          body: 'SELECT 1',
+        },
+        409,
+      ],
       [{ name: '1bad', ...scalar, body: 'SELECT 1' }, 400],
       [{ name: 'x', returns: { kind: 'rows' }, body: 'SELECT 1' }, 400],
       [{ name: 'x', returns: { kind: 'rows', table: 'vault' }, body: 'SELECT 1 AS id' }, 400],

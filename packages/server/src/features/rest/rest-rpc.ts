@@ -1,11 +1,10 @@
 import type { CellValue } from '../../db/column-types/column-type.js';
-import { columnTypeOf } from '../../db/column-types/registry.js';
 import type { Db } from '../../db/database.js';
 import type { TableDefinition } from '../../db/user-tables.js';
 import type { Actor } from '../../lib/actor/actor.js';
 import { checkCondition, checkOrder } from '../records/record-conditions.js';
 import {
-  findCallable,
+  findCallables,
   firstRow,
   mayCall,
   type PreparedCall,
@@ -13,14 +12,15 @@ import {
   resultCount,
   resultRows,
   resultShape,
-  type SqlFunction,
   scalarOf,
-} from '../sql-functions/sql-functions.service.js';
+  writeResult,
+  writtenCall,
+} from '../sql-functions/sql-function-calls.js';
+import type { SqlFunction } from '../sql-functions/sql-functions.service.js';
 import { csvBody } from './rest-csv.js';
 import { filtersCondition, orderTerms } from './rest-filters.js';
 import { RestQueryError, undefinedColumn } from './rest-query.errors.js';
-import type { RestHeaders } from './rest-query.headers.js';
-import { columnReferences, parseRestQuery, queryPairs } from './rest-query.parse.js';
+import { columnReferences, parseRestQuery } from './rest-query.parse.js';
 import type { RestQuery } from './rest-query.types.js';
 import {
   appliedHeader,
@@ -31,6 +31,7 @@ import {
   rangeHeader,
   readStatus,
 } from './rest-response.js';
+import { convertArguments, namesGiven, pickFunction, type RpcRequest, rpcNotFound } from './rest-rpc-args.js';
 import { projectRows } from './rest-select.js';
 
 // /rest/v1/rpc/<name>: a call of one of the account's SQL functions (features/sql-functions), as PostgREST calls a
@@ -39,112 +40,16 @@ import { projectRows } from './rest-select.js';
 // returns rows takes `select`, filters, `order`, `limit`/`offset`, Range, `Prefer: count` and the singular Accept on
 // its result, all in its one statement; a scalar or a row function answers its value.
 
-/** RpcRequest is one call: the verb, the function's name, the raw query string, the headers and the parsed body. */
-export interface RpcRequest {
-  method: string;
-  name: string;
-  rawQuery: string;
-  headers: RestHeaders;
-  body: unknown;
-}
+export type { RpcRequest } from './rest-rpc-args.js';
+export { rpcNotFound } from './rest-rpc-args.js';
 
-/** rpcNotFound is PGRST202: no function of that name takes those arguments (another account's is just as unknown). */
-export function rpcNotFound(fn: string, parameters: string[], declared?: readonly string[]): RestQueryError {
-  const named = parameters.length === 0 ? 'without parameters' : `with parameters ${parameters.join(', ')}`;
-  const signature = parameters.length === 0 ? `${fn} without parameters` : `${fn}(${parameters.join(', ')})`;
-  return new RestQueryError(
-    404,
-    'PGRST202',
-    `Could not find the function public.${signature} in the schema cache`,
-    `Searched for the function public.${fn} ${named} or with a single unnamed json/jsonb parameter, but no matches were found in the schema cache.`,
-    // The function exists with other parameters: say which, as PostgREST does.
-    declared ? `Perhaps you meant to call the function public.${fn}(${declared.join(', ')})` : null,
-  );
-}
+// A text scalar goes out as a JSON string ("a"): the reply writes a string body as it is.
+const jsonText = (value: unknown) => (typeof value === 'string' ? JSON.stringify(value) : value);
 
-const RESERVED = new Set(['apikey', 'select', 'order', 'limit', 'offset', 'columns', 'on_conflict']);
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-// The argument names a request gives, for PGRST202's message when nothing matches.
-function namesGiven(request: RpcRequest): string[] {
-  if (isObject(request.body)) return Object.keys(request.body);
-  return queryPairs(request.rawQuery)
-    .map(([key]) => key)
-    .filter((key) => !RESERVED.has(key));
-}
-
-function singleObject(headers: RestHeaders): boolean {
-  const prefer = headers instanceof Headers ? headers.get('prefer') : headers.prefer;
-  const text = Array.isArray(prefer) ? prefer.join(',') : (prefer ?? '');
-  return /(^|,)\s*params\s*=\s*single-object\s*(,|$)/i.test(text);
-}
-
-interface Split {
-  args: Record<string, unknown>;
-  from: 'json' | 'form';
-  rest: string;
-}
-
-// The arguments and the rest of the query string (the filters of a rows function).
-function splitArguments(fn: SqlFunction, request: RpcRequest): Split {
-  if (request.method === 'GET' || request.method === 'HEAD') {
-    const names = new Set(fn.params.map((p) => p.name));
-    const args: Record<string, unknown> = {};
-    const rest = new URLSearchParams();
-    for (const [key, value] of queryPairs(request.rawQuery)) {
-      if (names.has(key)) args[key] = value;
-      else rest.append(key, value);
-    }
-    return { args, from: 'form', rest: rest.toString() };
-  }
-  const body = request.body ?? {};
-  if (singleObject(request.headers)) {
-    const [only] = fn.params;
-    if (fn.params.length !== 1 || only?.type !== 'json')
-      throw rpcNotFound(
-        fn.name,
-        namesGiven(request),
-        fn.params.map((p) => p.name),
-      );
-    return { args: { [only.name]: body }, from: 'json', rest: request.rawQuery };
-  }
-  if (!isObject(body)) {
-    throw new RestQueryError(400, 'PGRST102', 'Invalid body: the arguments of a function call are one JSON object');
-  }
-  return { args: body, from: 'json', rest: request.rawQuery };
-}
-
-// Every declared parameter given, nothing else, each converted to its type (22P02 when it does not convert).
-function convertArguments(fn: SqlFunction, request: RpcRequest, split: Split): Map<string, CellValue> {
-  const given = Object.keys(split.args);
-  const declared = new Set(fn.params.map((p) => p.name));
-  if (given.length !== declared.size || given.some((name) => !declared.has(name))) {
-    throw rpcNotFound(
-      fn.name,
-      namesGiven(request),
-      fn.params.map((p) => p.name),
-    );
-  }
-  const values = new Map<string, CellValue>();
-  for (const param of fn.params) {
-    const raw = split.args[param.name];
-    if (raw === null) {
-      values.set(param.name, null);
-      continue;
-    }
-    const parsed = columnTypeOf(param.type).parseInput(raw, { from: split.from });
-    if (!parsed.ok) {
-      throw new RestQueryError(
-        400,
-        parsed.code ?? '22P02',
-        `Argument "${param.name}" ${parsed.message}`,
-        parsed.details,
-      );
-    }
-    values.set(param.name, parsed.value);
-  }
-  return values;
+function readOnly(fn: SqlFunction): RestQueryError {
+  const statement = fn.body.replace(/--[^\n]*/g, ' ').replace(/\/\*[\s\S]*?\*\//g, ' ');
+  const verb = /\b(insert|update|delete)\b/i.exec(statement)?.[1]?.toUpperCase() ?? 'INSERT';
+  return new RestQueryError(405, '25006', `cannot execute ${verb} in a read-only transaction`);
 }
 
 function permissionDenied(actor: Actor, fn: SqlFunction): RestQueryError {
@@ -157,17 +62,20 @@ export async function serveRpc(db: Db, actor: Actor, request: RpcRequest): Promi
   if (method !== 'GET' && method !== 'HEAD' && method !== 'POST') {
     throw new RestQueryError(405, 'PGRST101', 'Only GET, HEAD or POST requests are allowed for rpc');
   }
-  const fn = await findCallable(db, actor, request.name);
-  if (!fn) throw rpcNotFound(request.name, namesGiven(request));
+  const fns = await findCallables(db, actor, request.name);
+  if (fns.length === 0) throw rpcNotFound(request.name, namesGiven(request));
+  const { fn, split } = pickFunction(fns, request);
   if (!mayCall(actor, fn)) throw permissionDenied(actor, fn);
-  const split = splitArguments(fn, request);
-  const args = convertArguments(fn, request, split);
+  const args = convertArguments(fn, split);
   const query = parseRestQuery(split.rest, request.headers, { method });
+  // PostgREST runs GET and HEAD in a read-only transaction, where a write fails with 25006 (405).
+  if (fn.mode === 'write' && method !== 'POST') throw readOnly(fn);
   const call = await prepareCall(db, actor, fn, args);
   const head = method === 'HEAD';
+  if (call.statement.kind === 'write') return writeReply(db, actor, call, query);
   if (call.columns === null || fn.returns.kind === 'row') {
     const row = await firstRow(db, call);
-    const body = call.columns === null ? scalarOf(db, call, row) : row;
+    const body = jsonText(call.columns === null ? scalarOf(db, call, row) : row);
     return { status: 200, headers: { 'Content-Type': contentType('json') }, ...(head ? {} : { body }) };
   }
   return readResult(db, call, query, head);
@@ -230,4 +138,30 @@ async function readResult(db: Db, call: PreparedCall, query: RestQuery, head: bo
   const projected = projectRows(rows, query.select);
   if (query.format === 'csv') return { status, headers, body: csvBody(table, query.select, projected) };
   return { status, headers, body: bodyOf(query.format, projected) };
+}
+
+// A write function's answer: what its RETURNING gives. A rows function's records are read as a result of their own
+// (bound VALUES), inside the write's transaction, so select, filters, order, paging, counts, CSV and the singular
+// Accept apply as to a read function's rows, and a singular Accept they do not meet rolls the write back, as
+// PostgREST's transaction does.
+async function writeReply(db: Db, actor: Actor, call: PreparedCall, query: RestQuery): Promise<RestReply> {
+  const rows = call.columns !== null && call.fn.returns.kind === 'rows';
+  if (rows) checkQuery(call, query);
+  return writeResult(db, actor, call, async (scope, result) => {
+    if (!rows) return { status: 200, headers: { 'Content-Type': contentType('json') }, body: jsonText(result) };
+    const records = result as Array<Record<string, CellValue>>;
+    const written = writtenCall(call, records);
+    if (written) return readResult(scope, written, query, false);
+    // Too many to bind back: only select and count apply (nothing else is cheap to get right in memory).
+    if (filtersCondition(query) || query.order.length > 0 || query.range.limit !== null || query.range.offset > 0) {
+      throw new RestQueryError(400, 'PGRST100', 'The function wrote too many records to filter or order its result');
+    }
+    checkSingular(query.format, records.length);
+    const total = query.prefer.count !== null ? records.length : null;
+    const headers = appliedHeader(
+      { 'Content-Type': contentType(query.format), 'Content-Range': rangeHeader(0, records.length, total) },
+      { count: query.prefer.count },
+    );
+    return { status: 200, headers, body: bodyOf(query.format, projectRows(records, query.select)) };
+  });
 }

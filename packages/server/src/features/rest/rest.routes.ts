@@ -1,6 +1,10 @@
-import type { AppContext } from '../../app-context.js';
+import type { Db } from '../../db/database.js';
+import type { Callers } from '../../http/caller.js';
 import { Answer, type Call, type Route } from '../../http/routes/route.js';
+import type { TokenVerifier } from '../../lib/crypto/token-verifier.js';
 import { matchAppKey } from '../apps/apps.service.js';
+import type { Apps } from '../apps/apps-config.js';
+import type { MeterSteps } from '../billing/usage-metering.js';
 import { type RestMethod, serveRest, unsupportedMethod } from './rest.service.js';
 import { restCaller, restKeyStep } from './rest-gateway.js';
 import { parseRestQuery } from './rest-query.parse.js';
@@ -13,8 +17,17 @@ import { serveRpc } from './rest-rpc.js';
 // Every route wants an apikey of this instance or of an app (the gateway step) and a caller it admits
 // (restCaller); the gets may be answered early (http/routes/early-runner.ts).
 
+/** RestRouteDeps is what the data API's routes use of the server: the caller steps, keys, apps and meter. */
+export interface RestRouteDeps {
+  db: Db;
+  callers: Callers;
+  tokens: TokenVerifier;
+  apps: Apps;
+  meter: Pick<MeterSteps, 'data'>;
+}
+
 /** restRoutes are the data API's routes. */
-export function restRoutes(ctx: AppContext): Route[] {
+export function restRoutes(ctx: RestRouteDeps): Route[] {
   const admit = [
     ctx.callers.anyone,
     restKeyStep(ctx.tokens, (key) => matchAppKey(ctx.apps, key)),

@@ -1,7 +1,9 @@
-import type { AppContext } from '../../app-context.js';
+import type { Db } from '../../db/database.js';
+import type { Callers } from '../../http/caller.js';
 import { idOf } from '../../http/ids.js';
 import { answer, type Route } from '../../http/routes/route.js';
 import { createSecret, deleteSecret, listSecrets, revealSecret } from './secrets.service.js';
+import type { Vault } from './secrets-vault.js';
 
 // The console's secrets calls; a signed-in user only, never an API key:
 //   GET    /api/secrets            the actor's secrets: [{id, name, isEncrypted, createdAt}] (never a value)
@@ -10,7 +12,7 @@ import { createSecret, deleteSecret, listSecrets, revealSecret } from './secrets
 //   DELETE /api/secrets/:id        → {success, message}
 
 /** secretsRoutes are the secrets routes. */
-export function secretsRoutes({ db, callers, vault }: AppContext): Route[] {
+export function secretsRoutes({ db, callers, vault }: { db: Db; callers: Callers; vault: Vault }): Route[] {
   const user = { family: 'console', admit: [callers.user] } as const;
   return [
     { ...user, method: 'GET', url: '/api/secrets', handler: (call) => listSecrets(db, call.actor) },

@@ -135,7 +135,8 @@ const COMMENTS = new Set(['SQL_COMMENT', 'C_COMMENT']);
 
 let loading: Promise<void> | null = null;
 
-async function tokensOf(text: string): Promise<ScanToken[]> {
+/** tokensOf is PostgreSQL's tokens of a statement (a BodyError when it does not scan). */
+export async function tokensOf(text: string): Promise<ScanToken[]> {
   loading ??= loadModule();
   await loading;
   try {
@@ -145,7 +146,8 @@ async function tokensOf(text: string): Promise<ScanToken[]> {
   }
 }
 
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+/** messageOf is an error's message. */
+export const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 function checkToken(token: ScanToken): void {
   const { text, tokenName } = token;
@@ -166,15 +168,18 @@ function checkToken(token: ScanToken): void {
   if (FOREIGN_CHARS.test(text)) throw new BodyError(`The token ${text} is not supported in a SQL function`);
 }
 
+// A placeholder's name: any word, keywords too (a parameter may be called `name` or `limit`).
+const PLACEHOLDER = /^[A-Za-z][A-Za-z0-9_]*$/;
+
 /** normalize rebuilds the text from its tokens and turns `:name` placeholders into `$n` (n: 1-based in `names`). */
-async function normalize(text: string, names: readonly string[]): Promise<string> {
+export async function normalize(text: string, names: readonly string[]): Promise<string> {
   const tokens = (await tokensOf(text)).filter((t) => !COMMENTS.has(t.tokenName));
   if (tokens.at(-1)?.text === ';') tokens.pop();
   const out: string[] = [];
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i] as ScanToken;
     const next = tokens[i + 1];
-    if (token.text === ':' && next?.tokenName === 'IDENT' && next.start === token.end) {
+    if (token.text === ':' && next && next.start === token.end && PLACEHOLDER.test(next.text)) {
       const at = names.indexOf(next.text);
       if (at === -1) throw new BodyError(`The statement uses :${next.text}, which is not a parameter`);
       out.push(`$${at + 1}`);
@@ -189,10 +194,14 @@ async function normalize(text: string, names: readonly string[]): Promise<string
   return out.join(' ');
 }
 
-type Tree = Record<string, unknown>;
-const isTree = (value: unknown): value is Tree => typeof value === 'object' && value !== null && !Array.isArray(value);
+/** Tree is a node of libpg_query's parse tree. */
+export type Tree = Record<string, unknown>;
+/** isTree tells a node from a value. */
+export const isTree = (value: unknown): value is Tree =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
-const lastName = (names: unknown): string => {
+/** lastName is the last part of a qualified name's list. */
+export const lastName = (names: unknown): string => {
   const last = Array.isArray(names) ? names.at(-1) : undefined;
   const inner = isTree(last) && isTree(last.String) ? last.String.sval : undefined;
   return typeof inner === 'string' ? inner : '';
@@ -275,7 +284,8 @@ function walk(value: unknown, found: Found, options: CompileOptions, depth: numb
   }
 }
 
-async function treeOf(text: string): Promise<Tree> {
+/** parseOne is the parse tree of a text that must hold exactly one statement, of any kind. */
+export async function parseOne(text: string): Promise<Tree> {
   let tree: { stmts?: Array<{ stmt?: unknown }> };
   try {
     tree = (await parse(text)) as typeof tree;
@@ -285,7 +295,13 @@ async function treeOf(text: string): Promise<Tree> {
   const statements = tree.stmts ?? [];
   if (statements.length !== 1) throw new BodyError('A SQL function holds exactly one statement');
   const stmt = statements[0]?.stmt;
-  if (!isTree(stmt) || !isTree(stmt.SelectStmt)) throw new BodyError('A SQL function holds one SELECT statement');
+  if (!isTree(stmt)) throw new BodyError('A SQL function holds exactly one statement');
+  return stmt;
+}
+
+async function treeOf(text: string): Promise<Tree> {
+  const stmt = await parseOne(text);
+  if (!isTree(stmt.SelectStmt)) throw new BodyError('A SQL function holds one SELECT, INSERT, UPDATE or DELETE');
   return stmt;
 }
 

@@ -135,3 +135,55 @@ export function decodeRow(
   }
   return row;
 }
+
+/**
+ * selectionStatement is a write function's selection as it is (sql-function-write.ts); `lock` locks the rows it
+ * reads on PostgreSQL until the write that follows commits, as an UPDATE or a DELETE would.
+ */
+export function selectionStatement(dialect: SqlDialect, body: CompiledBody, bound: Bound, lock: boolean): SqlText {
+  const out = new SqlText(dialect.userTables.numberedParameters);
+  writeBody(out, dialect, body, bound);
+  if (lock) out.raw(dialect.userTables.rowLockSql);
+  return out;
+}
+
+// Values a write's result may bind for its filters: well inside both engines' limits of bound values.
+const RESULT_VALUES_MAX = 30_000;
+
+/**
+ * valuesBody is a write function's returned rows as a statement of their own (VALUES, each value bound and cast to
+ * its declared type; none: a row of NULLs that WHERE 1 = 0 drops), so that filters, order, paging and counts read
+ * them as they read a read function's result. null when they are too many to bind.
+ */
+export function valuesBody(
+  columns: readonly TypedName[],
+  rows: ReadonlyArray<Record<string, CellValue>>,
+): { body: CompiledBody; bound: Bound } | null {
+  if (rows.length * columns.length > RESULT_VALUES_MAX) return null;
+  const parts: CompiledBody['parts'] = [];
+  const types = new Map<string, ColumnType>();
+  const values = new Map<string, CellValue>();
+  const row = (i: number, record: Record<string, CellValue> | null, named: boolean) =>
+    columns.forEach((column, j) => {
+      const name = `r${i}c${j}`;
+      types.set(name, column.type);
+      values.set(name, record?.[column.name] ?? null);
+      parts.push({ kind: 'text', text: j === 0 ? '' : ', ' }, { kind: 'param', name });
+      if (named) parts.push({ kind: 'text', text: ` AS ${quotedColumn(column.name)}` });
+    });
+  if (rows.length === 0) {
+    parts.push({ kind: 'text', text: 'SELECT ' });
+    row(0, null, true);
+    parts.push({ kind: 'text', text: ' WHERE 1 = 0' });
+  } else {
+    const names = columns.map((c, j) => `column${j + 1} AS ${quotedColumn(c.name)}`).join(', ');
+    parts.push({ kind: 'text', text: `SELECT ${names} FROM (VALUES ` });
+    rows.forEach((record, i) => {
+      parts.push({ kind: 'text', text: i === 0 ? '(' : ', (' });
+      row(i, record, false);
+      parts.push({ kind: 'text', text: ')' });
+    });
+    parts.push({ kind: 'text', text: ') AS rpc_values' });
+  }
+  return { body: { parts, tables: [] }, bound: { types, values, tableIds: new Map() } };
+}

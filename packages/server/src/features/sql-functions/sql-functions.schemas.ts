@@ -3,6 +3,8 @@ export {
   type CallRule,
   type SqlFunction,
   type SqlFunctionInput,
+  type SqlFunctionMode,
+  type SqlFunctionParam,
   type SqlFunctionReturns,
   sqlFunctionInputSchema,
   type TypedName,

@@ -1,21 +1,14 @@
 import type { ColumnType } from '@basalt/shared';
-import type { CellValue } from '../../db/column-types/column-type.js';
+import { columnTypeOf } from '../../db/column-types/registry.js';
 import type { Db } from '../../db/database.js';
 import type { TableDefinition } from '../../db/user-tables.js';
 import { ApiError, conflict, forbidden, invalid, notFound } from '../../http/errors.js';
 import { parseInput } from '../../http/validation.js';
-import { type Actor, accountActor } from '../../lib/actor/actor.js';
-import { cachedTableByName, findTableByName, listTableDefinitionsOf } from '../tables/tables.service.js';
-import { AUTH_UID, BodyError, type CompiledBody, compileBody } from './sql-function-body.js';
-import {
-  type Bound,
-  countStatement,
-  decodeRow,
-  firstRowStatement,
-  type ResultRead,
-  resultShape,
-  rowsStatement,
-} from './sql-function-statement.js';
+import type { Actor } from '../../lib/actor/actor.js';
+import { listTableDefinitionsOf } from '../tables/tables.service.js';
+import { AUTH_UID, BodyError } from './sql-function-body.js';
+import { type Bound, firstRowStatement } from './sql-function-statement.js';
+import { type CompiledStatement, compileStatement, type WritePlan } from './sql-function-write.js';
 import {
   type SqlFunction,
   type SqlFunctionInput,
@@ -24,20 +17,24 @@ import {
 } from './sql-functions.schemas.js';
 import {
   deleteFunction,
-  findFunctionNamed,
+  findFunctionById,
+  findOverload,
   insertFunction,
+  listFunctionsNamed,
   listFunctionsOf,
+  type StoredDefinition,
   updateFunction,
 } from './sql-functions.store.js';
+import { type DefinitionNote, journalDefinition } from './sql-functions-history.js';
 
-// SQL functions (issue 30, `rpc`): an account's named SELECTs that its app calls at /rest/v1/rpc/<name>. Only the
-// owner defines them (its console session or token). A call runs as the owner — like a PostgreSQL function with
-// SECURITY DEFINER: the tables' access rules do not filter what the statement reads — so the function's call rule
-// says who of the app's callers may call it at all, and `:auth_uid` gives the statement the caller's end-user id to
-// filter by. The statement is checked when it is defined and again at each call (a table may have gone since).
+// SQL functions (issue 30, `rpc`): an account's named statements that its app calls at /rest/v1/rpc/<name>. Only
+// the owner defines them (its console session or token). A definition is one SELECT (a read function) or one
+// INSERT, UPDATE or DELETE (a write function, carried out through the records service: sql-function-write.ts);
+// several functions may share a name when their parameters' names differ (overloads, picked by the arguments a
+// call names). Creating, changing and deleting one is recorded in history and revertable
+// (sql-functions-history.ts). The call side is sql-function-calls.ts.
 
 export type { SqlFunction } from './sql-functions.schemas.js';
-export { resultShape };
 
 const SYSTEM_COLUMNS: TypedName[] = [{ name: 'id', type: 'number' }];
 const TIMESTAMPS: TypedName[] = [
@@ -46,7 +43,7 @@ const TIMESTAMPS: TypedName[] = [
 ];
 
 /** tableColumns are the columns of a table's rows, as `returns setof <table>` gives them. */
-function tableColumns(table: TableDefinition): TypedName[] {
+export function tableColumns(table: TableDefinition): TypedName[] {
   const own = Object.entries(table.schema).map(([name, column]) => ({ name, type: column.type }));
   return [...SYSTEM_COLUMNS, ...own, ...TIMESTAMPS];
 }
@@ -55,9 +52,11 @@ function assertOwner(actor: Actor): void {
   if (actor.app || actor.memberId !== undefined) throw forbidden('Only the owner account defines SQL functions');
 }
 
-// A name as written in the statement: the account's table of that name, else the one table whose name differs only in
-// case (PostgreSQL folds unquoted names to lower case).
-function tableLookup(names: readonly string[]): (written: string) => string | null {
+/**
+ * tableLookup finds a name as written in the statement: the account's table of that name, else the one table whose
+ * name differs only in case (PostgreSQL folds unquoted names to lower case).
+ */
+export function tableLookup(names: readonly string[]): (written: string) => string | null {
   const exact = new Set(names);
   return (written) => {
     if (exact.has(written)) return written;
@@ -86,18 +85,58 @@ export function statementFailure(error: unknown): unknown {
   return new ApiError(400, pg ? code : '42601', message, { hint: null });
 }
 
-interface Prepared {
-  body: CompiledBody;
-  columns: TypedName[] | null;
+/** typesOf is each placeholder's type: the parameters', and the caller's id (text). */
+export function typesOf(fn: Pick<SqlFunctionInput, 'params'>): Map<string, ColumnType> {
+  return new Map<string, ColumnType>([...fn.params.map((p) => [p.name, p.type] as const), [AUTH_UID, 'text']]);
+}
+
+// Each default must be a value of its parameter's type, as a call's argument must.
+function checkDefaults(input: SqlFunctionInput): void {
+  input.params.forEach((param, i) => {
+    if (param.default === undefined || param.default === null) return;
+    const parsed = columnTypeOf(param.type).parseInput(param.default, { from: 'json' });
+    if (!parsed.ok) {
+      throw invalid(
+        { [`params.${i}.default`]: [`The default of ${param.name} ${parsed.message}`] },
+        'sql_function_invalid',
+      );
+    }
+  });
+}
+
+// A write's columns and RETURNING against its table, and the declared result against what RETURNING gives.
+function checkWrite(input: SqlFunctionInput, plan: WritePlan, table: TableDefinition, declared: TypedName[] | null) {
+  const own = new Set(Object.keys(table.schema));
+  for (const column of plan.columns) {
+    if (column === 'created_at' || column === 'updated_at') throw bodyInvalid(`${column} is set by Basalt`);
+    if (!own.has(column) && !(column === 'id' && plan.op === 'insert')) {
+      throw bodyInvalid(`column "${column}" of relation "${table.name}" does not exist`);
+    }
+  }
+  if (plan.returning === null) {
+    throw bodyInvalid('A write function says what it gives back with RETURNING (RETURNING *, or RETURNING id)');
+  }
+  const all = tableColumns(table).map((c) => c.name);
+  const returned = plan.returning === 'all' ? all : plan.returning.map((r) => r.as);
+  for (const r of plan.returning === 'all' ? [] : plan.returning) {
+    if (!all.includes(r.column)) throw bodyInvalid(`column "${r.column}" of relation "${table.name}" does not exist`);
+  }
+  if (input.returns.kind === 'scalar' && returned.length !== 1) {
+    throw bodyInvalid('A function returning a scalar RETURNs one column');
+  }
+  for (const column of declared ?? []) {
+    if (!returned.includes(column.name)) throw bodyInvalid(`RETURNING gives no column ${column.name}`);
+  }
 }
 
 // Checks a definition against the account's tables and tries it on this engine (LIMIT 0, every parameter NULL).
-async function prepare(db: Db, actor: Actor, input: SqlFunctionInput): Promise<Prepared> {
+async function prepare(db: Db, actor: Actor, input: SqlFunctionInput): Promise<StoredDefinition> {
+  checkDefaults(input);
   const tables = await listTableDefinitionsOf(db, actor);
   const byName = new Map(tables.map((t) => [t.name, t]));
-  let body: CompiledBody;
+  let statement: CompiledStatement;
   try {
-    body = await compileBody(input.body, {
+    statement = await compileStatement(input.body, {
       params: input.params.map((p) => p.name),
       tableNamed: tableLookup([...byName.keys()]),
     });
@@ -112,26 +151,54 @@ async function prepare(db: Db, actor: Actor, input: SqlFunctionInput): Promise<P
       throw invalid({ 'returns.table': [`${input.returns.table} is not one of your tables`] }, 'sql_function_invalid');
     columns = tableColumns(table);
   }
+  const body = statement.kind === 'read' ? statement.body : statement.plan.selection;
+  if (statement.kind === 'write') {
+    checkWrite(input, statement.plan, byName.get(statement.plan.table) as TableDefinition, columns);
+  }
   const bound: Bound = {
     types: typesOf(input),
     values: new Map(),
     tableIds: new Map(body.tables.map((name) => [name, byName.get(name)?.id ?? -1])),
   };
   try {
-    await db.readRows(firstRowStatement(db.dialect, body, bound, columns, 0).compiled());
+    await db.readRows(
+      firstRowStatement(db.dialect, body, bound, statement.kind === 'read' ? columns : null, 0).compiled(),
+    );
   } catch (error) {
     const failure = statementFailure(error);
     if (failure instanceof ApiError) throw bodyInvalid(`The statement fails on this database: ${failure.message}`);
     throw failure;
   }
-  return { body, columns };
+  return { input, mode: statement.kind };
 }
 
-function typesOf(fn: Pick<SqlFunctionInput, 'params'>): Map<string, ColumnType> {
-  return new Map<string, ColumnType>([...fn.params.map((p) => [p.name, p.type] as const), [AUTH_UID, 'text']]);
+const notFoundNamed = (key: string) => notFound(`Could not find the SQL function '${key}'`, 'sql_function_not_found');
+
+// A function named in a path: by id (digits; names start with a letter), or by name when only one has it.
+async function functionAt(db: Db, actor: Actor, key: string): Promise<SqlFunction> {
+  if (/^\d{1,15}$/.test(key)) {
+    const fn = await findFunctionById(db.kysely, actor.accountId, Number(key));
+    if (fn) return fn;
+    throw notFoundNamed(key);
+  }
+  const named = await listFunctionsNamed(db.kysely, actor.accountId, key);
+  if (named.length === 0) throw notFoundNamed(key);
+  if (named.length > 1) {
+    throw conflict(
+      `${named.length} SQL functions are named ${key} (overloads): name one by its id (${named.map((f) => f.id).join(', ')})`,
+      'sql_function_ambiguous',
+    );
+  }
+  return named[0] as SqlFunction;
 }
 
-const notFoundNamed = (name: string) => notFound(`Could not find the SQL function '${name}'`, 'sql_function_not_found');
+async function assertFree(db: Db, actor: Actor, input: SqlFunctionInput, except?: number): Promise<void> {
+  const taken = await findOverload(db.kysely, actor.accountId, input.name, input.params);
+  if (taken && taken.id !== except) {
+    const params = input.params.map((p) => p.name).join(', ');
+    throw conflict(`A SQL function ${input.name}(${params}) already exists`, 'sql_function_exists');
+  }
+}
 
 /** listSqlFunctions lists the owner's functions. */
 export async function listSqlFunctions(db: Db, actor: Actor): Promise<SqlFunction[]> {
@@ -139,184 +206,67 @@ export async function listSqlFunctions(db: Db, actor: Actor): Promise<SqlFunctio
   return listFunctionsOf(db.kysely, actor.accountId);
 }
 
-/** getSqlFunction is one of the owner's functions (404 when it has none of that name). */
-export async function getSqlFunction(db: Db, actor: Actor, name: string): Promise<SqlFunction> {
+/** getSqlFunction is one of the owner's functions by id, or by name when it has no overloads. */
+export async function getSqlFunction(db: Db, actor: Actor, key: string): Promise<SqlFunction> {
   assertOwner(actor);
-  const fn = await findFunctionNamed(db.kysely, actor.accountId, name);
-  if (!fn) throw notFoundNamed(name);
-  return fn;
+  return functionAt(db, actor, key);
 }
 
-/** createSqlFunction checks and stores a new function (409 when the name is taken). */
-export async function createSqlFunction(db: Db, actor: Actor, raw: unknown): Promise<SqlFunction> {
+/**
+ * defineSqlFunction checks and stores a function (409 when one of that name takes the same parameters); `note`
+ * puts a deleted one back as it was (history's revert).
+ */
+export async function defineSqlFunction(
+  db: Db,
+  actor: Actor,
+  raw: unknown,
+  note: DefinitionNote = {},
+): Promise<SqlFunction> {
   assertOwner(actor);
-  const input = parseInput(sqlFunctionInputSchema, raw);
-  await prepare(db, actor, input);
+  const definition = await prepare(db, actor, parseInput(sqlFunctionInputSchema, raw));
   return db.transaction(async (scope) => {
-    if (await findFunctionNamed(scope.kysely, actor.accountId, input.name)) {
-      throw conflict(`A SQL function named ${input.name} already exists`, 'sql_function_exists');
-    }
-    await insertFunction(scope.kysely, actor.accountId, input);
-    return (await findFunctionNamed(scope.kysely, actor.accountId, input.name)) as SqlFunction;
+    await assertFree(scope, actor, definition.input);
+    const id = await insertFunction(scope.kysely, actor.accountId, definition, note.restore);
+    const created = (await findFunctionById(scope.kysely, actor.accountId, id)) as SqlFunction;
+    await journalDefinition(scope, actor, 'FUNCTION_CREATE', null, created, note);
+    return created;
   });
 }
 
 /** replaceSqlFunction replaces a function's whole definition (its name too). */
-export async function replaceSqlFunction(db: Db, actor: Actor, name: string, raw: unknown): Promise<SqlFunction> {
+export async function replaceSqlFunction(
+  db: Db,
+  actor: Actor,
+  key: string,
+  raw: unknown,
+  note: DefinitionNote = {},
+): Promise<SqlFunction> {
   assertOwner(actor);
-  const input = parseInput(sqlFunctionInputSchema, raw);
-  await prepare(db, actor, input);
+  const definition = await prepare(db, actor, parseInput(sqlFunctionInputSchema, raw));
   return db.transaction(async (scope) => {
-    if (input.name !== name && (await findFunctionNamed(scope.kysely, actor.accountId, input.name))) {
-      throw conflict(`A SQL function named ${input.name} already exists`, 'sql_function_exists');
-    }
-    if (!(await updateFunction(scope.kysely, actor.accountId, name, input))) throw notFoundNamed(name);
-    return (await findFunctionNamed(scope.kysely, actor.accountId, input.name)) as SqlFunction;
+    const before = await functionAt(scope, actor, key);
+    await assertFree(scope, actor, definition.input, before.id);
+    await updateFunction(scope.kysely, actor.accountId, before.id, definition);
+    const after = (await findFunctionById(scope.kysely, actor.accountId, before.id)) as SqlFunction;
+    await journalDefinition(scope, actor, 'FUNCTION_UPDATE', before, after, note);
+    return after;
   });
 }
 
 /** deleteSqlFunction removes one of the owner's functions. */
-export async function deleteSqlFunction(db: Db, actor: Actor, name: string): Promise<void> {
+export async function deleteSqlFunction(db: Db, actor: Actor, key: string, note: DefinitionNote = {}): Promise<void> {
   assertOwner(actor);
-  if (!(await deleteFunction(db.kysely, actor.accountId, name))) throw notFoundNamed(name);
-}
-
-/** findCallable is the actor's account's function of that name, or null. */
-export function findCallable(db: Db, actor: Actor, name: string): Promise<SqlFunction | null> {
-  return findFunctionNamed(db.kysely, actor.accountId, name);
-}
-
-/** mayCall tells whether the actor may call the function: the owner and the service key always, else its call rule. */
-export function mayCall(actor: Actor, fn: SqlFunction): boolean {
-  if (!actor.app || actor.app.role === 'service_role') return true;
-  if (fn.callRule === 'public') return true;
-  return fn.callRule === 'authenticated' && actor.endUser !== undefined;
-}
-
-interface CallTables {
-  body: CompiledBody;
-  byName: Map<string, TableDefinition>;
-}
-
-// The statement compiled against the account's tables as they are now: from this process's cache of definitions
-// when it holds every table the function names (the usual call: no read), else from the account's definitions,
-// warming the cache for the next call.
-async function callTables(db: Db, owner: Actor, fn: SqlFunction): Promise<CallTables> {
-  const params = fn.params.map((p) => p.name);
-  const cached = new Map<string, TableDefinition>();
-  const fromCache = (written: string) => {
-    const table = cachedTableByName(db, owner, written);
-    if (table) cached.set(table.name, table);
-    return table?.name ?? null;
-  };
-  try {
-    const body = await compileBody(fn.body, { params, tableNamed: fromCache });
-    if (fn.returns.table === undefined || fromCache(fn.returns.table)) return { body, byName: cached };
-  } catch (error) {
-    if (!(error instanceof BodyError)) throw error;
-  }
-  const tables = await listTableDefinitionsOf(db, owner);
-  const byName = new Map(tables.map((t) => [t.name, t]));
-  let body: CompiledBody;
-  try {
-    body = await compileBody(fn.body, { params, tableNamed: tableLookup([...byName.keys()]) });
-  } catch (error) {
-    // A table it reads was dropped or renamed since it was defined.
-    throw new ApiError(400, '42P01', `The SQL function ${fn.name} cannot run: ${(error as Error).message}`);
-  }
-  await Promise.all(body.tables.map((name) => findTableByName(db, owner, name)));
-  return { body, byName };
-}
-
-/** PreparedCall is a function ready to run for one caller: its statement, tables resolved, and result columns. */
-export interface PreparedCall {
-  fn: SqlFunction;
-  body: CompiledBody;
-  bound: Bound;
-  /** null for a scalar. */
-  columns: TypedName[] | null;
-}
-
-/** prepareCall checks the function against the account's tables as they are now and binds the arguments. */
-export async function prepareCall(
-  db: Db,
-  actor: Actor,
-  fn: SqlFunction,
-  args: ReadonlyMap<string, CellValue>,
-): Promise<PreparedCall> {
-  const { body, byName } = await callTables(db, accountActor(actor.accountId), fn);
-  let columns: TypedName[] | null = fn.returns.columns ?? null;
-  if (fn.returns.table !== undefined) {
-    const table = byName.get(fn.returns.table);
-    if (!table) throw new ApiError(400, '42P01', `relation "${fn.returns.table}" does not exist`);
-    columns = tableColumns(table);
-  }
-  const values = new Map(args);
-  values.set(AUTH_UID, actor.endUser?.id ?? null);
-  const tableIds = new Map(body.tables.map((name) => [name, byName.get(name)?.id ?? -1]));
-  return { fn, body, bound: { types: typesOf(fn), values, tableIds }, columns };
-}
-
-async function read<R>(db: Db, run: () => Promise<R>): Promise<R> {
-  try {
-    return await run();
-  } catch (error) {
-    throw statementFailure(error);
-  }
-}
-
-/** firstRow runs a prepared call for its first row (scalar or row functions); null when there is none. */
-export async function firstRow(db: Db, call: PreparedCall): Promise<Record<string, unknown> | null> {
-  const rows = await read(db, () =>
-    db.readRows<Record<string, unknown>>(firstRowStatement(db.dialect, call.body, call.bound, call.columns).compiled()),
-  );
-  const [raw] = rows;
-  if (!raw) return null;
-  return call.columns ? decodeRow(db.dialect, call.columns, raw) : raw;
-}
-
-/** scalarOf reads a scalar function's value: its first row's one column, as the declared type. */
-export function scalarOf(db: Db, call: PreparedCall, row: Record<string, unknown> | null): CellValue {
-  if (!row) return null;
-  const values = Object.values(row);
-  if (values.length !== 1) {
-    throw new ApiError(
-      400,
-      '42P13',
-      `The SQL function ${call.fn.name} returns a scalar, but its statement gives ${values.length} columns`,
-    );
-  }
-  const type = call.fn.returns.type ?? 'text';
-  return decodeRow(db.dialect, [{ name: 'v', type }], { v: values[0] }).v ?? null;
-}
-
-/** resultRows runs a prepared rows function for the rows a read selects. */
-export async function resultRows(
-  db: Db,
-  call: PreparedCall,
-  request: ResultRead,
-): Promise<Array<Record<string, CellValue>>> {
-  const columns = call.columns ?? [];
-  const rows = await read(db, () =>
-    db.readRows<Record<string, unknown>>(rowsStatement(db.dialect, call.body, call.bound, columns, request).compiled()),
-  );
-  return rows.map((raw) => decodeRow(db.dialect, columns, raw));
-}
-
-/** resultCount counts the rows a rows function gives under a condition. */
-export async function resultCount(db: Db, call: PreparedCall, where: ResultRead['where']): Promise<number> {
-  const [row] = await read(db, () =>
-    db.readRows<{ n: number | string }>(
-      countStatement(db.dialect, call.body, call.bound, call.columns ?? [], where).compiled(),
-    ),
-  );
-  return Number(row?.n ?? 0);
+  await db.transaction(async (scope) => {
+    const before = await functionAt(scope, actor, key);
+    if (!(await deleteFunction(scope.kysely, actor.accountId, before.id))) throw notFoundNamed(key);
+    await journalDefinition(scope, actor, 'FUNCTION_DELETE', before, null, note);
+  });
 }
 
 /** DescribedFunction is a function's signature with its result columns resolved (generated types read it). */
 export interface DescribedFunction {
   name: string;
-  params: TypedName[];
+  params: Array<TypedName & { optional: boolean }>;
   returns: { kind: 'scalar' | 'row' | 'rows'; type?: ColumnType | undefined; columns: TypedName[] };
 }
 
@@ -327,6 +277,7 @@ export async function describeSqlFunctions(db: Db, actor: Actor): Promise<Descri
   return fns.map((fn) => {
     const table = fn.returns.table === undefined ? undefined : byName.get(fn.returns.table);
     const columns = table ? tableColumns(table) : (fn.returns.columns ?? []);
-    return { name: fn.name, params: fn.params, returns: { kind: fn.returns.kind, type: fn.returns.type, columns } };
+    const params = fn.params.map((p) => ({ name: p.name, type: p.type, optional: p.default !== undefined }));
+    return { name: fn.name, params, returns: { kind: fn.returns.kind, type: fn.returns.type, columns } };
   });
 }

@@ -1,9 +1,12 @@
 import { SQL_LIMITS } from '@basalt/shared';
 import type { FastifyRequest } from 'fastify';
-import type { AppContext } from '../../app-context.js';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/database.js';
+import type { Callers } from '../../http/caller.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import { idOf } from '../../http/ids.js';
 import { answer, type Call, type Method, type Route } from '../../http/routes/route.js';
+import type { Keyring } from '../../lib/crypto/master-key.js';
 import {
   connectionTables,
   createConnection,
@@ -70,8 +73,17 @@ async function readUpload(request: FastifyRequest): Promise<Upload & { projectId
   return upload;
 }
 
+/** SqlRouteDeps is what SQL Execution's routes use of the server. */
+export interface SqlRouteDeps {
+  db: Db;
+  config: Pick<Config, 'dataDir' | 'billing'>;
+  /** vault's keyring seals the connections' credentials. */
+  vault: { keyring: Keyring };
+  callers: Callers;
+}
+
 /** sqlRoutes are SQL Execution's routes. */
-export function sqlRoutes(ctx: AppContext): Route[] {
+export function sqlRoutes(ctx: SqlRouteDeps): Route[] {
   const { db } = ctx;
   const deps = createSqlDeps(db, ctx.config, ctx.vault.keyring);
   const route = (method: Method, url: string, handler: (call: Call) => Promise<unknown>): Route => ({

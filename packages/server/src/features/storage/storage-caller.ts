@@ -1,8 +1,10 @@
-import type { AppContext } from '../../app-context.js';
+import type { Callers } from '../../http/caller.js';
 import type { Principal } from '../../http/principal.js';
 import type { AdmissionStep, Call } from '../../http/routes/route.js';
 import { type Actor, accountActor, appActor } from '../../lib/actor/actor.js';
+import type { TokenVerifier } from '../../lib/crypto/token-verifier.js';
 import { matchAppKey } from '../apps/apps.service.js';
+import type { Apps } from '../apps/apps-config.js';
 import { apiKeyOfCall, type RestKey, restKeyStep } from '../rest/rest-gateway.js';
 import { forbidden, unauthorized } from './storage-errors.js';
 
@@ -59,8 +61,15 @@ export function storageActorOf(principal: Principal, key: RestKey): Actor | null
   }
 }
 
+/** StorageCallers is what /storage/v1's routes use of the server to admit a call: caller steps, keys, apps. */
+export interface StorageCallers {
+  callers: Callers;
+  tokens: TokenVerifier;
+  apps: Apps;
+}
+
 /** storageAdmission are the admission steps of /storage/v1 routes that act for someone. */
-export function storageAdmission(ctx: AppContext): AdmissionStep[] {
+export function storageAdmission(ctx: StorageCallers): AdmissionStep[] {
   const gateway = restKeyStep(ctx.tokens, (key) => matchAppKey(ctx.apps, key));
   const keyStep: AdmissionStep = (call) => {
     if (apiKeyOfCall(call)) return gateway(call);

@@ -1,10 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../app-context.js';
 import type { Call, FastifyRoute, Method, Route } from '../../http/routes/route.js';
 import { type Actor, accountActor } from '../../lib/actor/actor.js';
 import { type BucketRow, findPublicBuckets } from './storage.store.js';
 import { findBucketOf } from './storage-buckets.service.js';
-import { actorOfCall, maybeActorOfCall, storageAdmission } from './storage-caller.js';
+import { actorOfCall, maybeActorOfCall, type StorageCallers, storageAdmission } from './storage-caller.js';
 import type { Storage } from './storage-context.js';
 import { objectNotFound } from './storage-errors.js';
 import { transformImage, transformOf } from './storage-images.js';
@@ -32,7 +31,7 @@ const RENDER = '/storage/v1/render/image';
 const pathOf = (call: Call) => call.params['*'] ?? '';
 
 /** storageObjectRoutes are the objects' routes. */
-export function storageObjectRoutes(ctx: AppContext, storage: Storage): Route[] {
+export function storageObjectRoutes(ctx: StorageCallers, storage: Storage): Route[] {
   const admit = storageAdmission(ctx);
   const json = (method: Method, url: string, handler: (call: Call) => Promise<unknown>): Route => ({
     method,

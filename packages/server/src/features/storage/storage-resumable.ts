@@ -1,12 +1,11 @@
 import type { IncomingMessage } from 'node:http';
 import { Server } from '@tus/server';
-import type { AppContext } from '../../app-context.js';
 import { ApiError } from '../../http/errors.js';
 import type { Call, Route } from '../../http/routes/route.js';
 import type { Actor } from '../../lib/actor/actor.js';
 import { findObject } from './storage.store.js';
 import { findBucketOf } from './storage-buckets.service.js';
-import { actorOfCall, storageAdmission } from './storage-caller.js';
+import { actorOfCall, type StorageCallers, storageAdmission } from './storage-caller.js';
 import { removeResumable } from './storage-cleanup.js';
 import type { Storage } from './storage-context.js';
 import { alreadyExists, forbidden, invalidInput, objectNotFound, tooLarge } from './storage-errors.js';
@@ -24,7 +23,7 @@ import { mayDo, readAccess } from './storage-rules.js';
 const PATH = '/storage/v1/upload/resumable';
 
 /** resumableRoutes are the TUS routes of storage. */
-export function resumableRoutes(ctx: AppContext, storage: Storage): Route[] {
+export function resumableRoutes(ctx: StorageCallers, storage: Storage): Route[] {
   const store = storage.resumable;
   // Who started each request, for the hooks: they see the request @tus/server wraps, not the route's call.
   const actors = new WeakMap<IncomingMessage, Actor>();
@@ -37,7 +36,7 @@ export function resumableRoutes(ctx: AppContext, storage: Storage): Route[] {
   const tus = new Server({
     path: PATH,
     datastore: store,
-    maxSize: ctx.config.storage.maxFileSize,
+    maxSize: storage.maxFileSize,
     onUploadCreate: async (req, upload) => ({
       metadata: { ...upload.metadata, basaltActor: JSON.stringify(actorOfRequest(req)) },
     }),

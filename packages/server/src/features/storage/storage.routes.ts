@@ -1,4 +1,3 @@
-import type { AppContext } from '../../app-context.js';
 import { answer, type Call, type Method, type Route } from '../../http/routes/route.js';
 import {
   createBucket,
@@ -8,7 +7,7 @@ import {
   listBuckets,
   updateBucket,
 } from './storage-buckets.service.js';
-import { actorOfCall, storageAdmission } from './storage-caller.js';
+import { actorOfCall, type StorageCallers, storageAdmission } from './storage-caller.js';
 import type { Storage } from './storage-context.js';
 
 // Supabase Storage's buckets (docs/storage.md):
@@ -21,7 +20,7 @@ import type { Storage } from './storage-context.js';
 //   PATCH  /api/storage/buckets/:id         the console's: {access} (and the other settings)
 
 /** storageRoutes are the buckets' routes; storageObjectRoutes (storage-objects.routes.ts) the objects'. */
-export function storageRoutes(ctx: AppContext, storage: Storage): Route[] {
+export function storageRoutes(ctx: StorageCallers, storage: Storage): Route[] {
   const admit = storageAdmission(ctx);
   const route = (method: Method, url: string, handler: (call: Call) => Promise<unknown>): Route => ({
     method,

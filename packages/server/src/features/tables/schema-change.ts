@@ -143,7 +143,8 @@ async function applyStep(db: Executor, dialect: SqlDialect, before: Table, after
       if (step.definition.unique) await uniqueIndexSql(before.id, step.column).execute(db);
       return;
     case 'setDefault':
-      // Metadata only: the record path fills a left-out column with it.
+    case 'setReferenceLabel':
+      // Metadata only: the record path fills a left-out column with its default; a label is the console's.
       return;
     case 'setReference':
       // The index of a reference is made by the tables service (table-references.ts) after every change.

@@ -3,12 +3,12 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   applyPlanToSchema,
-  describePlan,
   planSchemaChange,
   refusalMessage,
   SchemaChangeError,
   schemaChangeRefused,
 } from './schema-plan.js';
+import { describePlan } from './schema-plan-text.js';
 
 const col = (type: ColumnType, flags: Partial<Omit<ColumnDefinition, 'type'>> = {}): ColumnDefinition => ({
   type,

@@ -34,6 +34,7 @@ export type SchemaStep =
   | { kind: 'setRequired'; column: string }
   | { kind: 'addUnique'; column: string; transient: boolean }
   | { kind: 'setReference'; column: string; references: ColumnReference | null }
+  | { kind: 'setReferenceLabel'; column: string; label: string | undefined }
   | { kind: 'dropIndex'; column: string }
   | { kind: 'addIndex'; column: string }
   | { kind: 'dropSearch'; column: string }
@@ -264,6 +265,8 @@ export function planSchemaChange(
     // A reference is metadata and an index (the rows' match is checked by the tables service, which knows tables).
     if (!sameReference(before.references, after.references)) {
       steps.push({ kind: 'setReference', column: name, references: after.references ?? null });
+    } else if (after.references && before.references?.label !== after.references.label) {
+      steps.push({ kind: 'setReferenceLabel', column: name, label: after.references.label });
     }
     if (!sameDefault(before.default, after.default))
       steps.push({ kind: 'setDefault', column: name, value: after.default });
@@ -334,9 +337,14 @@ export function applyPlanToSchema(prev: TableSchema, plan: SchemaChangePlan): Ta
         else delete definition.references;
         break;
       }
+      case 'setReferenceLabel': {
+        const definition = find(step.column)[1];
+        if (!definition.references) break;
+        const { label: _old, ...reference } = definition.references;
+        definition.references = step.label === undefined ? reference : { ...reference, label: step.label };
+        break;
+      }
     }
   }
   return Object.fromEntries(entries);
 }
-
-export { describePlan } from './schema-plan-describe.js';

@@ -1,6 +1,6 @@
-import type { AppContext } from '../../app-context.js';
 import type { Db } from '../../db/database.js';
 import type { TableDefinition } from '../../db/user-tables.js';
+import type { Callers } from '../../http/caller.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import { idOf, parseId } from '../../http/ids.js';
 import { answer, type Call, type Route } from '../../http/routes/route.js';
@@ -63,7 +63,7 @@ export async function reachTable(
 }
 
 /** tableRecordsRoutes are the console's record routes under /api/tables/:id/records. */
-export function tableRecordsRoutes({ db, callers }: AppContext): Route[] {
+export function tableRecordsRoutes({ db, callers }: { db: Db; callers: Callers }): Route[] {
   const user = { family: 'console', admit: [callers.user] } as const;
 
   const reach = (call: Call) => reachTable(db, call);

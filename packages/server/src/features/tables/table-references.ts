@@ -1,4 +1,4 @@
-import type { ColumnReference, TableSchema } from '@basalt/shared';
+import { type ColumnReference, isSystemColumnName, type TableSchema } from '@basalt/shared';
 import type { Db } from '../../db/database.js';
 import { danglingValues, syncReferenceIndexes } from '../../db/references.js';
 import { conflict, invalid } from '../../http/errors.js';
@@ -13,6 +13,7 @@ import type { TableDefinition } from './table-definition.js';
 // every change, since a SQLite rebuild drops indexes.
 
 const sameName = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+const hasColumn = (schema: TableSchema, name: string) => isSystemColumnName(name) || Object.hasOwn(schema, name);
 
 interface Shape {
   id: number;
@@ -32,8 +33,13 @@ export async function checkReferences(
 ): Promise<void> {
   for (const [column, definition] of Object.entries(table.schema)) {
     const ref: ColumnReference | undefined = definition.references;
-    if (!ref || (previous && sameReference(previous[column]?.references, ref))) continue;
-    if (ref.onDelete === 'set null' && definition.required) {
+    if (!ref) continue;
+    const before = previous?.[column]?.references;
+    const moved = previous === null || !sameReference(before, ref);
+    // The label is checked when it is set, not when its column is later dropped (the console falls back).
+    const relabelled = ref.label !== undefined && (moved || before?.label !== ref.label);
+    if (!moved && !relabelled) continue;
+    if (moved && ref.onDelete === 'set null' && definition.required) {
       throw invalid({
         [column]: [`"${column}" is required: its rows cannot be set to null when the row it references is deleted`],
       });
@@ -42,7 +48,12 @@ export async function checkReferences(
       ? table
       : await findTableDefinitionByName(scope.kysely, accountId, ref.table);
     if (!target) throw invalid({ [column]: [`"${column}" references the table "${ref.table}", which does not exist`] });
-    if (previous === null) continue;
+    if (relabelled && ref.label !== undefined && !hasColumn(target.schema, ref.label)) {
+      throw invalid({
+        [column]: [`"${column}" is shown by "${ref.label}", which is not a column of "${target.name}"`],
+      });
+    }
+    if (previous === null || !moved) continue;
     const dangling = await danglingValues(scope.kysely, table.id, column, target.id);
     if (dangling.length > 0) {
       throw new SchemaChangeError(

@@ -1,4 +1,5 @@
-import type { AppContext } from '../../app-context.js';
+import type { Db } from '../../db/database.js';
+import type { Callers } from '../../http/caller.js';
 import { idOf } from '../../http/ids.js';
 import { answer, type Call, type Route } from '../../http/routes/route.js';
 import { actorOn } from '../project-access/project-access.js';
@@ -23,7 +24,7 @@ function schemaChangeOf(call: Call): { schema: unknown; renames: unknown } {
 }
 
 /** tablesRoutes are the console's table routes. */
-export function tablesRoutes({ db, callers }: AppContext): Route[] {
+export function tablesRoutes({ db, callers }: { db: Db; callers: Callers }): Route[] {
   const user = { family: 'console', admit: [callers.user] } as const;
   const actorOf = (call: Call) => actorOn(db, call.actor, { tableId: idOf(call) });
   return [

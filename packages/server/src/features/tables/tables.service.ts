@@ -24,7 +24,8 @@ import {
   listTableDefinitions,
 } from '../table-definitions/table-definitions.store.js';
 import { applySchemaChange } from './schema-change.js';
-import { describePlan, planSchemaChange } from './schema-plan.js';
+import { planSchemaChange } from './schema-plan.js';
+import { describePlan } from './schema-plan-text.js';
 import { accessOf, checkAccessColumns, renamedAccess, syncOwnerIndex } from './table-access.js';
 import { tableCacheOf } from './table-cache.js';
 import { type TableDefinition, type TableResponse, toTableResponse } from './table-definition.js';

@@ -1,6 +1,8 @@
-import type { AppContext } from '../../app-context.js';
+import type { Callers } from '../../http/caller.js';
 import type { Call, Route } from '../../http/routes/route.js';
-import { requireConsoleUser } from '../auth/auth-guards.js';
+import type { AccountDeletionDeps } from '../account/account-deletion.service.js';
+import type { AuthPools } from '../auth/gateway/auth-gateway.js';
+import { requireConsoleUser } from '../auth/gateway/auth-guards.js';
 import {
   assertAdmin,
   deleteConsoleAccount,
@@ -15,7 +17,9 @@ import {
 // 403 for anyone but an administrator; 404 for unknown ids; 400 for the administrator's own account.
 
 /** consoleAccountsRoutes are the administrator's account endpoints, over the console's auth services. */
-export function consoleAccountsRoutes(ctx: AppContext): Route[] {
+export function consoleAccountsRoutes(
+  ctx: AccountDeletionDeps & { auth: Pick<AuthPools, 'console'>; callers: Callers },
+): Route[] {
   const deps = ctx.auth.console;
   const admin = { family: 'console', admit: [ctx.callers.user] } as const;
   // The account row says whether it administers the instance, as read now (not the cached fact).

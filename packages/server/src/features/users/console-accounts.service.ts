@@ -4,13 +4,12 @@ import {
   updateConsoleAccountSchema,
   userListQuerySchema,
 } from '@basalt/shared';
-import type { AppContext } from '../../app-context.js';
 import { badRequest, forbidden, notFound } from '../../http/errors.js';
 import { parseInput } from '../../http/validation.js';
-import { deleteAccountWithData } from '../account/account-deletion.service.js';
-import { type AccountRow, findAccount, updateAccount, usernameOf } from '../auth/accounts.service.js';
-import { countAccounts, listAccountsPage } from '../auth/accounts.store.js';
-import { UUID_PATTERN } from '../auth/gotrue-input.js';
+import { type AccountDeletionDeps, deleteAccountWithData } from '../account/account-deletion.service.js';
+import { UUID_PATTERN } from '../auth/protocol/gotrue-input.js';
+import { type AccountRow, findAccount, updateAccount, usernameOf } from '../auth/users/accounts.service.js';
+import { countAccounts, listAccountsPage } from '../auth/users/accounts.store.js';
 
 // An instance administrator's "Console accounts" view (issue "Apps with their own users"): the instance's
 // accounts (not any app's users), searched and paged, made administrators or not, deleted with everything they
@@ -36,7 +35,7 @@ function toSummary(account: AccountRow): ConsoleAccountSummary {
 }
 
 /** listConsoleAccounts is GET /api/admin/accounts: a page of accounts, newest first, matching `search`. */
-export async function listConsoleAccounts(ctx: AppContext, query: unknown): Promise<ConsoleAccountsPage> {
+export async function listConsoleAccounts(ctx: AccountDeletionDeps, query: unknown): Promise<ConsoleAccountsPage> {
   const { page, limit, search } = parseInput(userListQuerySchema, query);
   const db = ctx.db.kysely;
   const [rows, totalItems] = await Promise.all([
@@ -50,7 +49,7 @@ export async function listConsoleAccounts(ctx: AppContext, query: unknown): Prom
   };
 }
 
-async function targetOf(ctx: AppContext, admin: AccountRow, id: string, action: string): Promise<AccountRow> {
+async function targetOf(ctx: AccountDeletionDeps, admin: AccountRow, id: string, action: string): Promise<AccountRow> {
   if (!UUID_PATTERN.test(id)) throw accountNotFound();
   const account = await findAccount(ctx.db.kysely, id.toLowerCase());
   if (!account) throw accountNotFound();
@@ -60,7 +59,7 @@ async function targetOf(ctx: AppContext, admin: AccountRow, id: string, action: 
 
 /** updateConsoleAccount is PATCH /api/admin/accounts/<id> {isAdmin}. */
 export async function updateConsoleAccount(
-  ctx: AppContext,
+  ctx: AccountDeletionDeps,
   admin: AccountRow,
   id: string,
   input: unknown,
@@ -74,7 +73,7 @@ export async function updateConsoleAccount(
 }
 
 /** deleteConsoleAccount is DELETE /api/admin/accounts/<id>: the account and all it owns (its app's users too). */
-export async function deleteConsoleAccount(ctx: AppContext, admin: AccountRow, id: string) {
+export async function deleteConsoleAccount(ctx: AccountDeletionDeps, admin: AccountRow, id: string) {
   const account = await targetOf(ctx, admin, id, 'delete');
   const deleted = await deleteAccountWithData(ctx, account.id);
   return { account: toSummary(account), ...deleted };

@@ -1,11 +1,14 @@
 import { banEndUserSchema } from '@basalt/shared';
-import type { AppContext } from '../../app-context.js';
+import type { Db } from '../../db/database.js';
+import type { Callers } from '../../http/caller.js';
 import { answer, type Call, type Route } from '../../http/routes/route.js';
 import { parseInput } from '../../http/validation.js';
 import type { Actor } from '../../lib/actor/actor.js';
 import { appOfAccount } from '../apps/apps.service.js';
+import type { Apps } from '../apps/apps-config.js';
 import type { AuthDeps } from '../auth/auth-deps.js';
-import type { UserRow } from '../auth/user-pool.js';
+import type { AuthPools } from '../auth/gateway/auth-gateway.js';
+import type { UserRow } from '../auth/users/user-pool.js';
 import {
   createEndUser,
   deleteEndUser,
@@ -27,8 +30,16 @@ import {
 //   POST   /api/users/:id/reset-password        mails a password-reset link → {success, message}
 // Another account's users and ids that are not UUIDs answer 404.
 
+/** UsersRouteDeps is what the end-user routes use of the server. */
+export interface UsersRouteDeps {
+  db: Db;
+  apps: Apps;
+  auth: Pick<AuthPools, 'appOfRef'>;
+  callers: Callers;
+}
+
 /** usersRoutes are the end-user endpoints; each app's auth services (bans, reset mails) come from `ctx.auth`. */
-export function usersRoutes(ctx: AppContext): Route[] {
+export function usersRoutes(ctx: UsersRouteDeps): Route[] {
   const { db, apps, auth } = ctx;
   const user = { family: 'console', admit: [ctx.callers.user] } as const;
   const idOf = (call: Call) => call.params.id ?? '';

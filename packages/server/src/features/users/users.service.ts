@@ -11,13 +11,13 @@ import { parseInput } from '../../http/validation.js';
 import type { Actor } from '../../lib/actor/actor.js';
 import { recordActivity } from '../activity/activity.service.js';
 import { appIdentitiesOf, appUsersOf } from '../apps/apps.service.js';
-import { mergeMetadata, parseMetadata, UniqueViolation, usernameOf } from '../auth/accounts.service.js';
 import type { AuthDeps } from '../auth/auth-deps.js';
-import { UUID_PATTERN } from '../auth/gotrue-input.js';
-import { storeEmailIdentity } from '../auth/identities.service.js';
-import { hashPassword, passwordWeakness } from '../auth/passwords.js';
-import { registerEmailUser } from '../auth/user-creation.service.js';
-import type { UserRow } from '../auth/user-pool.js';
+import { UUID_PATTERN } from '../auth/protocol/gotrue-input.js';
+import { storeEmailIdentity } from '../auth/signup/identities.service.js';
+import { registerEmailUser } from '../auth/signup/user-creation.service.js';
+import { mergeMetadata, parseMetadata, UniqueViolation, usernameOf } from '../auth/users/accounts.service.js';
+import { hashPassword, passwordWeakness } from '../auth/users/passwords.js';
+import type { UserRow } from '../auth/users/user-pool.js';
 
 // The Users page: the end users of the caller's app, searched and paged
 // on the server, added, edited, deleted, banned. They are the very users /auth/v1 signs in with the app's keys;

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
 import * as tar from 'tar';
-import { modulesRoot, runLowPriority } from '../background/low-priority.js';
+import { modulesRoot, runLowPriority } from '../../db/backup/low-priority.js';
 
 // Basalt's archives (instance backups, account exports): one gzip-compressed tar file whose first entry is
 // manifest.json, then the parts the manifest lists with their SHA-256. Written from a folder and read back into
@@ -41,7 +41,7 @@ export async function hashFile(file: string): Promise<{ bytes: number; sha256: s
   return { bytes, sha256: hash.digest('hex') };
 }
 
-// Hashing a backup's files, in a child process at the lowest priority (lib/background).
+// Hashing a backup's files, in a child process at the lowest priority (db/backup/low-priority.ts).
 const HASH = `
   const { createHash } = await import('node:crypto');
   const { createReadStream } = await import('node:fs');
@@ -77,7 +77,8 @@ export async function packArchive(dir: string, files: string[], out: NodeJS.Writ
   );
 }
 
-// Packing a backup, in a child process at the lowest priority (lib/background), started where `tar` resolves.
+// Packing a backup, in a child process at the lowest priority (db/backup/low-priority.ts), started where `tar`
+// resolves.
 const PACK = `
   const tar = await import('tar');
   const zlib = await import('node:zlib');

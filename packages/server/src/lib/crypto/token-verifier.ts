@@ -1,6 +1,6 @@
 import type { JWTPayload } from 'jose';
 
-// What checking a bearer token needs, apart from the service that signs them (features/auth/tokens.service.ts):
+// What checking a bearer token needs, apart from the service that signs them (features/auth/sessions/tokens.service.ts):
 // the request pipeline (http/) verifies tokens without knowing how they are made.
 
 /** TokenRole is the role claim of a verified token. */

@@ -29,15 +29,6 @@ export function randomDigits(count = 6): string {
   return digits;
 }
 
-/** uuidFromHash shapes a stable, UUID-formatted id from any string (RFC 9562 version-8 layout). */
-export function uuidFromHash(value: string): string {
-  const hex = createHash('sha256').update(value).digest('hex').slice(0, 32).split('');
-  hex[12] = '8';
-  hex[16] = ((Number.parseInt(hex[16] ?? '0', 16) & 0x3) | 0x8).toString(16);
-  const h = hex.join('');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
-}
-
 /**
  * jwtSignatureOf is a JWT's last part. A cache of tokens is keyed by it: its few dozen characters hash far faster
  * than the whole token (a fresh string per request), and an entry holds only for exactly the token it was made for.
