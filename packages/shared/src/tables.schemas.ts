@@ -35,6 +35,8 @@ export interface ColumnDefinition {
   references?: ColumnReference;
   /** The column has an index of its own, for filters and orders on it (a unique column has one already). */
   indexed?: boolean;
+  /** A text column the table opts in to search on: a full-text index for the fts filters (data-api.md). */
+  search?: boolean;
   /**
    * The value a created record gets when it leaves the column out (an explicit null stays null, as in
    * PostgREST): a literal of the column's type, or `now` for a date or date_only column.
@@ -261,6 +263,7 @@ export const columnDefinitionSchema = z
     unique: z.boolean({ error: 'Unique must be true or false' }).default(false),
     references: columnReferenceSchema.optional(),
     indexed: z.boolean({ error: 'Indexed must be true or false' }).optional(),
+    search: z.boolean({ error: 'Searchable must be true or false' }).optional(),
     default: z.json({ error: 'A default must be a JSON value' }).optional(),
   })
   .refine((column) => column.references === undefined || column.type === 'number', {
@@ -270,6 +273,10 @@ export const columnDefinitionSchema = z
   .refine((column) => !column.indexed || (column.type !== 'json' && column.type !== 'array'), {
     message: 'A json or array column cannot be indexed',
     path: ['indexed'],
+  })
+  .refine((column) => !column.search || column.type === 'text', {
+    message: 'Only a text column can be searchable',
+    path: ['search'],
   })
   .superRefine((column, ctx) => {
     const problem = columnDefaultProblem(column.type, column.default);

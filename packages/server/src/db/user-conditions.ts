@@ -5,6 +5,7 @@ import type { SqlDialect, StoredValue } from './dialect/dialect.js';
 import { quoteIdentifier } from './identifiers.js';
 import type { JsonPath } from './jsonb.js';
 import type { SqlOperand, SqlText } from './sql-text.js';
+import { searchIndexName } from './text-search/search-index.js';
 import { DEFAULT_CONFIG } from './text-search/ts-document.js';
 import { columnTypeIn, quotedColumn, quotedTable, type TableDefinition, type UserTableShape } from './user-tables.js';
 
@@ -150,6 +151,7 @@ export function writeCondition(
   shape: UserTableShape,
   condition: Condition,
   scope?: string,
+  negated = false,
 ): void {
   const d = dialect.userTables;
   switch (condition.kind) {
@@ -162,14 +164,14 @@ export function writeCondition(
       const joiner = condition.kind === 'and' ? ' AND ' : ' OR ';
       condition.conditions.forEach((c, i) => {
         out.raw(i === 0 ? '(' : `)${joiner}(`);
-        writeCondition(out, dialect, shape, c, scope);
+        writeCondition(out, dialect, shape, c, scope, negated);
       });
       out.raw(')');
       return;
     }
     case 'not':
       out.raw('NOT (');
-      writeCondition(out, dialect, shape, condition.condition, scope);
+      writeCondition(out, dialect, shape, condition.condition, scope, !negated);
       out.raw(')');
       return;
     case 'exists': {
@@ -260,9 +262,13 @@ export function writeCondition(
     case 'contains':
       d.containmentSql(out, column, condition.op, JSON.stringify(condition.value));
       return;
-    case 'search':
-      d.textSearchSql(out, column, condition.op, condition.config ?? DEFAULT_CONFIG, condition.query);
+    case 'search': {
+      // Outside a NOT, a searchable column's index may be asked first (db/text-search/search-index.ts).
+      const indexed = !negated && !condition.path?.length && shape.schema[condition.column]?.search === true;
+      const index = indexed ? searchIndexName(dialect.name, shape.id, condition.column) : null;
+      d.textSearchSql(out, column, condition.op, condition.config ?? DEFAULT_CONFIG, condition.query, index);
       return;
+    }
   }
 }
 

@@ -6,6 +6,7 @@ import type { SqlDialect, SqlFragment } from './dialect/dialect.js';
 import { assertIdentifier, ownerIndexName, quoteIdentifier, uniqueIndexName, userTableName } from './identifiers.js';
 import { clearRowCount, resetRowCount } from './row-counts.js';
 import type { SystemDatabase } from './schema.js';
+import { syncSearchIndexes } from './text-search/search-index.js';
 
 // User tables (DESIGN.md "Data"): one real table `t_<id>` per definition, with the system columns id,
 // created_at and updated_at, then the user's columns. This file is the dialect-neutral half: identifiers,
@@ -136,6 +137,7 @@ export async function createUserTable(db: Executor, dialect: SqlDialect, shape: 
   await createTableSql(dialect, shape).execute(db);
   for (const index of uniqueIndexes(shape)) await index.execute(db);
   await syncColumnIndexes(db, shape.id, shape.schema);
+  await syncSearchIndexes(db, dialect.name, shape.id, shape.schema);
   await resetRowCount(db, dialect, shape.id);
 }
 

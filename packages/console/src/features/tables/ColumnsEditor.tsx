@@ -116,7 +116,7 @@ export const COLUMN_TYPE_LABELS = {
   array: 'Array',
 } as const;
 
-const FLAG_LABELS = { required: 'Required', unique: 'Unique', indexed: 'Indexed' } as const;
+const FLAG_LABELS = { required: 'Required', unique: 'Unique', indexed: 'Indexed', search: 'Searchable' } as const;
 
 function FlagCheckbox({
   form,
@@ -242,6 +242,12 @@ function ColumnRow({
         )}
       </div>
       {!locked && <ColumnDefaultInput form={form} index={index} />}
+      {!locked && column?.type === 'text' && (
+        <div className="col-span-full flex flex-wrap items-center gap-x-3 gap-y-1" data-testid="column-search">
+          <FlagCheckbox form={form} index={index} flag="search" disabled={false} />
+          <span className="text-xs text-muted-foreground">A full-text index for the fts filters</span>
+        </div>
+      )}
       {!locked && column?.type === 'number' && (
         <ReferenceChoice form={form} index={index} tableNames={tableNames} tableColumns={tableColumns} />
       )}
@@ -265,8 +271,8 @@ export function useTableColumns(): TableColumns {
 
 /**
  * ColumnsEditor edits a draft's columns: name, type, Required, Unique, Indexed and Default per row (References, On
- * delete and Shown by on number columns), Add Column, and a remove button on every row but the first (the id
- * column, which every table has and no one removes).
+ * delete and Shown by on number columns, Searchable on text columns), Add Column, and a remove button on every row
+ * but the first (the id column, which every table has and no one removes).
  */
 export function ColumnsEditor({
   form,

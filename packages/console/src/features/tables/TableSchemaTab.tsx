@@ -46,14 +46,17 @@ export function TableSchemaTab({ table }: { table: TableResponse }) {
                   {column.required && <Badge>Required</Badge>}
                   {column.unique && <Badge variant="warning">Unique</Badge>}
                   {column.indexed && <Badge variant="outline">Indexed</Badge>}
+                  {column.search && <Badge variant="outline">Searchable</Badge>}
                   {column.default !== undefined && column.default !== null && (
                     <Badge variant="outline" className="font-mono">
                       default {JSON.stringify(column.default)}
                     </Badge>
                   )}
-                  {!column.required && !column.unique && !column.indexed && column.default === undefined && (
-                    <span className="text-muted-foreground">—</span>
-                  )}
+                  {!column.required &&
+                    !column.unique &&
+                    !column.indexed &&
+                    !column.search &&
+                    column.default === undefined && <span className="text-muted-foreground">—</span>}
                 </div>
               </TableCell>
             </TableRow>

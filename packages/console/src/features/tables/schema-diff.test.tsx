@@ -72,6 +72,25 @@ describe('diffTableDraft', () => {
     expect(diffTableDraft(indexed, draftFromTable(indexed))).toEqual([]);
   });
 
+  it("makes a text column searchable and back in the server's words, and never a number column", () => {
+    const searchable = {
+      ...products,
+      schema: { ...products.schema, code: { type: 'text' as const, required: false, unique: false, search: true } },
+    };
+    const draft = edited(([id, title, price, meta, code]) => [
+      id as ColumnDraft,
+      title as ColumnDraft,
+      { ...(price as ColumnDraft), search: true },
+      meta as ColumnDraft,
+      { ...(code as ColumnDraft), search: true },
+    ]);
+    expect(diffTableDraft(products, draft).map((l) => l.text)).toEqual(['Make "code" searchable (a full-text index)']);
+    expect(diffTableDraft(searchable, draftFromTable(products)).map((l) => l.text)).toEqual([
+      'Drop the full-text index of "code"',
+    ]);
+    expect(diffTableDraft(searchable, draftFromTable(searchable))).toEqual([]);
+  });
+
   it('marks a drop as the change that loses data', () => {
     const lines = diffTableDraft(
       products,

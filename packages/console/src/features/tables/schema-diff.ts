@@ -28,9 +28,9 @@ export interface SchemaDiffLine {
   text: string;
 }
 
-/** describeColumn is a column's type and flags: "text, required, unique, indexed, default "x"". */
+/** describeColumn is a column's type and flags: "text, required, unique, indexed, searchable, default "x"". */
 export function describeColumn(
-  definition: Pick<ColumnDefinition, 'type' | 'required' | 'unique' | 'indexed' | 'default'>,
+  definition: Pick<ColumnDefinition, 'type' | 'required' | 'unique' | 'indexed' | 'search' | 'default'>,
 ): string {
   const indexed = indexedOf(definition);
   return [
@@ -38,6 +38,7 @@ export function describeColumn(
     definition.required ? 'required' : '',
     definition.unique ? 'unique' : '',
     indexed ? 'indexed' : '',
+    searchOf(definition) ? 'searchable' : '',
     definition.default === undefined || definition.default === null
       ? ''
       : `default ${JSON.stringify(definition.default)}`,
@@ -47,6 +48,7 @@ export function describeColumn(
 }
 
 const indexedOf = (c: Pick<ColumnDefinition, 'type' | 'indexed'>) => c.indexed === true && canIndex(c.type);
+const searchOf = (c: Pick<ColumnDefinition, 'type' | 'search'>) => c.search === true && c.type === 'text';
 
 const userColumns = (columns: readonly ColumnDraft[]) => columns.filter((c) => !c.system);
 
@@ -87,6 +89,9 @@ export function diffTableDraft(table: TableResponse, draft: TableDraft): SchemaD
     if (indexedOf(before) && !indexedOf(after)) {
       lines.push({ kind: 'dropIndex', text: `Drop the index on "${after.name}"` });
     }
+    if (searchOf(before) && (!searchOf(after) || after.type !== before.type)) {
+      lines.push({ kind: 'dropIndex', text: `Drop the full-text index of "${after.name}"` });
+    }
   }
   for (const { after, before } of changed) {
     if (after.type !== before.type) {
@@ -103,6 +108,9 @@ export function diffTableDraft(table: TableResponse, draft: TableDraft): SchemaD
     if (after.required && !before.required) lines.push({ kind: 'require', text: `Make "${after.name}" required` });
     if (after.unique && !before.unique) lines.push({ kind: 'unique', text: `Make "${after.name}" unique` });
     if (indexedOf(after) && !indexedOf(before)) lines.push({ kind: 'index', text: `Add an index on "${after.name}"` });
+    if (searchOf(after) && (!searchOf(before) || after.type !== before.type)) {
+      lines.push({ kind: 'index', text: `Make "${after.name}" searchable (a full-text index)` });
+    }
     const wanted = after.type === 'number' ? after.referencesTable : '';
     const had = before.references?.table ?? '';
     if (wanted !== had || (wanted !== '' && after.onDelete !== before.references?.onDelete)) {

@@ -34,6 +34,8 @@ export interface ColumnDraft {
   unique: boolean;
   /** The column has an index of its own (not for json and array columns, whose choice is dropped). */
   indexed?: boolean;
+  /** A text column the table opts in to search on (a full-text index; dropped when the type changes). */
+  search?: boolean;
   /** The table a number column references ('' for none), and what deleting a referenced row does. */
   referencesTable: string;
   onDelete: OnDeleteAction;
@@ -63,6 +65,7 @@ const columnDraftSchema = z.object({
   required: z.boolean(),
   unique: z.boolean(),
   indexed: z.boolean().optional(),
+  search: z.boolean().optional(),
   referencesTable: z.string(),
   onDelete: z.enum(ON_DELETE_ACTIONS),
   referencesLabel: z.string().optional(),
@@ -175,6 +178,7 @@ export function draftFromTable(table: TableResponse): TableDraft {
             required: definition.required,
             unique: definition.unique,
             indexed: definition.indexed ?? false,
+            search: definition.search ?? false,
             referencesTable: definition.references?.table ?? '',
             onDelete: definition.references?.onDelete ?? 'restrict',
             referencesLabel: definition.references?.label ?? '',
@@ -188,6 +192,7 @@ export function draftFromTable(table: TableResponse): TableDraft {
 function definitionOf(c: ColumnDraft): ColumnDefinition {
   const definition: ColumnDefinition = { type: c.type, required: c.required, unique: c.unique };
   if (c.indexed && canIndex(c.type)) definition.indexed = true;
+  if (c.search && c.type === 'text' && !c.system) definition.search = true;
   const value = c.system ? undefined : defaultFromText(c.type, c.defaultText ?? '');
   if (value !== undefined) definition.default = value;
   // Only a number column references; the choice is dropped when the type changes.
@@ -243,6 +248,7 @@ function sameSchema(a: TableSchema, b: TableSchema): boolean {
       x.required === y.required &&
       x.unique === y.unique &&
       (x.indexed ?? false) === (y.indexed ?? false) &&
+      (x.search ?? false) === (y.search ?? false) &&
       JSON.stringify(x.default ?? null) === JSON.stringify(y.default ?? null) &&
       sameReference(x, y)
     );

@@ -25,8 +25,9 @@ export const LOGICAL_INDEX = 'logical.json';
 const ROWS_DIR = 'rows';
 
 // What is not written: the engine's and the bus's own tables, the catalogue of backups (the instance's, kept by
-// a restore), the log search's index (rebuilt from the log) and the kept row counts (counted again on restore,
-// since each engine splits them into its own number of shards).
+// a restore), the log search's index (rebuilt from the log), a user table's search index (SQLite's FTS5 tables
+// `t_<id>_fts_<column>`, rebuilt from the table) and the kept row counts (counted again on restore, since each
+// engine splits them into its own number of shards).
 const NOT_WRITTEN = new Set([
   'basalt_migrations',
   'basalt_migrations_lock',
@@ -37,7 +38,9 @@ const NOT_WRITTEN = new Set([
   'backup_leases',
   'table_row_counts',
 ]);
-const isWritten = (table: string) => !NOT_WRITTEN.has(table) && !table.startsWith('system_logs_search');
+const SEARCH_INDEX = /^t_\d+_fts_/;
+const isWritten = (table: string) =>
+  !NOT_WRITTEN.has(table) && !table.startsWith('system_logs_search') && !SEARCH_INDEX.test(table);
 const USER_TABLE = /^t_(\d+)$/;
 const SAFE_NAME = /^[a-z][a-z0-9_]{0,62}$/;
 

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { Db } from '../database.js';
 import type { AnyKysely } from '../dialect/backup-dialect.js';
 import { recountRowCount } from '../row-counts.js';
+import { refillSearchIndexes } from '../text-search/search-index.js';
 import { createOwnerIndex, createUserTable } from '../user-tables.js';
 import { type LogicalIndex, type LogicalProgress, readRows, storedUserValue } from './logical-format.js';
 
@@ -91,6 +92,7 @@ export async function importLogical(
       row.map((value, i) => storedUserValue(dialect, shape, entry.columns[i] ?? '', value));
     await copyRows(db, dir, entry.name, entry.columns, convert, progress, onProgress);
   }
+  for (const shape of shapes.values()) await refillSearchIndexes(db, dialect.name, shape.id, shape.schema);
   for (const [table, counter] of Object.entries(index.idCounters)) {
     if (present.has(table) || /^t_\d+$/.test(table)) await dialect.userTables.syncIdSequence(db, table, counter);
   }

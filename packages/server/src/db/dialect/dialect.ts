@@ -210,9 +210,18 @@ export interface UserTableDialect {
   isDistinctSql(out: SqlText, column: SqlOperand, value: StoredValue, json: boolean): void;
   /**
    * textSearchSql is `to_tsvector('english', column) @@ <op>(config, query)`: PostgREST's fts, plfts, phfts and
-   * wfts (fts: to_tsquery, then plainto_, phraseto_ and websearch_to_tsquery).
+   * wfts (fts: to_tsquery, then plainto_, phraseto_ and websearch_to_tsquery). `index` names the column's search
+   * index (db/text-search/search-index.ts) where a search may ask it first: outside any NOT, where a row it
+   * leaves out being false rather than NULL selects the same rows. PostgreSQL's planner finds its index alone.
    */
-  textSearchSql(out: SqlText, column: SqlOperand, op: SearchOperator, config: string, query: string): void;
+  textSearchSql(
+    out: SqlText,
+    column: SqlOperand,
+    op: SearchOperator,
+    config: string,
+    query: string,
+    index?: string | null,
+  ): void;
   /** containmentSql is jsonb `@>` (cs), `<@` (cd), or array overlap (ov) with JSON text. */
   containmentSql(out: SqlText, column: SqlOperand, op: 'cs' | 'cd' | 'ov', jsonText: string): void;
   /**

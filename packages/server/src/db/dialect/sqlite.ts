@@ -17,6 +17,7 @@ import { likeMatches } from '../like-pattern.js';
 import { compileLinearRegex, InvalidPatternError, linearRegexRefusal } from '../regex-pattern.js';
 import type { SystemDatabase } from '../schema.js';
 import { PLAIN_PARAMETER, textQuery, wrapOperand } from '../sql-text.js';
+import { searchPrefilter } from '../text-search/search-prefilter.js';
 import { textSearchMatches } from '../text-search/ts-match.js';
 import type { SearchOperator } from '../text-search/ts-query.js';
 import type { DatabaseErrorInfo, RunRows, SqlDialect, UserTableDialect } from './dialect.js';
@@ -259,7 +260,13 @@ function sqliteUserTables(): UserTableDialect {
         .value(pattern)
         .raw(`, ${ci ? 1 : 0})`),
     regexRefusal: linearRegexRefusal,
-    textSearchSql: (out, column, op, config, query) =>
+    textSearchSql(out, column, op, config, query, index) {
+      // The FTS5 table's candidates first (their rowids drive the read), then the exact check of each.
+      const match = index ? searchPrefilter(op, config, query) : null;
+      if (index && match !== null) {
+        const fts = quoteIdentifier(index);
+        out.raw(`"id" IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH `).value(match).raw(') AND ');
+      }
       out
         .raw('basalt_fts(')
         .operand(column)
@@ -269,7 +276,8 @@ function sqliteUserTables(): UserTableDialect {
         .value(config)
         .raw(', ')
         .value(query)
-        .raw(') = 1'),
+        .raw(') = 1');
+    },
     jsonEqualsSql: (out, column, jsonText) =>
       out.raw('basalt_json_equal(').operand(column).raw(', ').value(jsonText).raw(')'),
     jsonCompareSql: (out, column, op, jsonText) =>

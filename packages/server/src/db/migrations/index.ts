@@ -28,6 +28,7 @@ import { userAchievementsMigration } from './0038_user_achievements.js';
 import { sqlFunctionsMigration } from './0039_sql_functions.js';
 import { storageUsageMigration } from './0040_storage_usage.js';
 import { sqlFunctionOverloadsMigration } from './0041_sql_function_overloads.js';
+import { changeCascadesMigration } from './0042_change_cascades.js';
 import { queryShapesMigration } from './0043_query_shapes.js';
 
 /** systemMigrations lists every numbered system migration, oldest first; names never change. */
@@ -62,5 +63,6 @@ export function systemMigrations(dialect: SqlDialect): Record<string, Migration>
     '0043_query_shapes': queryShapesMigration(),
     '0039_sql_functions': sqlFunctionsMigration(dialect),
     '0041_sql_function_overloads': sqlFunctionOverloadsMigration(),
+    '0042_change_cascades': changeCascadesMigration(),
   };
 }

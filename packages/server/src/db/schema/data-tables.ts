@@ -38,6 +38,10 @@ export interface ChangeHistoryTable {
   created_at: string;
   /** The change a revert undid; null for every other change (migration 0004). */
   revert_of: number | null;
+  /** Shared by the entries of one delete that cascaded; null for every other change (migration 0042). */
+  change_group: string | null;
+  /** On an entry a reference's rule wrote: the deleted row that caused it, `<tableId>:<recordId>`. */
+  caused_by: string | null;
 }
 
 /** CheckpointsTable holds named checkpoints: a table's latest change when each was made (null: it had none). */

@@ -6,14 +6,7 @@ import { assertCan } from '../records/records.service.js';
 import { accessOf } from '../tables/table-access.js';
 import { lockTable, toTableResponse } from '../tables/tables.service.js';
 import { toHistoryChange } from './history.service.js';
-import {
-  findChangeById,
-  findLatestChange,
-  findRevertOf,
-  latestChangeId,
-  listChangeLinks,
-  listChangesBetween,
-} from './history.store.js';
+import { findChangeById, findRevertOf, latestChangeId, listChangeLinks, listChangesBetween } from './history.store.js';
 import { RevertConflict, restoreRefused, revertRefused } from './history-conflicts.js';
 import { type RevertScope, revertIn } from './history-revert.js';
 import { keepAccessIn, restorePreviewOf } from './restore-access.js';
@@ -58,9 +51,9 @@ export async function revertChange(db: Db, actor: Actor, changeId: number): Prom
   try {
     return await inRevertTransaction(db, actor, async (scope) => {
       await revertIn(scope, change);
-      const recorded = await findLatestChange(scope.db.kysely, actor.accountId, tableId);
-      if (!recorded || Number(recorded.revert_of) !== changeId)
-        throw new Error('revertChange: the revert was not recorded');
+      // Not the table's latest change: a cascade's children in the same table (a tree) are reverted after it.
+      const recorded = await findRevertOf(scope.db.kysely, actor.accountId, changeId);
+      if (!recorded) throw new Error('revertChange: the revert was not recorded');
       return {
         success: true as const,
         message: 'Change reverted',
@@ -133,6 +126,8 @@ export async function restoreTable(
       const undone = await undonePairs(scope.db, actor.accountId, tableId, afterChangeId ?? 0);
       let before = (latest ?? 0) + 1;
       let reverted = 0;
+      // Changes a cascade's revert undid already (the children of a delete in the same table).
+      const done = new Set<number>();
       for (;;) {
         const page = await listChangesBetween(scope.db.kysely, actor.accountId, tableId, {
           after: afterChangeId ?? 0,
@@ -140,9 +135,9 @@ export async function restoreTable(
           limit: RESTORE_PAGE,
         });
         for (const change of page) {
-          if (undone.has(Number(change.id))) continue;
+          if (undone.has(Number(change.id)) || done.has(Number(change.id))) continue;
           try {
-            await revertIn(scope, change);
+            for (const id of await revertIn(scope, change, { after: afterChangeId ?? 0 })) done.add(id);
           } catch (error) {
             throw error instanceof RevertConflict ? restoreRefused(error, change) : error;
           }

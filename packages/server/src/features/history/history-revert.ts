@@ -16,6 +16,7 @@ import { FUNCTION_REVERTS } from '../sql-functions/sql-functions-reverts.js';
 import { changeTable, deleteTable, lockTable, recreateTable, type TableDefinition } from '../tables/tables.service.js';
 import { parseState } from './history.service.js';
 import { type ChangeRow, findChangeById, maxRecordId } from './history.store.js';
+import { changesBeneath } from './history-cascades.js';
 import {
   assertColumnsExist,
   assertDefinitionAsSaved,
@@ -37,6 +38,7 @@ import {
 //   SCHEMA_CREATE → drop the table (only while it is as it was created: no record or column changed since)
 //   SCHEMA_UPDATE → the inverse schema change, with the dropped or retyped columns' saved data written back
 //   SCHEMA_DELETE → create the table again: same id, definition and records
+// A record delete that cascaded brings back what its references' rules took with it (history-cascades.ts).
 // A later change that conflicts throws RevertConflict (history-conflicts.ts).
 
 /** RevertScope is what reverts share: the scope of their one transaction, and who acts. */
@@ -254,9 +256,20 @@ const REVERTS: Record<string, (scope: RevertScope, change: ChangeRow, note: Chan
   ...FUNCTION_REVERTS,
 };
 
-/** revertIn undoes one change inside the scope's transaction and records the revert, or throws RevertConflict. */
-export async function revertIn(scope: RevertScope, change: ChangeRow): Promise<void> {
+function revertOne(scope: RevertScope, change: ChangeRow): Promise<void> {
   const revert = REVERTS[change.change_type];
   if (!revert) throw new RevertConflict('state_unreadable', `changes of type ${change.change_type} cannot be reverted`);
-  await revert(scope, change, { revertOf: Number(change.id) });
+  return revert(scope, change, { revertOf: Number(change.id) });
+}
+
+/**
+ * revertIn undoes one change inside the scope's transaction and records the revert, or throws RevertConflict. A
+ * record delete that cascaded is reverted with the entries beneath it newer than change `after` (a restore's
+ * point), parent first; it returns the ids of every change it reverted.
+ */
+export async function revertIn(scope: RevertScope, change: ChangeRow, { after = 0 } = {}): Promise<number[]> {
+  await revertOne(scope, change);
+  const beneath = await changesBeneath(scope, change, after);
+  for (const entry of beneath) await revertOne(scope, entry);
+  return [Number(change.id), ...beneath.map((entry) => Number(entry.id))];
 }

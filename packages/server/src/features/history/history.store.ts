@@ -225,3 +225,14 @@ export async function findFirstSchemaChangeAfter(
     .executeTakeFirst();
   return row ?? null;
 }
+
+/** listGroupChanges reads the changes of one delete that cascaded (their shared change_group), newest first. */
+export async function listGroupChanges(db: Db, accountId: string, group: string): Promise<ChangeRow[]> {
+  return db
+    .selectFrom('change_history')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('change_group', '=', group)
+    .orderBy('id', 'desc')
+    .execute();
+}

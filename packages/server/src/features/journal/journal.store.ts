@@ -23,6 +23,14 @@ export interface ChangeInput {
   changeType: ChangeType;
   previousState: unknown;
   newState: unknown;
+  /** The delete that cascaded this change belongs to, and the row whose delete caused it (record-references.ts). */
+  cascade?: CascadeMark | null;
+}
+
+/** CascadeMark links an entry of a delete that cascaded: its group, and the `<tableId>:<recordId>` that caused it. */
+export interface CascadeMark {
+  group: string;
+  causedBy: string | null;
 }
 
 /** ChangeContext is what the changes stored together share: whose table, who acted, when, what they revert. */
@@ -36,14 +44,14 @@ export interface ChangeContext {
   revertOf: number | null;
 }
 
-// Ten columns per row: 1,000 rows stay far below both engines' limit of bound values.
+// Twelve columns per row: 1,000 rows stay far below both engines' limit of bound values.
 const INSERT_CHUNK = 1_000;
 
 const stateText = (state: unknown) => (state === null || state === undefined ? null : JSON.stringify(state));
 
-const COLUMNS = 10;
+const COLUMNS = 12;
 const INSERT_HEAD = `INSERT INTO "change_history" ("account_id", "table_id", "table_name", "record_id", "change_type",
-  "previous_state", "new_state", "actor_id", "created_at", "revert_of") VALUES `;
+  "previous_state", "new_state", "actor_id", "created_at", "revert_of", "change_group", "caused_by") VALUES `;
 
 // The insert's text for n changes, built once per engine and count: a write then passes only its values, and the
 // statement cache finds the same string every time instead of hashing a new one.
@@ -94,6 +102,8 @@ export async function insertChanges(
         actorId,
         createdAt,
         revertOf,
+        change.cascade?.group ?? null,
+        change.cascade?.causedBy ?? null,
       );
     }
     await run(textQuery(insertText(dialect, chunk.length), parameters));

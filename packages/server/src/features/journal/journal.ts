@@ -2,14 +2,14 @@ import type { Db } from '../../db/database.js';
 import { addToHistoryCount } from '../../db/history-counts.js';
 import { type Actor, actorIdOf } from '../../lib/actor/actor.js';
 import { type ActivityAction, recordActivity } from '../activity/activity.service.js';
-import { type ChangeType, insertChanges } from './journal.store.js';
+import { type CascadeMark, type ChangeType, insertChanges } from './journal.store.js';
 
 // The one recorder of what changed: every write of records or table definitions stores, in its own transaction,
 // one change_history entry per change (what features/history lists, reverts and restores), adds them to the kept
 // history count (db/history-counts.ts), and one activity entry per kind of change (the dashboard's feed). Records
 // and tables call it; history reads what it wrote.
 
-export type { ChangeType } from './journal.store.js';
+export type { CascadeMark, ChangeType } from './journal.store.js';
 
 /** JournalTable is the table the changes are about: its owner, id and name at the time. */
 export interface JournalTable {
@@ -24,6 +24,7 @@ export interface Change {
   recordId: number | null;
   previousState: unknown;
   newState: unknown;
+  cascade?: CascadeMark | null;
 }
 
 /** JournalOptions say when the changes happened and, for a revert or restore, which change they undo. */

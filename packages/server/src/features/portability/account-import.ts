@@ -17,6 +17,7 @@ import type { Db } from '../../db/database.js';
 import { addToHistoryCount } from '../../db/history-counts.js';
 import { userTableName } from '../../db/identifiers.js';
 import { recountRowCount } from '../../db/row-counts.js';
+import { refillSearchIndexes } from '../../db/text-search/search-index.js';
 import { receiveFile } from '../../http/archive-upload.js';
 import { badRequest } from '../../http/errors.js';
 import { fieldErrorsOf } from '../../http/validation.js';
@@ -196,6 +197,8 @@ export async function importAccount(
           const created = await createTable(scope, actor, table.request);
           tableIds.set(table.source.id, created.id);
           await copyRows(scope, dir, table, created.id);
+          // The rows came past the records path: a searchable column's index is built from them.
+          await refillSearchIndexes(scope.kysely, scope.dialect.name, created.id, created.schema);
         }
         await copyHistory(scope, actor, dir, history, tableIds);
       })
@@ -265,6 +268,13 @@ async function copyRows(scope: Db, dir: string, table: PlannedTable, tableId: nu
   await recountRowCount(scope.kysely, scope.dialect, tableId);
 }
 
+// A cascade's cause names a table by its id, which the import renumbers.
+function causeIn(cause: string | null, tableIds: Map<number, number>): string | null {
+  const [table, record] = cause?.split(':') ?? [];
+  const tableId = tableIds.get(Number(table));
+  return tableId === undefined || record === undefined ? null : `${tableId}:${record}`;
+}
+
 async function copyHistory(
   scope: Db,
   actor: Actor,
@@ -289,6 +299,8 @@ async function copyHistory(
       actor_id: text(entry.actor_id),
       created_at: text(entry.created_at) ?? new Date().toISOString(),
       revert_of: changeIds.get(Number(entry.revert_of)) ?? null,
+      change_group: text(entry.change_group),
+      caused_by: causeIn(text(entry.caused_by), tableIds),
     });
     changeIds.set(entry.id, id);
     perTable.set(tableId, (perTable.get(tableId) ?? 0) + 1);

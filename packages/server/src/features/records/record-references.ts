@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { OnDeleteAction } from '@basalt/shared';
 import type { Db } from '../../db/database.js';
 import { existingIds, referringRows } from '../../db/references.js';
@@ -92,10 +93,33 @@ export async function checkReferencedRows(
   }
 }
 
+/**
+ * CascadeLink is what a rule's write carries into history: the group of the delete that started it, and for each
+ * row it writes, the `<tableId>:<recordId>` whose delete caused it. A revert of that row's delete finds the entries
+ * beneath it by them and reverts them too (features/history/history-cascades.ts).
+ */
+export interface CascadeLink {
+  group: string;
+  causes: ReadonlyMap<number, string>;
+}
+
+/** cascadeMark is the history mark of one row a write touched: none outside a delete that cascaded. */
+export function cascadeMark(link: CascadeLink | undefined, group: string | null, id: number) {
+  const shared = link?.group ?? group;
+  return shared === null ? null : { group: shared, causedBy: link?.causes.get(id) ?? null };
+}
+
 /** ReferringWrites are the records service's own writes, passed in (this module is below it). */
 export interface ReferringWrites {
-  deleteWhere(scope: Db, actor: Actor, table: TableDefinition, where: Condition): Promise<unknown>;
-  nullWhere(scope: Db, actor: Actor, table: TableDefinition, where: Condition, column: string): Promise<unknown>;
+  deleteWhere(scope: Db, actor: Actor, table: TableDefinition, where: Condition, link: CascadeLink): Promise<unknown>;
+  nullWhere(
+    scope: Db,
+    actor: Actor,
+    table: TableDefinition,
+    where: Condition,
+    column: string,
+    link: CascadeLink,
+  ): Promise<unknown>;
 }
 
 // The rules of the tables referring to this one act as the owner would: a foreign key sees every row.
@@ -107,18 +131,22 @@ function unlimited(actor: Actor): Actor {
 
 const inFlight = new WeakMap<object, Set<string>>();
 
-/** applyDeleteRules applies the referring columns' on-delete rules to rows about to be deleted, in the scope. */
+/**
+ * applyDeleteRules applies the referring columns' on-delete rules to rows about to be deleted, in the scope, and
+ * returns the group their history entries share (the one given, or a new one when a rule wrote; null when none).
+ */
 export async function applyDeleteRules(
   scope: Db,
   actor: Actor,
   table: TableDefinition,
   ids: readonly number[],
   writes: ReferringWrites,
-): Promise<void> {
-  if (ids.length === 0) return;
+  group: string | null = null,
+): Promise<string | null> {
+  if (ids.length === 0) return group;
   const refs = await referencesOf(scope, table.accountId);
   const referrers = refs.referrers.get(table.name.toLowerCase()) ?? [];
-  if (referrers.length === 0) return;
+  if (referrers.length === 0) return group;
   // Rows deleted in this transaction already (a tree, a cycle of cascades) neither hold the delete back nor are
   // deleted twice.
   let deleting = inFlight.get(scope.kysely);
@@ -134,7 +162,10 @@ export async function applyDeleteRules(
     if (!first) continue;
     if (referrer.onDelete === 'restrict') throw stillReferenced(table, referrer, first.pointsAt);
     const where: Condition = { kind: 'in', column: 'id', values: others.map((r) => r.id) };
-    if (referrer.onDelete === 'cascade') await writes.deleteWhere(scope, unlimited(actor), referrer.table, where);
-    else await writes.nullWhere(scope, unlimited(actor), referrer.table, where, referrer.column);
+    group ??= randomUUID();
+    const link = { group, causes: new Map(others.map((r) => [r.id, `${table.id}:${r.pointsAt}`])) };
+    if (referrer.onDelete === 'cascade') await writes.deleteWhere(scope, unlimited(actor), referrer.table, where, link);
+    else await writes.nullWhere(scope, unlimited(actor), referrer.table, where, referrer.column, link);
   }
+  return group;
 }

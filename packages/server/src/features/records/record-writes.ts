@@ -4,11 +4,13 @@ import type { Db } from '../../db/database.js';
 import { addToRowCount, type RowCountWrite, rowCountStatement } from '../../db/row-counts.js';
 import type { TableDefinition } from '../../db/user-tables.js';
 import type { Actor } from '../../lib/actor/actor.js';
-import { type Change, journal } from '../journal/journal.js';
+import { type CascadeMark, type Change, journal } from '../journal/journal.js';
 import { assertCan } from './record-access.js';
 import { translateDatabaseError } from './record-errors.js';
 import type { RecordChange, RecordsChanged } from './record-events.js';
 import { oneRowInsert } from './record-inserts.js';
+import type { CascadeLink } from './record-references.js';
+import { syncSearch } from './record-search.js';
 import { withConflictingValue } from './record-unique.js';
 import { type RecordRow, toRecordRow } from './record-values.js';
 import type { RawRow, StoredRow } from './records.store.js';
@@ -30,6 +32,8 @@ export interface WriteOptions {
   beforeCommit?: (rows: RecordRow[]) => void | Promise<void>;
   /** The history change this write undoes (history's revert and restore). */
   revertOf?: number | null;
+  /** Set by a reference's on-delete rule only: the delete that cascaded this write (record-references.ts). */
+  cascade?: CascadeLink;
 }
 
 /** WriteLog collects one write's changes: its history entries and its event. */
@@ -44,12 +48,19 @@ const EVENT_OF = { RECORD_CREATE: 'INSERT', RECORD_UPDATE: 'UPDATE', RECORD_DELE
 export type RecordChangeType = keyof typeof EVENT_OF;
 
 /** logChange adds one record's change to a write's history entries and event. */
-export function logChange(log: WriteLog, type: RecordChangeType, before: RecordRow | null, after: RecordRow | null) {
+export function logChange(
+  log: WriteLog,
+  type: RecordChangeType,
+  before: RecordRow | null,
+  after: RecordRow | null,
+  cascade: CascadeMark | null = null,
+) {
   log.changes.push({
     changeType: type,
     recordId: (after ?? before)?.id ?? null,
     previousState: before,
     newState: after,
+    ...(cascade ? { cascade } : {}),
   });
   log.events.push({ type: EVENT_OF[type], record: after, oldRecord: before });
 }
@@ -78,6 +89,7 @@ export async function runWrite(
       async (scope) => {
         const log: WriteLog = { changes: [], events: [] };
         const written = await write(scope, log, now);
+        await syncSearch(scope, table, log.events);
         if (options.journaled !== false) {
           // Nothing reads a record write's entries back before it commits: on PostgreSQL they go as one statement.
           await journal(scope, actor, table, log.changes, { now, revertOf: options.revertOf ?? null, deferred: true });

@@ -9,7 +9,7 @@ import { assertCan } from './record-access.js';
 import { checkCondition, recordIdCondition } from './record-conditions.js';
 import { unknownColumn } from './record-errors.js';
 import { insertStoredRows, upsertStoredRows } from './record-inserts.js';
-import { applyDeleteRules, checkReferencedRows, type ReferringWrites } from './record-references.js';
+import { applyDeleteRules, cascadeMark, checkReferencedRows, type ReferringWrites } from './record-references.js';
 import { admits, checkOwnedPatch, ownedInputs, rlsViolation, rowRuleOf, withRules } from './record-rules.js';
 import { type RecordInput, type RecordRow, storedInputRow, toRecordRow } from './record-values.js';
 import { createInOneStatement, logChange, runWrite, translated, type WriteOptions } from './record-writes.js';
@@ -219,7 +219,9 @@ export async function updateRecords(
     );
     const before = new Map(previous.map((raw) => [Number(raw.id), toRecordRow(db.dialect.name, table, raw)]));
     const result = byId(updated.map((raw) => toRecordRow(db.dialect.name, table, raw)));
-    for (const row of result) logChange(log, 'RECORD_UPDATE', before.get(row.id) ?? null, row);
+    for (const row of result) {
+      logChange(log, 'RECORD_UPDATE', before.get(row.id) ?? null, row, cascadeMark(options.cascade, null, row.id));
+    }
     return result;
   });
 }
@@ -240,29 +242,21 @@ export async function deleteRecords(
   return runWrite(db, actor, table, options, [], async (scope, log) => {
     const previous = await selectRowsForChange(scope.run, db.dialect, table, checked);
     if (previous.length === 0) return [];
-    await applyDeleteRules(
-      scope,
-      actor,
-      table,
-      previous.map((raw) => Number(raw.id)),
-      REFERRING_WRITES,
-    );
-    const deleted = await deleteRowsById(
-      scope.run,
-      db.dialect,
-      table,
-      previous.map((raw) => Number(raw.id)),
-    );
+    const ids = previous.map((raw) => Number(raw.id));
+    // The rows the rules take are recorded first; this delete's own entries join their group (history-cascades.ts).
+    const group = await applyDeleteRules(scope, actor, table, ids, REFERRING_WRITES, options.cascade?.group);
+    const deleted = await deleteRowsById(scope.run, db.dialect, table, ids);
     const result = byId(deleted.map((raw) => toRecordRow(db.dialect.name, table, raw)));
-    for (const row of result) logChange(log, 'RECORD_DELETE', row, null);
+    for (const row of result) logChange(log, 'RECORD_DELETE', row, null, cascadeMark(options.cascade, group, row.id));
     return result;
   });
 }
 
 // What a referring column's on-delete rule does, through this same path (record-references.ts).
 const REFERRING_WRITES: ReferringWrites = {
-  deleteWhere: (scope, actor, table, where) => deleteRecords(scope, actor, table, where),
-  nullWhere: (scope, actor, table, where, column) => updateRecords(scope, actor, table, where, { [column]: null }),
+  deleteWhere: (scope, actor, table, where, cascade) => deleteRecords(scope, actor, table, where, { cascade }),
+  nullWhere: (scope, actor, table, where, column, cascade) =>
+    updateRecords(scope, actor, table, where, { [column]: null }, { cascade }),
 };
 
 function byId(rows: RecordRow[]): RecordRow[] {
@@ -292,6 +286,8 @@ async function insertAsTheyWere(
   const rows = saved.map((record) => storedAsItWas(db.dialect.name, table, record));
   if (rows.length === 0) return [];
   return runWrite(db, actor, table, options, rows, async (scope, log, now) => {
+    // A record brought back may point only at rows that exist (its parent's delete is reverted first).
+    if (options.journaled) await checkReferencedRows(scope, table, rows);
     const written = (await insertStoredRows(scope, table, rows, now)).map((raw) =>
       toRecordRow(db.dialect.name, table, raw),
     );

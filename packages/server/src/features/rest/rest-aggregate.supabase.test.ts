@@ -121,8 +121,8 @@ describe.each(testDialects)('/rest/v1 aggregates and CSV with supabase-js on %s'
     ['* beside an aggregate', '*, count()', 'PGRST100', 'Aggregates cannot be grouped by *'],
     ['a cast before an aggregate', 'amount::int.sum()', 'PGRST123', 'Use of aggregate functions is not allowed'],
     [
-      'an aggregate inside an embed',
-      'category, orders(amount.sum())',
+      'an aggregate over a JSON path inside an embed',
+      'category, orders(note->a.sum())',
       'PGRST123',
       'Use of aggregate functions is not allowed',
     ],

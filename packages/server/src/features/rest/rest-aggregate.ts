@@ -4,7 +4,7 @@ import type { Actor } from '../../lib/actor/actor.js';
 import { type Aggregate, aggregateRecords } from '../records/record-aggregates.js';
 import { csvBody } from './rest-csv.js';
 import { filtersCondition, orderTerms } from './rest-filters.js';
-import { RestQueryError } from './rest-query.errors.js';
+import { notGroupable } from './rest-query.errors.js';
 import type { AggregateItem, RestQuery, SelectItem } from './rest-query.types.js';
 import {
   appliedHeader,
@@ -23,9 +23,6 @@ import { aggregateKey, projectRows } from './rest-select.js';
 
 /** hasAggregates tells whether a selection holds a top-level aggregate. */
 export const hasAggregates = (select: SelectItem[]) => select.some((item) => item.kind === 'aggregate');
-
-const notGroupable = (what: string) =>
-  new RestQueryError(400, 'PGRST100', `Aggregates cannot be grouped by ${what}`, null, 'Select plain columns');
 
 /** readAggregates answers GET and HEAD for a selection with aggregates. */
 export async function readAggregates(

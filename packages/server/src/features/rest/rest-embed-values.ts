@@ -5,6 +5,7 @@ import type { Actor } from '../../lib/actor/actor.js';
 import { countRecordsBy } from '../records/record-group-counts.js';
 import { listRecords, type RecordRow } from '../records/records.service.js';
 import type { PlannedEmbed } from './rest-embed.js';
+import { embedAggregates } from './rest-embed-aggregate.js';
 import { allConditions } from './rest-filters.js';
 import type { EmbedItem } from './rest-query.types.js';
 import { type EmbedValueOf, projectRow } from './rest-select.js';
@@ -49,6 +50,11 @@ class EmbedReader {
   private async embedOf(rows: Row[], embed: PlannedEmbed): Promise<Map<Row, unknown>> {
     const { relationship } = embed;
     const out = new Map<Row, unknown>();
+    if (embed.aggregated) {
+      const groups = await embedAggregates(this.db, this.actor, embed, keysOf(rows, 'id') as number[]);
+      for (const row of rows) out.set(row, groups.get(row.id as number) ?? []);
+      return out;
+    }
     if (relationship.cardinality === 'many-to-one') {
       const children = await this.read(relationship.target, 'id', keysOf(rows, relationship.column), embed, false);
       const projected = await this.project(children, embed);

@@ -6,6 +6,7 @@ import { checkCondition } from '../records/record-conditions.js';
 import type { RelatedRead, RelatedValue } from '../records/record-related-reads.js';
 import { rowRuleOf, withRules } from '../records/record-rules.js';
 import type { RecordRow } from '../records/records.service.js';
+import { checkEmbedAggregates, hasEmbedAggregates } from './rest-embed-aggregate.js';
 import { relatedReadsOf, relatedValueOf } from './rest-embed-related.js';
 import { embedValues } from './rest-embed-values.js';
 import { allConditions, filtersCondition, orderTerms } from './rest-filters.js';
@@ -33,6 +34,8 @@ export interface PlannedEmbed {
   where: Condition | undefined;
   order: OrderTerm[];
   countOnly: boolean;
+  /** Holds aggregates other than a lone count: read grouped, level by level (rest-embed-aggregate.ts). */
+  aggregated: boolean;
   children: PlannedEmbed[];
 }
 
@@ -46,6 +49,8 @@ export interface EmbedPlan {
   valueOf(rows: RecordRow[], related: RelatedValue[][]): EmbedValueOf;
   /** values reads the embeds of rows already in hand (a write's representation). */
   values(rows: RecordRow[]): Promise<EmbedValueOf>;
+  /** An embed holds aggregates: the list reads its rows alone, and `values` reads the embeds afterwards. */
+  aggregated: boolean;
 }
 
 class Planner {
@@ -68,13 +73,16 @@ class Planner {
         this.query.embedded[path === '' ? item.name : `${path}.${item.name}`] ??
         NO_PARAMS;
       const countOnly = isCountOnly(item, target);
+      const aggregated = !countOnly && hasEmbedAggregates(item);
       if (!countOnly) checkSelect(item.select, target.name, (column) => columnTypeIn(target, column));
+      if (aggregated) checkEmbedAggregates(item, relationship);
       for (const term of params.order) {
         if (columnTypeIn(target, term.field.column) === null) throw undefinedColumn(target.name, term.field.column);
       }
       const children = await this.embeds(target, item.select, named);
       const where = this.levelWhere(target, params, children);
-      planned.push({ item, relationship, params, where, order: orderTerms(params.order), countOnly, children });
+      const order = orderTerms(params.order);
+      planned.push({ item, relationship, params, where, order, countOnly, aggregated, children });
     }
     return planned;
   }
@@ -144,6 +152,9 @@ class Planner {
 // `comments(count)` (or `count()`): the number of embedded rows, when the table has no column of that name.
 function isCountOnly(item: EmbedItem, target: TableDefinition): boolean {
   const [only] = item.select;
+  if (item.select.length === 1 && only?.kind === 'aggregate') {
+    return only.fn === 'count' && only.column === null && only.alias === null && only.cast === null;
+  }
   return (
     item.select.length === 1 &&
     only?.kind === 'field' &&
@@ -172,10 +183,17 @@ export function hasEmbeds(select: SelectItem[]): boolean {
 export async function planEmbeds(db: Db, actor: Actor, table: TableDefinition, query: RestQuery): Promise<EmbedPlan> {
   const planner = new Planner(db, actor, query);
   const embeds = await planner.embeds(table, query.select, '');
+  const aggregated = anyAggregated(embeds);
   return {
     where: planner.levelWhere(table, query, embeds),
-    related: relatedReadsOf(embeds),
+    related: aggregated ? [] : relatedReadsOf(embeds),
+    aggregated,
     valueOf: (rows, related) => relatedValueOf(embeds, rows, related),
     values: (rows) => embedValues(db, actor, rows, embeds),
   };
+}
+
+// Aggregates inside an embed are not part of the one statement: such a read takes its embeds level by level.
+function anyAggregated(embeds: PlannedEmbed[]): boolean {
+  return embeds.some((embed) => embed.aggregated || anyAggregated(embed.children));
 }

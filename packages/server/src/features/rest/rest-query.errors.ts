@@ -106,6 +106,10 @@ export const invalidSchema = (schema: string) =>
 export const unacceptableMediaType = (mediaTypes: string[]) =>
   new RestQueryError(406, 'PGRST107', `None of these media types are available: ${mediaTypes.join(', ')}`);
 
+/** notGroupable is PGRST100 for a selection beside an aggregate that Basalt does not group by. */
+export const notGroupable = (what: string) =>
+  new RestQueryError(400, 'PGRST100', `Aggregates cannot be grouped by ${what}`, null, 'Select plain columns');
+
 /** aggregatesNotAllowed is PGRST123, PostgREST's answer to aggregates while they are disabled (its default). */
 export const aggregatesNotAllowed = () =>
   new RestQueryError(400, 'PGRST123', 'Use of aggregate functions is not allowed');

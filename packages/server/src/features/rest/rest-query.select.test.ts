@@ -125,7 +125,7 @@ describe('parseSelect', () => {
         hint: null,
         join: null,
         spread: false,
-        select: [{ kind: 'field', field: { column: 'count', jsonPath: [] }, alias: null, cast: null }],
+        select: [{ kind: 'aggregate', fn: 'count', column: null, alias: null, cast: null }],
       },
     ]);
   });
@@ -150,7 +150,25 @@ describe('parseSelect', () => {
     expect(parseSelect(value)).toEqual(expected);
   });
 
-  it.each(['qty::text.max()', 'meta->a.sum()', 'comments(qty.sum())', 'comments(n:count())'])(
+  it('reads aggregates inside an embed, beside the columns that group them', () => {
+    expect(parseSelect('comments(topic,qty.sum(),n:count())')).toEqual([
+      {
+        kind: 'embed',
+        name: 'comments',
+        alias: null,
+        hint: null,
+        join: null,
+        spread: false,
+        select: [
+          { kind: 'field', field: { column: 'topic', jsonPath: [] }, alias: null, cast: null },
+          agg('sum', 'qty'),
+          agg('count', null, 'n'),
+        ],
+      },
+    ]);
+  });
+
+  it.each(['qty::text.max()', 'meta->a.sum()', 'comments(meta->a.sum())', 'comments(qty::text.max())'])(
     'refuses the aggregate %j with PGRST123',
     (value) => {
       expect(errorOf(() => parseSelect(value))).toEqual({

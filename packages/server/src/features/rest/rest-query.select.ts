@@ -16,8 +16,8 @@ export const MAX_EMBED_DEPTH = 8;
 // Embedded resources (`author:authors!hint!inner(*)`, `...authors(name)`) are parsed here and resolved against
 // the tables' references by rest-embed.ts; they nest at most MAX_EMBED_DEPTH levels (a clear 400, never a deep
 // recursion). `order=author(name)` orders by a column of an embedded to-one resource. Aggregates (`count()`,
-// `amount.sum()`) are answered at the top level, as PostgREST 12 with aggregates enabled does; inside an embed
-// only its `count` (`comments(count)`), the others are PGRST123.
+// `amount.sum()`) are answered at the top level and inside embeds (`comments(likes.sum())`), as PostgREST 12 with
+// aggregates enabled does; an aggregate over a JSON path or a cast column is PGRST123.
 
 const CAST_ALIASES: Record<string, SelectCast> = {
   int: 'integer',
@@ -108,13 +108,6 @@ function selectItem(c: Cursor, depth = 0): SelectItem {
     c.pos = start;
   }
   if (c.startsWith('count()')) {
-    // Inside an embed, `count()` is its count (`comments(count())`), as `comments(count)` is.
-    if (depth > 0 && alias === null) {
-      c.pos += 'count()'.length;
-      c.skipSpaces();
-      if (atItemEnd(c)) return { kind: 'field', field: { column: 'count', jsonPath: [] }, alias: null, cast: null };
-    }
-    if (depth > 0) throw aggregatesNotAllowed();
     c.pos += 'count()'.length;
     return aggregateEnd(c, { kind: 'aggregate', fn: 'count', column: null, alias, cast: null });
   }
@@ -128,8 +121,8 @@ function selectItem(c: Cursor, depth = 0): SelectItem {
   }
   const aggregate = AGGREGATE.exec(c.text.slice(c.pos));
   if (aggregate) {
-    // Top-level aggregates over a plain column (PostgREST 12); embedded ones other than count are not answered.
-    if (depth > 0 || path.length > 0 || cast !== null) throw aggregatesNotAllowed();
+    // Aggregates over a plain column (PostgREST 12), at the top level or inside an embed (rest-embed-aggregate.ts).
+    if (path.length > 0 || cast !== null) throw aggregatesNotAllowed();
     c.pos += aggregate[0].length;
     const fn = aggregate[1] as AggregateItem['fn'];
     return aggregateEnd(c, { kind: 'aggregate', fn, column, alias, cast: null });

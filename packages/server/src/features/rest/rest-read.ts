@@ -101,7 +101,11 @@ export async function readRows(
     { count: query.prefer.count },
   );
   if (head) return { status, headers };
-  const embedded: EmbedValueOf | undefined = embeds && related ? embeds.valueOf(rows, related) : undefined;
+  const embedded: EmbedValueOf | undefined = embeds?.aggregated
+    ? await embeds.values(rows)
+    : embeds && related
+      ? embeds.valueOf(rows, related)
+      : undefined;
   const projected = projectRows(rows, query.select, embedded);
   if (query.format === 'csv') return { status, headers, body: csvBody(table, query.select, projected) };
   return { status, headers, body: bodyOf(query.format, projected) };

@@ -4,6 +4,7 @@ import { storedDefault } from '../../db/column-types/column-default.js';
 import { columnTypeOf } from '../../db/column-types/registry.js';
 import type { SqlDialect } from '../../db/dialect/dialect.js';
 import { dropReferenceIndex } from '../../db/references.js';
+import { createSearchIndex, dropSearchIndex, syncSearchIndexes } from '../../db/text-search/search-index.js';
 import {
   addColumn,
   changeRequired,
@@ -108,11 +109,13 @@ async function applyStep(db: Executor, dialect: SqlDialect, before: Table, after
   switch (step.kind) {
     case 'dropColumn':
       await dropReferenceIndex(db, before.id, step.column);
+      await dropSearchIndex(db, dialect.name, before.id, step.column);
       return dropColumn(db, before.id, step.column);
     case 'renameColumn':
       // Named after the column: dropped here, made again under the new name after the change.
       await dropReferenceIndex(db, before.id, step.column);
       await dropColumnIndex(db, before.id, step.column);
+      await dropSearchIndex(db, dialect.name, before.id, step.column);
       return renameColumn(db, before.id, step.column, step.to, before.schema[step.column]?.unique ?? false);
     case 'dropUnique':
       return void (await dropUniqueIndexSql(before.id, step.column).execute(db));
@@ -120,6 +123,10 @@ async function applyStep(db: Executor, dialect: SqlDialect, before: Table, after
       return void (await uniqueIndexSql(before.id, step.column).execute(db));
     case 'dropIndex':
       return dropColumnIndex(db, before.id, step.column);
+    case 'dropSearch':
+      return dropSearchIndex(db, dialect.name, before.id, step.column);
+    case 'addSearch':
+      return createSearchIndex(db, dialect.name, before.id, step.column);
     case 'addIndex':
       // A unique column's own index serves; syncColumnIndexes keeps it so after the change.
       if (!after.schema[step.column]?.unique) await createColumnIndex(db, before.id, step.column);
@@ -199,6 +206,9 @@ export async function applySchemaChange(
     current = next;
   }
   // A SQLite rebuild and a retype drop the table's indexes, a rename drops its column's: all are made again.
-  if (plan.steps.length > 0) await syncColumnIndexes(db, table.id, current.schema);
+  if (plan.steps.length > 0) {
+    await syncColumnIndexes(db, table.id, current.schema);
+    await syncSearchIndexes(db, dialect.name, table.id, current.schema);
+  }
   return { schema: current.schema, dropped, retyped };
 }

@@ -10,6 +10,7 @@ function describeDefinition(definition: ColumnDefinition): string {
     definition.required ? 'required' : '',
     definition.unique ? 'unique' : '',
     definition.indexed ? 'indexed' : '',
+    definition.search ? 'searchable' : '',
     ref ? `references ${ref.table} on delete ${ref.onDelete}${ref.label ? `, shown by ${ref.label}` : ''}` : '',
     definition.default === undefined || definition.default === null
       ? ''
@@ -54,6 +55,10 @@ function describeStep(step: SchemaStep): string | null {
       return `Add an index on "${step.column}"`;
     case 'dropIndex':
       return `Drop the index on "${step.column}"`;
+    case 'addSearch':
+      return `Make "${step.column}" searchable (a full-text index)`;
+    case 'dropSearch':
+      return `Drop the full-text index of "${step.column}"`;
     case 'setDefault':
       return step.value === undefined || step.value === null
         ? `Remove the default of "${step.column}"`

@@ -20,7 +20,7 @@ import { ApiError } from '../../http/errors.js';
 // and lists abstract steps in the order they must run; the store turns each step into SQL for its engine and
 // runs them all in one transaction. Steps name columns as they are called at that moment, so every step
 // after a rename uses the new name. Order: drops, renames, relaxed flags, retypes, adds, tightened flags
-// (an index asked for or no longer asked for is a flag too: `indexed`). A default is metadata the record path
+// (an index asked for or no longer asked for is a flag too: `indexed`, and a search index: `search`). A default is metadata the record path
 // applies (records/record-values.ts); a column added with one gives the existing rows its value.
 
 /** SchemaStep is one abstract change of a user table. */
@@ -37,6 +37,8 @@ export type SchemaStep =
   | { kind: 'setReferenceLabel'; column: string; label: string | undefined }
   | { kind: 'dropIndex'; column: string }
   | { kind: 'addIndex'; column: string }
+  | { kind: 'dropSearch'; column: string }
+  | { kind: 'addSearch'; column: string }
   | { kind: 'setDefault'; column: string; value: ColumnDefault | undefined };
 
 /** SchemaStepKind names the kinds of step. */
@@ -226,6 +228,7 @@ export function planSchemaChange(
     }
     if (before.required && !after.required) steps.push({ kind: 'dropRequired', column: name });
     if (before.indexed && !after.indexed) steps.push({ kind: 'dropIndex', column: name });
+    if (before.search && (!after.search || retype)) steps.push({ kind: 'dropSearch', column: name });
   }
   for (const { name, before, after, retype } of changed) {
     if (!retype) continue;
@@ -258,6 +261,7 @@ export function planSchemaChange(
       require('noDuplicates', name, `Column "${name}" cannot be made unique: {count} {rows} {have} a value that another row also has.`);
     }
     if (after.indexed && !before.indexed) steps.push({ kind: 'addIndex', column: name });
+    if (after.search && (!before.search || retype)) steps.push({ kind: 'addSearch', column: name });
     // A reference is metadata and an index (the rows' match is checked by the tables service, which knows tables).
     if (!sameReference(before.references, after.references)) {
       steps.push({ kind: 'setReference', column: name, references: after.references ?? null });
@@ -314,6 +318,12 @@ export function applyPlanToSchema(prev: TableSchema, plan: SchemaChangePlan): Ta
       case 'addIndex':
       case 'dropIndex':
         find(step.column)[1].indexed = step.kind === 'addIndex';
+        break;
+      case 'addSearch':
+        find(step.column)[1].search = true;
+        break;
+      case 'dropSearch':
+        delete find(step.column)[1].search;
         break;
       case 'setDefault': {
         const definition = find(step.column)[1];

@@ -10,6 +10,7 @@ import type { Db } from '../../db/database.js';
 import { userTableName } from '../../db/identifiers.js';
 import { syncReferenceIndexes } from '../../db/references.js';
 import { touchRowCount } from '../../db/row-counts.js';
+import { dropSearchIndexes } from '../../db/text-search/search-index.js';
 import { createUserTable, dropUserTable } from '../../db/user-tables.js';
 import { ApiError, badRequest, conflict, notFound } from '../../http/errors.js';
 import { parseInput } from '../../http/validation.js';
@@ -339,6 +340,7 @@ export async function deleteTable(
     const table = await lockOwnTable(scope, actor, id);
     await assertNotReferenced(scope, table, 'deleted');
     const rows = await listRecords(scope, actor, table);
+    await dropSearchIndexes(scope.kysely, db.dialect.name, table.id, table.schema);
     await dropUserTable(scope.kysely, table.id);
     await deleteTableDefinition(scope.kysely, table.id);
     const previousState = { table: toTableResponse(table), rows };
