@@ -29,6 +29,7 @@ import { describePlan } from './schema-plan-text.js';
 import { accessOf, checkAccessColumns, renamedAccess, syncOwnerIndex } from './table-access.js';
 import { tableCacheOf } from './table-cache.js';
 import { type TableDefinition, type TableResponse, toTableResponse } from './table-definition.js';
+import { isNameClash, nameTaken, tableNotFound } from './table-errors.js';
 import type { TableChangeKind } from './table-events.js';
 import { assertNotReferenced, checkReferences } from './table-references.js';
 import { applyTableSchema, type TableSchemaChange } from './table-schema-apply.js';
@@ -41,19 +42,6 @@ import { deleteTableDefinition, insertTableDefinition, updateTableDefinition } f
 // like a missing one (404).
 
 export { schemaWithIdColumn, type TableDefinition, type TableResponse, toTableResponse } from './table-definition.js';
-
-const nameTaken = (name: string) =>
-  conflict(`A table named "${name}" already exists`, 'table_exists', {
-    fieldErrors: { name: [`A table named "${name}" already exists`] },
-  });
-const tableNotFound = () => notFound('Table not found', 'table_not_found');
-
-function isNameClash(db: Db, error: unknown): boolean {
-  const info = db.dialect.userTables.describeError(error);
-  return (
-    info?.kind === 'unique' && (info.table === 'user_tables' || info.constraint === 'user_tables_account_name_key')
-  );
-}
 
 /** ChangeOptions name the history change that a revert or restore undoes. */
 export interface ChangeOptions {
