@@ -7,12 +7,9 @@ import { diffFunction } from './function-diff';
 // columns added, dropped, renamed and retyped (schemas). States are whatever the server stored, so they are
 // read with lenient schemas and anything unexpected simply shows less.
 
-/** FieldChange is one field of a record change; `before` or `after` is absent when the record did not exist. */
-export interface FieldChange {
-  field: string;
-  before?: unknown;
-  after?: unknown;
-}
+import type { FieldChange } from './field-change';
+
+export type { FieldChange };
 
 /** SchemaLineKind styles a schema line: added, dropped, changed in place, or about the whole table. */
 export type SchemaLineKind = 'add' | 'drop' | 'change' | 'table';

@@ -1,7 +1,7 @@
 import { sqlFunctionSchema } from '@basalt/shared';
 import type { z } from 'zod';
 import { paramsText, returnsText } from '@/features/sql-functions/sql-function-text';
-import type { FieldChange } from './change-diff';
+import type { FieldChange } from './field-change';
 
 // What a SQL function's change did to its definition: per part (statement, parameters, result, call rule, …) the
 // text before and after. A state the server stored in another shape simply shows less.

@@ -1,6 +1,7 @@
+import type { Db } from '../../db/database.js';
+import type { Actor } from '../../lib/actor/actor.js';
 import type { ChangeRow } from './history.store.js';
 import { listGroupChanges } from './history.store.js';
-import type { RevertScope } from './history-revert.js';
 
 // A delete that cascaded wrote one history entry per row it took (and per row whose reference it emptied), all
 // sharing one change_group, each naming the deleted row that caused it (`caused_by`, record-references.ts). The
@@ -15,7 +16,11 @@ const causeKey = (change: ChangeRow) => `${change.table_id}:${change.record_id}`
  * changesBeneath are the entries a record delete's rules wrote, at any depth, newer than change `after`, newest
  * first; none for any other change.
  */
-export async function changesBeneath(scope: RevertScope, change: ChangeRow, after: number): Promise<ChangeRow[]> {
+export async function changesBeneath(
+  scope: { db: Db; actor: Actor },
+  change: ChangeRow,
+  after: number,
+): Promise<ChangeRow[]> {
   if (change.change_type !== 'RECORD_DELETE' || change.change_group === null) return [];
   const group = await listGroupChanges(scope.db.kysely, scope.actor.accountId, change.change_group);
   const causedBy = new Map<string, ChangeRow[]>();

@@ -8,41 +8,16 @@ import {
   userColumnsOf,
 } from '@basalt/shared';
 import { ApiError } from '../../http/errors.js';
+import { type ConflictReason, RevertConflict } from '../journal/revert-conflict.js';
 import type { RecordRow } from '../records/records.service.js';
 import type { TableDefinition } from '../tables/tables.service.js';
+
+export { type ConflictReason, RevertConflict };
 
 // What stops a revert: a later change that the revert would silently undo or cannot live with. A revert
 // compares the change's saved state with the table as it is now (not the list of later changes), so a change
 // that was made and reverted again does not block anything, and restoring, which reverts newest first, always
 // finds each change's state in place. Every refusal is a 409 that says what conflicts; nothing is written.
-
-/** ConflictReason names what stopped a revert (the `details.reason` of the 409). */
-export type ConflictReason =
-  | 'record_changed'
-  | 'record_deleted'
-  | 'record_exists'
-  | 'column_missing'
-  | 'unique_taken'
-  | 'value_required'
-  | 'value_invalid'
-  | 'table_deleted'
-  | 'table_exists'
-  | 'table_changed'
-  | 'schema_refused'
-  | 'already_reverted'
-  | 'concurrent_change'
-  | 'state_unreadable';
-
-/** RevertConflict is a revert refused by later changes: the reason, and the problem in words. */
-export class RevertConflict extends Error {
-  constructor(
-    readonly reason: ConflictReason,
-    readonly problem: string,
-  ) {
-    super(problem);
-    this.name = 'RevertConflict';
-  }
-}
 
 /** revertRefused is the 409 of POST /api/history/:id/revert for a conflict. */
 export function revertRefused(changeId: number, conflict: RevertConflict): ApiError {

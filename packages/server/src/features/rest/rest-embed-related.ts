@@ -1,6 +1,6 @@
 import type { TableDefinition } from '../../db/user-tables.js';
 import type { RelatedRead, RelatedRow, RelatedValue } from '../records/record-related-reads.js';
-import type { PlannedEmbed } from './rest-embed.js';
+import type { PlannedEmbed } from './rest-embed-plan.js';
 import type { EmbedItem, SelectItem } from './rest-query.types.js';
 import { type EmbedValueOf, projectRow } from './rest-select.js';
 

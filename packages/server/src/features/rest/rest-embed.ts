@@ -7,6 +7,7 @@ import type { RelatedRead, RelatedValue } from '../records/record-related-reads.
 import { rowRuleOf, withRules } from '../records/record-rules.js';
 import type { RecordRow } from '../records/records.service.js';
 import { checkEmbedAggregates, hasEmbedAggregates } from './rest-embed-aggregate.js';
+import type { PlannedEmbed } from './rest-embed-plan.js';
 import { relatedReadsOf, relatedValueOf } from './rest-embed-related.js';
 import { embedValues } from './rest-embed-values.js';
 import { allConditions, filtersCondition, orderTerms } from './rest-filters.js';
@@ -24,20 +25,6 @@ import { checkSelect, type EmbedValueOf, embedName } from './rest-select.js';
 // write's representation embeds rows it already has, one statement per level (rest-embed-values.ts).
 
 const NO_PARAMS: EmbedParams = { filters: [], logic: [], order: [], limit: null, offset: 0 };
-
-/** PlannedEmbed is one embed, resolved and checked: its relationship, its own condition, order and embeds. */
-export interface PlannedEmbed {
-  item: EmbedItem;
-  relationship: Relationship;
-  params: EmbedParams;
-  /** The embed's own filters (unchecked) and the EXISTS conditions of its own inner embeds. */
-  where: Condition | undefined;
-  order: OrderTerm[];
-  countOnly: boolean;
-  /** Holds aggregates other than a lone count: read grouped, level by level (rest-embed-aggregate.ts). */
-  aggregated: boolean;
-  children: PlannedEmbed[];
-}
 
 /** EmbedPlan is what a read with embeds adds to its list, and how its embeds' values are found. */
 export interface EmbedPlan {

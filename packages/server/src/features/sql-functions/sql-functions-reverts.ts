@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Db } from '../../db/database.js';
 import { ApiError } from '../../http/errors.js';
 import type { Actor } from '../../lib/actor/actor.js';
-import { RevertConflict } from '../history/history-conflicts.js';
+import { RevertConflict } from '../journal/revert-conflict.js';
 import type { SqlFunction } from './sql-functions.schemas.js';
 import { defineSqlFunction, deleteSqlFunction, replaceSqlFunction } from './sql-functions.service.js';
 import { findFunctionById } from './sql-functions.store.js';
