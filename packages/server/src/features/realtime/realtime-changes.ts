@@ -1,4 +1,5 @@
-import type { ColumnType } from '@basalt/shared';
+
+import { POSTGRES_TYPE_NAMES } from '../../db/column-types/postgres-type-names.js';
 import type { TableDefinition } from '../../db/user-tables.js';
 import type { Actor } from '../../lib/actor/actor.js';
 import type { RecordChange } from '../records/record-events.js';
@@ -21,17 +22,6 @@ export interface ColumnInfo {
   type: string;
 }
 
-// The PostgreSQL type each column type is stored as (DESIGN.md "Data"), as the client's converter names them.
-const PG_TYPE: Record<ColumnType, string> = {
-  text: 'text',
-  number: 'float8',
-  boolean: 'bool',
-  date: 'timestamptz',
-  date_only: 'date',
-  json: 'jsonb',
-  array: 'jsonb',
-};
-
 const columnsCache = new WeakMap<TableDefinition, ColumnInfo[]>();
 
 /** columnsOf lists a table's columns, the system ones included, with PostgreSQL type names. */
@@ -39,7 +29,8 @@ export function columnsOf(table: TableDefinition): ColumnInfo[] {
   let columns = columnsCache.get(table);
   if (!columns) {
     columns = [{ name: 'id', type: 'int8' }];
-    for (const [name, column] of Object.entries(table.schema)) columns.push({ name, type: PG_TYPE[column.type] });
+    for (const [name, column] of Object.entries(table.schema))
+      columns.push({ name, type: POSTGRES_TYPE_NAMES[column.type] });
     columns.push({ name: 'created_at', type: 'timestamptz' }, { name: 'updated_at', type: 'timestamptz' });
     columnsCache.set(table, columns);
   }

@@ -1,5 +1,6 @@
-import type { ColumnType } from '@basalt/shared';
+
 import type { CellValue } from '../../db/column-types/column-type.js';
+import { POSTGRES_TYPE_NAMES } from '../../db/column-types/postgres-type-names.js';
 import { columnTypeOf } from '../../db/column-types/registry.js';
 import type { SqlFunction } from '../sql-functions/sql-functions.service.js';
 import { RestQueryError } from './rest-query.errors.js';
@@ -33,21 +34,10 @@ export function rpcNotFound(fn: string, parameters: string[], declared?: readonl
   );
 }
 
-// The types PostgreSQL's catalog names the parameters by, in PGRST203's list of candidates.
-const PG_TYPE: Record<ColumnType, string> = {
-  text: 'text',
-  number: 'float8',
-  boolean: 'bool',
-  date: 'timestamptz',
-  date_only: 'date',
-  json: 'jsonb',
-  array: 'jsonb',
-};
-
 /** rpcAmbiguous is PGRST203: several overloads take the arguments given. */
 export function rpcAmbiguous(fns: SqlFunction[]): RestQueryError {
   const candidates = fns.map(
-    (fn) => `public.${fn.name}(${fn.params.map((p) => `${p.name} => ${PG_TYPE[p.type]}`).join(', ')})`,
+    (fn) => `public.${fn.name}(${fn.params.map((p) => `${p.name} => ${POSTGRES_TYPE_NAMES[p.type]}`).join(', ')})`,
   );
   return new RestQueryError(
     300,
