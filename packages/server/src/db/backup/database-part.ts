@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import type { Pacer } from '../../lib/background/pace.js';
 import { type Db, migrateToLatest, openDatabase, systemMigrator } from '../database.js';
 import type { DatabasePartFormat } from '../dialect/backup-dialect.js';
 import { sqliteDialect } from '../dialect/sqlite.js';
@@ -30,21 +31,21 @@ export async function appliedMigrations(db: Db): Promise<string[]> {
 
 /**
  * writeDatabasePart writes a consistent copy of the live database into `dir` while writes go on: the engine's own
- * copy unless `logical` is asked for or the engine has none.
+ * copy unless `logical` is asked for or the engine has none. The reading keeps to the pacer's pace (BACKUP_PACE).
  */
 export async function writeDatabasePart(
   db: Db,
   dir: string,
-  options: { logical: boolean; workDir: string; onProgress: (progress: LogicalProgress) => void },
+  options: { logical: boolean; workDir: string; pacer: Pacer; onProgress: (progress: LogicalProgress) => void },
 ): Promise<DatabasePart> {
   await fs.mkdir(dir, { recursive: true });
   const native = options.logical ? null : await db.backup.nativeFormat();
   if (native) {
-    const files = await db.backup.snapshotNative(dir, (bytes) => options.onProgress({ rows: 0, bytes }));
+    const files = await db.backup.snapshotNative(dir, (bytes) => options.onProgress({ rows: 0, bytes }), options.pacer);
     return { format: native, files };
   }
   const index = await db.backup.inSnapshot(options.workDir, (view) =>
-    writeLogical(view, db.dialect, dir, options.onProgress),
+    writeLogical(view, db.dialect, dir, options.onProgress, options.pacer),
   );
   return {
     format: 'logical',

@@ -1,4 +1,5 @@
 import type { Dialect, Kysely } from 'kysely';
+import type { Pacer } from '../../lib/background/pace.js';
 
 // What backups and restores need of an engine (docs/backups.md). db/dialect/sqlite-backup.ts and
 // postgres-backup.ts implement it alike; the engine-neutral rest (the logical format, the order of a restore) is
@@ -56,9 +57,10 @@ export interface DatabaseBackup {
   nativeFormat(): Promise<DatabasePartFormat | null>;
   /**
    * snapshotNative writes the engine's own consistent copy of the live database into `dir` while writes go on,
-   * reporting the bytes written so far; it returns the file names it wrote.
+   * reporting the bytes written so far, at the pacer's pace where the engine's copy can be paced (pg_dump's; SQLite's
+   * is one step); it returns the file names it wrote.
    */
-  snapshotNative(dir: string, onBytes: (bytes: number) => void): Promise<string[]>;
+  snapshotNative(dir: string, onBytes: (bytes: number) => void, pacer: Pacer): Promise<string[]>;
   /**
    * inSnapshot runs fn on a read-only view of the whole database as of one moment, while writes go on (SQLite: a
    * copy of the file in `workDir`; PostgreSQL: a REPEATABLE READ transaction).

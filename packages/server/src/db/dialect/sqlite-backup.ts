@@ -98,6 +98,7 @@ function bind(_kysely: AnyKysely, _connection: object, options: { dataDir: strin
   };
   return {
     nativeFormat: async () => 'sqlite-file',
+    // One step of SQLite's backup API cannot rest midway (more steps would start over under writes): no pacing.
     async snapshotNative(dir, onBytes) {
       await snapshotInto(dir, onBytes);
       return [SQLITE_FILE_NAME];

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { backupDirOf } from '../../config.js';
 import { appliedMigrations, writeDatabasePart } from '../../db/backup/database-part.js';
 import { describeFiles, MANIFEST_FILE, writeArchiveFile } from '../../lib/archive/archive.js';
+import { Pacer } from '../../lib/background/pace.js';
 import type { BackupDeps } from './backup-deps.js';
 import { type ManifestPart, manifestOf, newestMigration, prefixed } from './backup-manifest.js';
 import { type BackupRow, insertBackup, updateBackup } from './backups.store.js';
@@ -95,9 +96,11 @@ export async function runBackup(deps: BackupDeps, row: BackupRow): Promise<{ ok:
     await fs.mkdir(workDir, { recursive: true });
     const migrations = await appliedMigrations(deps.db);
     const databaseDir = path.join(workDir, 'database');
+    const pacer = new Pacer(deps.config.backups.pace);
     const database = await writeDatabasePart(deps.db, databaseDir, {
       logical: deps.config.backups.format === 'logical',
       workDir,
+      pacer,
       onProgress,
     });
     const parts: ManifestPart[] = [
