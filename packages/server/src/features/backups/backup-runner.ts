@@ -96,7 +96,9 @@ export async function runBackup(deps: BackupDeps, row: BackupRow): Promise<{ ok:
     await fs.mkdir(workDir, { recursive: true });
     const migrations = await appliedMigrations(deps.db);
     const databaseDir = path.join(workDir, 'database');
-    const pacer = new Pacer(deps.config.backups.pace);
+    // BACKUP_PACE: the database's reading, the hashing and the packing all work only that share of the time.
+    const pace = deps.config.backups.pace;
+    const pacer = new Pacer(pace);
     const database = await writeDatabasePart(deps.db, databaseDir, {
       logical: deps.config.backups.format === 'logical',
       workDir,
@@ -107,7 +109,7 @@ export async function runBackup(deps: BackupDeps, row: BackupRow): Promise<{ ok:
       {
         name: 'database',
         format: database.format,
-        files: prefixed('database', await describeFiles(databaseDir, database.files)),
+        files: prefixed('database', await describeFiles(databaseDir, database.files, { pace })),
       },
     ];
     if (row.include_files === 1) {
@@ -118,7 +120,7 @@ export async function runBackup(deps: BackupDeps, row: BackupRow): Promise<{ ok:
         parts.push({
           name: part.name,
           format: part.format,
-          files: prefixed(part.name, await describeFiles(partDir, files)),
+          files: prefixed(part.name, await describeFiles(partDir, files, { pace })),
         });
       }
     }
@@ -138,6 +140,7 @@ export async function runBackup(deps: BackupDeps, row: BackupRow): Promise<{ ok:
       workDir,
       parts.flatMap((part) => part.files.map((f) => f.path)),
       file,
+      { pace },
     );
     const completedAt = new Date().toISOString();
     await updateBackup(deps.db.kysely, row.id, {

@@ -9,7 +9,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 // How long a slice of work lasts before the job rests: short enough that the writes meanwhile barely notice it,
 // long enough that the pipes and the database's socket buffers fill between rests.
-const SLICE_MS = 200;
+/** SLICE_MS is how long a paced job works before it rests. */
+export const SLICE_MS = 200;
 
 /** restAfter is how long a job that worked `workedMs` must rest so that it works `share` (0–1] of the time. */
 export function restAfter(workedMs: number, share: number): number {
