@@ -8,8 +8,9 @@ import { openTestDb, testDialects } from '../../testing/test-server.js';
 import { type Db, migrateToLatest } from '../database.js';
 import { writeDatabasePart } from './database-part.js';
 
-// BACKUP_PACE: a paced backup reads the database only its share of the time (pg_dump's output and the logical
-// rows alike; SQLite's own copy is one step and is not paced), and its progress still moves.
+// BACKUP_PACE: a paced backup reads a copy of the database (SQLite's logical format) only its share of the time,
+// and its progress still moves; inside PostgreSQL's snapshot (pg_dump, or the logical rows) it reads flat out, since
+// the snapshot costs the writes more the longer it is held.
 
 const ROWS = 8_000;
 const SHARE = 0.2;
@@ -42,7 +43,7 @@ describe.each(testDialects)('a paced backup on %s', (dialect) => {
 
   const formats = dialect === 'postgres' ? [false, true] : [true];
   it.each(formats)(
-    'reads at its pace, with progress (logical: %s)',
+    'reads at its pace where it may, with progress (logical: %s)',
     async (logical) => {
       if (!logical && (await db.backup.nativeFormat()) === null) return;
       const pacer = new Pacer(SHARE, SLICE_MS);
@@ -57,11 +58,16 @@ describe.each(testDialects)('a paced backup on %s', (dialect) => {
       });
       const elapsed = performance.now() - started;
       expect(part.format).toBe(logical ? 'logical' : 'pg-dump');
-      // Unpaced it rests nothing; paced at a fifth, about four fifths of the reading is rest (less the slice it ended
-      // in and what comes before the reading). A slower machine reads longer and rests longer alike.
-      expect(pacer.stats.restedMs / elapsed).toBeGreaterThan(0.5);
-      expect(pacer.stats.workedMs).toBeLessThan(elapsed * SHARE + SLICE_MS * 2);
-      expect(new Set(progress).size).toBeGreaterThan(3);
+      if (dialect === 'postgres') {
+        expect(pacer.stats.restedMs).toBe(0);
+      } else {
+        // Unpaced it rests nothing; paced at a fifth, about four fifths of the reading is rest (less the slice it
+        // ended in and the copy before the reading). A slower machine reads longer and rests longer alike.
+        expect(pacer.stats.restedMs / elapsed).toBeGreaterThan(0.5);
+        expect(pacer.stats.workedMs).toBeLessThan(elapsed * SHARE + SLICE_MS * 2);
+      }
+      // pg_dump's file is looked at twice a second: a quick dump may report only its end.
+      expect(new Set(progress).size).toBeGreaterThan(dialect === 'postgres' && !logical ? 0 : 3);
       expect(progress).toEqual([...progress].sort((a, b) => a - b));
       const written = await Promise.all(part.files.map((file) => fs.stat(path.join(dir, file))));
       expect(written.reduce((sum, stat) => sum + stat.size, 0)).toBeGreaterThan(2_000_000);

@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { Pacer } from '../../lib/background/pace.js';
+import { type Pacer, unpaced } from '../../lib/background/pace.js';
 import { type Db, migrateToLatest, openDatabase, systemMigrator } from '../database.js';
 import type { DatabasePartFormat } from '../dialect/backup-dialect.js';
 import { sqliteDialect } from '../dialect/sqlite.js';
@@ -31,7 +31,8 @@ export async function appliedMigrations(db: Db): Promise<string[]> {
 
 /**
  * writeDatabasePart writes a consistent copy of the live database into `dir` while writes go on: the engine's own
- * copy unless `logical` is asked for or the engine has none. The reading keeps to the pacer's pace (BACKUP_PACE).
+ * copy unless `logical` is asked for or the engine has none. Reading a copy keeps to the pacer's pace (BACKUP_PACE);
+ * reading inside the live database's snapshot goes flat out, to hold it as briefly as it can.
  */
 export async function writeDatabasePart(
   db: Db,
@@ -41,11 +42,11 @@ export async function writeDatabasePart(
   await fs.mkdir(dir, { recursive: true });
   const native = options.logical ? null : await db.backup.nativeFormat();
   if (native) {
-    const files = await db.backup.snapshotNative(dir, (bytes) => options.onProgress({ rows: 0, bytes }), options.pacer);
+    const files = await db.backup.snapshotNative(dir, (bytes) => options.onProgress({ rows: 0, bytes }));
     return { format: native, files };
   }
   const index = await db.backup.inSnapshot(options.workDir, (view) =>
-    writeLogical(view, db.dialect, dir, options.onProgress, options.pacer),
+    writeLogical(view, db.dialect, dir, options.onProgress, db.backup.snapshotMayRest ? options.pacer : unpaced()),
   );
   return {
     format: 'logical',

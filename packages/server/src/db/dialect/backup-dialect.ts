@@ -1,5 +1,4 @@
 import type { Dialect, Kysely } from 'kysely';
-import type { Pacer } from '../../lib/background/pace.js';
 
 // What backups and restores need of an engine (docs/backups.md). db/dialect/sqlite-backup.ts and
 // postgres-backup.ts implement it alike; the engine-neutral rest (the logical format, the order of a restore) is
@@ -57,10 +56,15 @@ export interface DatabaseBackup {
   nativeFormat(): Promise<DatabasePartFormat | null>;
   /**
    * snapshotNative writes the engine's own consistent copy of the live database into `dir` while writes go on,
-   * reporting the bytes written so far, at the pacer's pace where the engine's copy can be paced (pg_dump's; SQLite's
-   * is one step); it returns the file names it wrote.
+   * reporting the bytes written so far; it returns the file names it wrote. It is never paced (SQLite's is one
+   * step; pg_dump's snapshot costs the writes more the longer it is held).
    */
-  snapshotNative(dir: string, onBytes: (bytes: number) => void, pacer: Pacer): Promise<string[]>;
+  snapshotNative(dir: string, onBytes: (bytes: number) => void): Promise<string[]>;
+  /**
+   * snapshotMayRest says whether reading inside `inSnapshot` may be paced: a copy may (SQLite), a transaction on the
+   * live database should not (PostgreSQL: no row version written while it is open can be pruned meanwhile).
+   */
+  snapshotMayRest: boolean;
   /**
    * inSnapshot runs fn on a read-only view of the whole database as of one moment, while writes go on (SQLite: a
    * copy of the file in `workDir`; PostgreSQL: a REPEATABLE READ transaction).

@@ -1,11 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import { sql } from 'kysely';
-import type { Pacer } from '../../lib/background/pace.js';
 import { quoteIdentifier } from '../identifiers.js';
 import type { AnyKysely, BackupDialect, DatabaseBackup, Staging } from './backup-dialect.js';
 
@@ -43,16 +40,6 @@ function connectionEnv(databaseUrl: string): NodeJS.ProcessEnv {
   return env;
 }
 
-// pg_dump's compression is CPU time the server's own requests should go first for.
-function lowerPriority(child: ChildProcess): void {
-  if (child.pid === undefined) return;
-  try {
-    os.setPriority(child.pid, 19);
-  } catch {
-    // Not allowed here: it runs at normal priority.
-  }
-}
-
 const failureOf = (command: string, err: string, code: number | null) =>
   new Error(`${command} failed: ${err.trim().split('\n').slice(-3).join(' ') || `exit code ${code}`}`);
 
@@ -75,52 +62,6 @@ function run(command: string, args: string[], options: { env?: NodeJS.ProcessEnv
     });
     child.stdin.end();
   });
-}
-
-/**
- * dumpInto runs pg_dump at low priority and writes its output into `target`, read at the pacer's pace: while the
- * reading rests, pg_dump blocks on its full pipe and the database server's backend on its full socket, so the whole
- * chain (the backend's reads, pg_dump's compression, the file's writes) works only the pacer's share of the time.
- */
-async function dumpInto(
-  args: string[],
-  env: NodeJS.ProcessEnv,
-  target: string,
-  pacer: Pacer,
-  onBytes: (bytes: number) => void,
-): Promise<void> {
-  const child = spawn('pg_dump', args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  lowerPriority(child);
-  let err = '';
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-    err += chunk;
-  });
-  const exited = new Promise<number | null>((resolve, reject) => {
-    child.once('error', reject);
-    child.once('close', resolve);
-  });
-  exited.catch(() => {});
-  let bytes = 0;
-  try {
-    await pipeline(
-      child.stdout,
-      async function* paced(source: AsyncIterable<Buffer>) {
-        for await (const chunk of source) {
-          bytes += chunk.length;
-          onBytes(bytes);
-          yield chunk;
-          await pacer.step();
-        }
-      },
-      fs.createWriteStream(target),
-    );
-  } catch (error) {
-    child.kill();
-    await exited.catch(() => {});
-    throw error;
-  }
-  const code = await exited;
-  if (code !== 0) throw failureOf('pg_dump', err, code);
 }
 
 /** majorOf reads the major version of a PostgreSQL version text ("pg_dump (PostgreSQL) 15.2", "PostgreSQL 16.1"). */
@@ -198,25 +139,40 @@ function bind(kysely: AnyKysely, options: { databaseUrl: string | null }): Datab
       })();
       return native;
     },
-    async snapshotNative(dir, onBytes, pacer) {
+    // Not paced (the pacer is for reading outside a snapshot): pg_dump reads in one REPEATABLE READ transaction,
+    // and while its snapshot is open no row version written meanwhile can be pruned, so every update of a hot row
+    // (the kept row counts, bumped by each create) walks a longer chain: the writes slow down the longer the dump
+    // holds it. So the dump is made as short as it can be: uncompressed (-Z0), at normal priority, flushed by
+    // nobody (--no-sync: the archive is); the compressing, hashing and packing come after the snapshot, paced.
+    async snapshotNative(dir, onBytes) {
       const schema = await liveSchema(kysely);
       const target = path.join(dir, PG_DUMP_FILE_NAME);
-      // The catalogue of backups, the leases and the bus's outbox are the instance's, not its data's.
-      const noData = ['database_backups', 'backup_settings', 'backup_leases', 'event_outbox', 'rate_limits'];
-      // To standard output, so that its pace is the reader's; the file is a step towards the archive, which is
-      // flushed to disk itself, so pg_dump need not flush it (--no-sync).
-      const args = [
-        '--format=custom',
-        '--no-owner',
-        '--no-privileges',
-        '--no-sync',
-        `--schema=${schema}`,
-        ...noData.map((table) => `--exclude-table-data=${quoteIdentifier(schema)}.${quoteIdentifier(table)}`),
-      ];
-      await dumpInto(args, env, target, pacer, onBytes);
+      const timer = setInterval(() => fs.stat(target, (error, stat) => !error && onBytes(stat.size)), 500);
+      timer.unref();
+      try {
+        // The catalogue of backups, the leases and the bus's outbox are the instance's, not its data's.
+        const noData = ['database_backups', 'backup_settings', 'backup_leases', 'event_outbox', 'rate_limits'];
+        await run(
+          'pg_dump',
+          [
+            '--format=custom',
+            '--compress=0',
+            '--no-owner',
+            '--no-privileges',
+            '--no-sync',
+            `--schema=${schema}`,
+            ...noData.map((table) => `--exclude-table-data=${quoteIdentifier(schema)}.${quoteIdentifier(table)}`),
+            `--file=${target}`,
+          ],
+          { env },
+        );
+      } finally {
+        clearInterval(timer);
+      }
       onBytes(fs.statSync(target).size);
       return [PG_DUMP_FILE_NAME];
     },
+    snapshotMayRest: false,
     async inSnapshot(_workDir, fn) {
       return kysely
         .transaction()
