@@ -8,7 +8,8 @@
 //     ≥ 0.8×), and the backup's time and archive size;
 //   - a restore of that backup: its time (the backup of the current state it takes first included).
 // Usage: node bench/backup.mjs [--engine sqlite|postgres] [--size-mb 1024] [--rows 1000000] [--duration 10]
-//        [--connections 16] [--format auto|logical] [--database-url …]
+//        [--connections 16] [--format auto|logical] [--database-url …] [--rounds]
+//        [--pace 0.25]
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,6 +25,8 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '16' },
     format: { type: 'string', default: 'auto' },
     'database-url': { type: 'string' },
+    rounds: { type: 'boolean', default: false },
+    pace: { type: 'string' },
   },
 });
 const POSTGRES = values.engine === 'postgres';
@@ -90,7 +93,9 @@ async function seedDirectly({ dataDir, databaseUrl }, tableId) {
 }
 
 // Runs the create load in rounds until `until()` resolves, and returns the requests per second over all of it.
-async function loadUntil(scenario, until) {
+// With --rounds each round's rate is printed, with what `describe()` says (the backup's progress), to see which of a
+// backup's phases costs the writes.
+async function loadUntil(scenario, until, describe = async () => '') {
   let done = false;
   const finished = until().then((value) => {
     done = true;
@@ -103,6 +108,8 @@ async function loadUntil(scenario, until) {
     const result = await load(scenario, { duration: 2, connections: CONNECTIONS });
     requests += result['2xx'];
     seconds += (Date.now() - started) / 1000;
+    if (values.rounds)
+      console.log(`    ${(result['2xx'] / ((Date.now() - started) / 1000)).toFixed(0)}/s ${await describe()}`);
   }
   return { rate: requests / seconds, value: await finished };
 }
@@ -120,6 +127,8 @@ const work = fs.mkdtempSync(path.join(os.tmpdir(), 'basalt-bench-backup-'));
 const dataDir = path.join(work, 'data');
 const database = POSTGRES ? await postgresDatabase(SERVER_URL, `basalt_bench_backup_${process.pid}`) : null;
 process.env.BACKUP_FORMAT = values.format;
+// The server's BACKUP_PACE (its default when not given): the share of the time the backup reads the database.
+if (values.pace) process.env.BACKUP_PACE = values.pace;
 const basalt = await startBasalt(dataDir, [], { databaseUrl: database?.url ?? '' });
 try {
   const base = `http://127.0.0.1:${basalt.port}`;
@@ -134,7 +143,15 @@ try {
   const before = await loadUntil(create, () => new Promise((resolve) => setTimeout(resolve, DURATION * 1000)));
   console.log(`  ${before.rate.toFixed(0)} creates/s. Backing up under the same load…`);
   const started = await http(base, 'POST', '/api/backups', { headers: admin, json: { name: 'bench' } });
-  const during = await loadUntil(create, () => waitFor(base, admin, started.id, 'status'));
+  const backupStart = Date.now();
+  const during = await loadUntil(
+    create,
+    () => waitFor(base, admin, started.id, 'status'),
+    async () => {
+      const row = await http(base, 'GET', `/api/backups/${started.id}`, { headers: admin });
+      return `at ${((Date.now() - backupStart) / 1000).toFixed(0)} s: ${row.status} ${(row.progress.bytes / 1e6).toFixed(0)} MB`;
+    },
+  );
   const backup = during.value;
   if (backup.status !== 'COMPLETED') throw new Error(`the backup failed: ${backup.error}`);
   const after = await loadUntil(create, () => new Promise((resolve) => setTimeout(resolve, DURATION * 1000)));
@@ -161,6 +178,7 @@ try {
       duringBackup: Math.round(during.rate),
       after: Math.round(after.rate),
     },
+    pace: Number(process.env.BACKUP_PACE ?? 0.25),
     ratio: Number((during.rate / baseline).toFixed(2)),
     restoreMs,
     connections: CONNECTIONS,

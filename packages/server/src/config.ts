@@ -105,6 +105,8 @@ export interface BackupsConfig {
   uploadMaxBytes: number;
   /** BACKUP_SCHEDULER: off starts no scheduled backups on this node (the schedule is kept). */
   scheduler: boolean;
+  /** BACKUP_PACE: the share of the time (0.05–1) a backup reads the database; it rests the rest (db/backup/pace). */
+  pace: number;
 }
 
 /** RealtimeConfig is realtime's limits, per account on each node (REALTIME_*). */
@@ -276,6 +278,11 @@ const envSchema = z.object({
   BACKUP_FORMAT: z.enum(['auto', 'logical'], { error: "BACKUP_FORMAT must be 'auto' or 'logical'" }).default('auto'),
   BACKUP_UPLOAD_MAX_BYTES: wholeNumber('BACKUP_UPLOAD_MAX_BYTES', 1024, 64 * 1024 * 1024 * 1024),
   BACKUP_SCHEDULER: z.enum(['on', 'off'], { error: "BACKUP_SCHEDULER must be 'on' or 'off'" }).default('on'),
+  BACKUP_PACE: z.coerce
+    .number({ error: 'BACKUP_PACE must be a number from 0.05 to 1' })
+    .min(0.05, 'BACKUP_PACE must be a number from 0.05 to 1')
+    .max(1, 'BACKUP_PACE must be a number from 0.05 to 1')
+    .default(0.25),
   STORAGE_MAX_FILE_SIZE: wholeNumber('STORAGE_MAX_FILE_SIZE', 1, 50 * 1024 * 1024),
   STORAGE_S3_BUCKET: z.string().optional(),
   STORAGE_S3_ENDPOINT: z.string().optional(),
@@ -349,6 +356,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       format: e.BACKUP_FORMAT,
       uploadMaxBytes: e.BACKUP_UPLOAD_MAX_BYTES,
       scheduler: e.BACKUP_SCHEDULER === 'on',
+      pace: e.BACKUP_PACE,
     },
     redisUrl: e.REDIS_URL ?? null,
     realtime: {

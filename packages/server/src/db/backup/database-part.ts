@@ -6,6 +6,7 @@ import { sqliteDialect } from '../dialect/sqlite.js';
 import { openSqliteSnapshot, SQLITE_FILE_NAME } from '../dialect/sqlite-backup.js';
 import { LOGICAL_INDEX, type LogicalProgress, readLogicalIndex, rowsFileOf, writeLogical } from './logical-format.js';
 import { importLogical } from './logical-import.js';
+import { type Pacer, unpaced } from './pace.js';
 
 // The database's part of an archive (docs/backups.md): written by the engine itself where it can (SQLite's file,
 // pg_dump) or as Basalt's logical rows; restored by building the new database beside the live one and swapping
@@ -30,12 +31,13 @@ export async function appliedMigrations(db: Db): Promise<string[]> {
 
 /**
  * writeDatabasePart writes a consistent copy of the live database into `dir` while writes go on: the engine's own
- * copy unless `logical` is asked for or the engine has none.
+ * copy unless `logical` is asked for or the engine has none. Reading a copy keeps to the pacer's pace (BACKUP_PACE);
+ * reading inside the live database's snapshot goes flat out, to hold it as briefly as it can.
  */
 export async function writeDatabasePart(
   db: Db,
   dir: string,
-  options: { logical: boolean; workDir: string; onProgress: (progress: LogicalProgress) => void },
+  options: { logical: boolean; workDir: string; pacer: Pacer; onProgress: (progress: LogicalProgress) => void },
 ): Promise<DatabasePart> {
   await fs.mkdir(dir, { recursive: true });
   const native = options.logical ? null : await db.backup.nativeFormat();
@@ -44,7 +46,7 @@ export async function writeDatabasePart(
     return { format: native, files };
   }
   const index = await db.backup.inSnapshot(options.workDir, (view) =>
-    writeLogical(view, db.dialect, dir, options.onProgress),
+    writeLogical(view, db.dialect, dir, options.onProgress, db.backup.snapshotMayRest ? options.pacer : unpaced()),
   );
   return {
     format: 'logical',

@@ -10,6 +10,7 @@ import type { AnyKysely } from '../dialect/backup-dialect.js';
 import type { SqlDialect } from '../dialect/dialect.js';
 import { userTableName } from '../identifiers.js';
 import { columnTypeIn } from '../user-tables.js';
+import { type Pacer, unpaced } from './pace.js';
 
 // Basalt's logical format: every table's rows as JSON, one file per table, readable by either engine
 // (docs/backups.md). Basalt's own tables store the same values on both engines (text, integers, reals: see
@@ -42,6 +43,8 @@ const SEARCH_INDEX = /^t_\d+_fts_/;
 const isWritten = (table: string) =>
   !NOT_WRITTEN.has(table) && !table.startsWith('system_logs_search') && !SEARCH_INDEX.test(table);
 const USER_TABLE = /^t_(\d+)$/;
+// Rows fetched at a time, and between rests of a paced backup.
+const BATCH = 500;
 const SAFE_NAME = /^[a-z][a-z0-9_]{0,62}$/;
 
 const tableEntrySchema = z.object({
@@ -124,13 +127,14 @@ async function writeLines(file: string, lines: AsyncIterable<string>, onBytes: (
 
 /**
  * writeLogical writes every table of a read-only view (a snapshot) of a database of engine `dialect` into `dir`
- * in the logical format; it returns the index it wrote.
+ * in the logical format, reading at the pacer's pace (between batches of rows); it returns the index it wrote.
  */
 export async function writeLogical(
   view: AnyKysely,
   dialect: SqlDialect,
   dir: string,
   onProgress: (progress: LogicalProgress) => void = () => {},
+  pacer: Pacer = unpaced(),
 ): Promise<LogicalIndex> {
   await fs.mkdir(path.join(dir, ROWS_DIR), { recursive: true });
   const all = await dialect.backup.tableNames(view);
@@ -145,7 +149,7 @@ export async function writeLogical(
     let columns: string[] = shape ? ['id', 'created_at', 'updated_at', ...Object.keys(shape.schema)] : [];
     let rows = 0;
     const lines = async function* () {
-      for await (const row of view.selectFrom(table).selectAll().stream(500)) {
+      for await (const row of view.selectFrom(table).selectAll().stream(BATCH)) {
         const record = row as Record<string, unknown>;
         if (columns.length === 0) columns = Object.keys(record);
         const values = shape
@@ -154,6 +158,7 @@ export async function writeLogical(
         rows++;
         progress.rows++;
         yield JSON.stringify(values);
+        if (progress.rows % BATCH === 0) await pacer.step();
       }
     };
     await writeLines(rowsFileOf(dir, table), lines(), (n) => {

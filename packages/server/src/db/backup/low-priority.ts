@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { restAfter, SLICE_MS } from './pace.js';
 
 // A backup's heavy work (copying a gigabyte of database, hashing and compressing it) runs in a child process at the
 // lowest CPU priority: on a busy machine the server's own thread goes first and the backup takes what is left,
@@ -31,7 +32,9 @@ export function modulesRoot(name: string): string {
   return resolved.slice(0, resolved.lastIndexOf(`${path.sep}node_modules${path.sep}`));
 }
 
-// Wraps a job's body: its input arrives as JSON on stdin, its result leaves as one JSON line on stdout. A child
+// Wraps a job's body: its input arrives as JSON on stdin, its result leaves as one JSON line on stdout. A paced child
+// (BASALT_PACE_REST_MS) stops its own thread for that long after each slice of work: its reads, hashing and
+// compression wait, and the thread pool's work with them once the chunk in flight is done. A child
 // whose server died (kill -9) stops at once: its work is abandoned with it (a copy's transaction rolls back), and
 // the file it was writing (input.out) goes too. A child at the lowest priority on a busy machine may run long
 // after its server died, past the restarted server's clean-up: it looks before it starts, while it runs and before
@@ -46,6 +49,18 @@ const leaveIfOrphaned = () => {
   process.exit(1);
 };
 setInterval(leaveIfOrphaned, 200).unref();
+const rest = Number(process.env.BASALT_PACE_REST_MS ?? 0);
+if (rest > 0) {
+  // Timers count from the loop's time as it was before a rest: the slice is measured on the clock.
+  const slice = Number(process.env.BASALT_PACE_SLICE_MS);
+  const cell = new Int32Array(new SharedArrayBuffer(4));
+  let sliceStart = performance.now();
+  setInterval(() => {
+    if (performance.now() - sliceStart < slice) return;
+    Atomics.wait(cell, 0, 0, rest);
+    sliceStart = performance.now();
+  }, 10).unref();
+}
 let text = '';
 process.stdin.setEncoding('utf8');
 process.stdin.on('data', (chunk) => { text += chunk; });
@@ -63,11 +78,21 @@ process.stdin.on('end', async () => {
 
 /**
  * runLowPriority runs `body` (an async function body that reads `input` and returns a JSON value) in a child
- * process at the lowest priority, and resolves with what it returned.
+ * process at the lowest priority, working `pace` (0–1] of the time (db/backup/pace.ts), and resolves with what
+ * it returned.
  */
-export function runLowPriority<T>(body: string, input: unknown, options: { cwd?: string } = {}): Promise<T> {
+export function runLowPriority<T>(
+  body: string,
+  input: unknown,
+  options: { cwd?: string; pace?: number } = {},
+): Promise<T> {
   const child = spawn(process.execPath, ['--input-type=module', '-e', wrap(body)], {
     stdio: ['pipe', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      BASALT_PACE_SLICE_MS: String(SLICE_MS),
+      BASALT_PACE_REST_MS: String(Math.round(restAfter(SLICE_MS, options.pace ?? 1))),
+    },
     ...(options.cwd ? { cwd: options.cwd } : {}),
   });
   try {

@@ -56,9 +56,15 @@ export interface DatabaseBackup {
   nativeFormat(): Promise<DatabasePartFormat | null>;
   /**
    * snapshotNative writes the engine's own consistent copy of the live database into `dir` while writes go on,
-   * reporting the bytes written so far; it returns the file names it wrote.
+   * reporting the bytes written so far; it returns the file names it wrote. It is never paced (SQLite's is one
+   * step; pg_dump's snapshot costs the writes more the longer it is held).
    */
   snapshotNative(dir: string, onBytes: (bytes: number) => void): Promise<string[]>;
+  /**
+   * snapshotMayRest says whether reading inside `inSnapshot` may be paced: a copy may (SQLite), a transaction on the
+   * live database should not (PostgreSQL: no row version written while it is open can be pruned meanwhile).
+   */
+  snapshotMayRest: boolean;
   /**
    * inSnapshot runs fn on a read-only view of the whole database as of one moment, while writes go on (SQLite: a
    * copy of the file in `workDir`; PostgreSQL: a REPEATABLE READ transaction).

@@ -1,7 +1,6 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { quoteIdentifier } from '../identifiers.js';
@@ -41,22 +40,13 @@ function connectionEnv(databaseUrl: string): NodeJS.ProcessEnv {
   return env;
 }
 
+const failureOf = (command: string, err: string, code: number | null) =>
+  new Error(`${command} failed: ${err.trim().split('\n').slice(-3).join(' ') || `exit code ${code}`}`);
+
 /** run runs a client program and resolves with its standard output, or rejects with its error output. */
-function run(
-  command: string,
-  args: string[],
-  options: { env?: NodeJS.ProcessEnv; lowPriority?: boolean } = {},
-): Promise<string> {
+function run(command: string, args: string[], options: { env?: NodeJS.ProcessEnv } = {}): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { env: options.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
-    // pg_dump's compression is CPU time the server's own requests should go first for.
-    if (options.lowPriority && child.pid !== undefined) {
-      try {
-        os.setPriority(child.pid, 19);
-      } catch {
-        // Not allowed here: it runs at normal priority.
-      }
-    }
     let out = '';
     let err = '';
     child.stdout.on('data', (chunk: Buffer) => {
@@ -68,7 +58,7 @@ function run(
     child.on('error', reject);
     child.on('close', (code) => {
       if (code === 0) resolve(out);
-      else reject(new Error(`${command} failed: ${err.trim().split('\n').slice(-3).join(' ') || `exit code ${code}`}`));
+      else reject(failureOf(command, err, code));
     });
     child.stdin.end();
   });
@@ -149,6 +139,11 @@ function bind(kysely: AnyKysely, options: { databaseUrl: string | null }): Datab
       })();
       return native;
     },
+    // Not paced (the pacer is for reading outside a snapshot): pg_dump reads in one REPEATABLE READ transaction,
+    // and while its snapshot is open no row version written meanwhile can be pruned, so every update of a hot row
+    // (the kept row counts, bumped by each create) walks a longer chain: the writes slow down the longer the dump
+    // holds it. So the dump is made as short as it can be: uncompressed (-Z0), at normal priority, flushed by
+    // nobody (--no-sync: the archive is); the compressing, hashing and packing come after the snapshot, paced.
     async snapshotNative(dir, onBytes) {
       const schema = await liveSchema(kysely);
       const target = path.join(dir, PG_DUMP_FILE_NAME);
@@ -161,13 +156,15 @@ function bind(kysely: AnyKysely, options: { databaseUrl: string | null }): Datab
           'pg_dump',
           [
             '--format=custom',
+            '--compress=0',
             '--no-owner',
             '--no-privileges',
+            '--no-sync',
             `--schema=${schema}`,
             ...noData.map((table) => `--exclude-table-data=${quoteIdentifier(schema)}.${quoteIdentifier(table)}`),
             `--file=${target}`,
           ],
-          { env, lowPriority: true },
+          { env },
         );
       } finally {
         clearInterval(timer);
@@ -175,6 +172,7 @@ function bind(kysely: AnyKysely, options: { databaseUrl: string | null }): Datab
       onBytes(fs.statSync(target).size);
       return [PG_DUMP_FILE_NAME];
     },
+    snapshotMayRest: false,
     async inSnapshot(_workDir, fn) {
       return kysely
         .transaction()

@@ -98,6 +98,8 @@ function bind(_kysely: AnyKysely, _connection: object, options: { dataDir: strin
   };
   return {
     nativeFormat: async () => 'sqlite-file',
+    // The logical format reads a copy of the file: it may take its time.
+    snapshotMayRest: true,
     async snapshotNative(dir, onBytes) {
       await snapshotInto(dir, onBytes);
       return [SQLITE_FILE_NAME];

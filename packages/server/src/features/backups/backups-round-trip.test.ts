@@ -85,7 +85,7 @@ describe.each(trips)('a backup of $from restored onto $to (logical: $logical)', 
 });
 
 function defaults() {
-  return { dir: null, format: 'auto' as const, uploadMaxBytes: 1024 ** 3, scheduler: false };
+  return { dir: null, format: 'auto' as const, uploadMaxBytes: 1024 ** 3, scheduler: false, pace: 0.25 };
 }
 
 // users.dave administers the target until it is restored.

@@ -33,7 +33,7 @@ describe.each(testDialects)('backups API on %s', (dialect) => {
 
   beforeAll(async () => {
     server = await startAuthServer(dialect, {
-      backups: { dir: null, format: 'auto', uploadMaxBytes: 5 * 1024 ** 2, scheduler: false },
+      backups: { dir: null, format: 'auto', uploadMaxBytes: 5 * 1024 ** 2, scheduler: false, pace: 1 },
     });
     alice = await signUpWithKey(server, users.alice);
     bob = await signUpWithKey(server, users.bob);

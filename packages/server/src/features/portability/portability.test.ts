@@ -114,7 +114,7 @@ describe.each(testDialects)('account import refusals on %s', (dialect) => {
 
   beforeAll(async () => {
     server = await startAuthServer(dialect, {
-      backups: { dir: null, format: 'auto', uploadMaxBytes: 1024 ** 2, scheduler: false },
+      backups: { dir: null, format: 'auto', uploadMaxBytes: 1024 ** 2, scheduler: false, pace: 1 },
     });
     alice = await signUpWithKey(server, users.alice);
     await createTable(server, alice, 'items');

@@ -1,4 +1,3 @@
-
 import { POSTGRES_TYPE_NAMES } from '../../db/column-types/postgres-type-names.js';
 import type { TableDefinition } from '../../db/user-tables.js';
 import type { Actor } from '../../lib/actor/actor.js';

@@ -1,4 +1,3 @@
-
 import type { CellValue } from '../../db/column-types/column-type.js';
 import { POSTGRES_TYPE_NAMES } from '../../db/column-types/postgres-type-names.js';
 import { columnTypeOf } from '../../db/column-types/registry.js';

@@ -58,9 +58,16 @@ const HASH = `
   }
   return described;`;
 
-/** describeFiles lists files of a folder with their sizes and checksums, as a manifest names them. */
-export async function describeFiles(dir: string, files: string[]): Promise<ArchivePartFile[]> {
-  return runLowPriority<ArchivePartFile[]>(HASH, { dir, files });
+/**
+ * describeFiles lists files of a folder with their sizes and checksums, as a manifest names them, reading them
+ * `pace` (0–1] of the time (db/backup/pace.ts).
+ */
+export async function describeFiles(
+  dir: string,
+  files: string[],
+  options: { pace?: number } = {},
+): Promise<ArchivePartFile[]> {
+  return runLowPriority<ArchivePartFile[]>(HASH, { dir, files }, options);
 }
 
 // Compressing is what a backup spends its time on: Node's zlib does it on the thread pool, so the event loop
@@ -99,15 +106,21 @@ const PACK = `
 
 /**
  * writeArchiveFile writes the archive to `file` through a temporary name, flushed to disk before it is renamed:
- * a crash or a full disk never leaves a partial file under the final name. Returns its size.
+ * a crash or a full disk never leaves a partial file under the final name; it works `pace` (0–1] of the time.
+ * Returns its size.
  */
-export async function writeArchiveFile(dir: string, files: string[], file: string): Promise<number> {
+export async function writeArchiveFile(
+  dir: string,
+  files: string[],
+  file: string,
+  options: { pace?: number } = {},
+): Promise<number> {
   const partial = `${file}.partial`;
   try {
     await runLowPriority(
       PACK,
       { dir, files: [MANIFEST_FILE, ...files], out: partial, level: GZIP_LEVEL },
-      { cwd: modulesRoot('tar') },
+      { cwd: modulesRoot('tar'), pace: options.pace },
     );
     await fs.rename(partial, file);
   } catch (error) {
