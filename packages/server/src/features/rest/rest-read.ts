@@ -38,13 +38,18 @@ function checkColumns(table: TableDefinition, query: RestQuery): void {
   }
 }
 
-// The list's rows, with every embed's values when there are embeds with a value, in one statement either way.
+// The list's rows alone, or with every embed's values when there are embeds with a value: one statement either way.
+// Without embeds it is the records service's own promise (a read is hot: no wrapper, no extra object).
+type Listed = RecordRow[] | { rows: RecordRow[]; related: RelatedValue[][] };
+
 function listOf(db: Db, actor: Actor, table: TableDefinition, embeds: EmbedPlan | null) {
-  return async (options: ReadOptions): Promise<{ rows: RecordRow[]; related: RelatedValue[][] | null }> => {
-    if (embeds && embeds.related.length > 0) return listRecordsWithRelated(db, actor, table, options, embeds.related);
-    return { rows: await listRecords(db, actor, table, options), related: null };
-  };
+  const reads = embeds && embeds.related.length > 0 ? embeds.related : null;
+  return (options: ReadOptions): Promise<Listed> =>
+    reads ? listRecordsWithRelated(db, actor, table, options, reads) : listRecords(db, actor, table, options);
 }
+
+const rowsOf = (listed: Listed) => (Array.isArray(listed) ? listed : listed.rows);
+const relatedOf = (listed: Listed) => (Array.isArray(listed) ? null : listed.related);
 
 const rowsAfter = (total: number, offset: number, limit: number | null) =>
   Math.max(0, Math.min(limit ?? Number.POSITIVE_INFINITY, total - offset));
@@ -74,7 +79,9 @@ export async function readRows(
   let returned: number;
   let total: number | null = null;
   if (singular) {
-    ({ rows, related } = await list({ where, order, offset, limit: Math.min(limit ?? 2, 2) }));
+    const listed = await list({ where, order, offset, limit: Math.min(limit ?? 2, 2) });
+    rows = rowsOf(listed);
+    related = relatedOf(listed);
     returned = rows.length;
     if (returned > 1 || counting) {
       total = await countRecords(db, actor, table, where, kind);
@@ -85,9 +92,12 @@ export async function readRows(
     total = await countRecords(db, actor, table, where, kind);
     returned = rowsAfter(total, offset, limit);
   } else {
-    const listed = list({ where, order, offset, limit });
-    if (counting) [{ rows, related }, total] = await Promise.all([listed, countRecords(db, actor, table, where, kind)]);
-    else ({ rows, related } = await listed);
+    const listing = list({ where, order, offset, limit });
+    let listed: Listed;
+    if (counting) [listed, total] = await Promise.all([listing, countRecords(db, actor, table, where, kind)]);
+    else listed = await listing;
+    rows = rowsOf(listed);
+    related = relatedOf(listed);
     returned = rows.length;
   }
 
